@@ -1,0 +1,5 @@
+"""Environments: the state an agent acts on, with tools and snapshots."""
+
+from vistasim.env._types import Environment, ToolOutcome
+
+__all__ = ["Environment", "ToolOutcome"]

@@ -1,0 +1,98 @@
+"""Typed errors that say what went wrong and how to fix it.
+
+The hierarchy::
+
+    VistasimError                 anything vistasim raises on purpose
+    ├── ConfigError(path, key)    a user mistake in a config, scenario or flag; CLI exit code 2
+    ├── MissingExtraError         an optional dependency is not installed; names the pip command
+    ├── AgentError(status, body)  the agent under test failed; recorded as an agent failure
+    ├── SimulatorError            the simulated user produced no valid action after repairs
+    ├── ModelError(role, model)   a model provider failed after retries; the episode is errored
+    ├── BrowserError(url, selector)
+    └── StoreError                the store is missing, corrupt or has no such run/episode
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentError",
+    "BrowserError",
+    "ConfigError",
+    "MissingExtraError",
+    "ModelError",
+    "SimulatorError",
+    "StoreError",
+    "VistasimError",
+]
+
+
+class VistasimError(Exception):
+    """Base class of every error vistasim raises on purpose."""
+
+
+class ConfigError(VistasimError):
+    """A config file, scenario file or command-line value is wrong.
+
+    The message names the file, the key and the fix, so the CLI can print it without a traceback.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, key: str | None = None) -> None:
+        self.path = path
+        """The file that holds the mistake, if any."""
+        self.key = key
+        """The dotted key (or `scenario-id.field`) that is wrong, if known."""
+        where = ": ".join(part for part in (path, key) if part)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class MissingExtraError(VistasimError):
+    """An optional dependency is needed but not installed."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"{package!r} is not installed; install it with: pip install 'vistasim[{extra}]'"
+        )
+
+
+class AgentError(VistasimError):
+    """The agent under test crashed, timed out, or answered with something unusable.
+
+    The episode is kept and stops with `agent_error`: this is a failure of the agent, not of vistasim.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+        self.status = status
+        """HTTP status of the agent's answer, when it came over HTTP."""
+        self.body = body
+        """The start of the unusable body, for the record (at most 2,000 characters)."""
+        super().__init__(message)
+
+
+class SimulatorError(VistasimError):
+    """The simulated user gave no valid action within its repair budget."""
+
+
+class ModelError(VistasimError):
+    """A model provider failed (after retries): the episode is errored, never passed or failed."""
+
+    def __init__(self, message: str, *, role: str, model: str) -> None:
+        self.role = role
+        self.model = model
+        super().__init__(f"model {model!r} for role {role!r}: {message}")
+
+
+class BrowserError(VistasimError):
+    """The browser could not be found, crashed, or an element could not be used."""
+
+    def __init__(
+        self, message: str, *, url: str | None = None, selector: str | None = None
+    ) -> None:
+        self.url = url
+        self.selector = selector
+        super().__init__(message)
+
+
+class StoreError(VistasimError):
+    """The store is unreadable, or has no such run or episode."""

@@ -1,0 +1,189 @@
+"""Events: the immutable records an episode is made of.
+
+Every step of an episode is one event, a pydantic model tagged by `kind`. They form the `Event`
+union, parsed by the one module-level `EVENT_ADAPTER`. The store keeps the `kind` in a column and the
+rest as JSON; a run carries `SCHEMA_VERSION` so old stores stay readable.
+
+>>> e = EVENT_ADAPTER.validate_python({"kind": "user_message", "text": "hi"})
+>>> e.channel
+'chat'
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from vistasim.llm._usage import TokenUsage
+from vistasim.scenario import Scenario
+
+__all__ = [
+    "EVENT_ADAPTER",
+    "SCHEMA_VERSION",
+    "AgentReply",
+    "ApiCall",
+    "Event",
+    "Judgment",
+    "Note",
+    "ScenarioStart",
+    "Snapshot",
+    "Stop",
+    "StopReason",
+    "ToolCall",
+    "UserMessage",
+    "WebAction",
+]
+
+SCHEMA_VERSION = 1
+"""Version of the event payloads; bump it with a migration when a payload changes shape."""
+
+
+class StopReason(StrEnum):
+    """Why an episode ended."""
+
+    GOAL_MET = "goal_met"
+    """The user says the goal was reached."""
+    USER_STOP = "user_stop"
+    """The user stopped without the goal (gave up, or left)."""
+    MAX_TURNS = "max_turns"
+    TIMEOUT = "timeout"
+    AGENT_ERROR = "agent_error"
+    """The agent under test crashed, timed out or answered garbage: an agent failure."""
+    SIMULATOR_ERROR = "simulator_error"
+    """The simulated user produced no valid action after bounded repairs."""
+    INFRA_ERROR = "infra_error"
+    """A model provider or the browser failed: the episode is errored, never passed or failed."""
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ScenarioStart(_Event):
+    """Root of a scenario's tree in a run; rollouts are its children."""
+
+    kind: Literal["scenario_start"] = "scenario_start"
+    scenario: Scenario
+    """The scenario exactly as it was run."""
+
+
+class Snapshot(_Event):
+    """Everything needed to resume before a user turn; big states are blobs referenced by hash."""
+
+    kind: Literal["snapshot"] = "snapshot"
+    turn: int
+    """Number of user actions taken so far."""
+    user_state: JsonValue = None
+    """The user policy's state (small: derived data stays in the events)."""
+    agent_state_ref: str | None = None
+    """Blob hash of the agent's state, when the adapter can snapshot."""
+    env_state_ref: str | None = None
+    """Blob hash of the environment's state, when there is an environment."""
+    browser_state_ref: str | None = None
+    """Blob hash of the browser state (URL, cookies, storage, widget transcript)."""
+
+
+class UserMessage(_Event):
+    """A message from the simulated user to the agent."""
+
+    kind: Literal["user_message"] = "user_message"
+    text: str
+    channel: Literal["chat", "widget"] = "chat"
+    """`chat` through the adapter; `widget` typed into the page's chat widget."""
+
+
+class AgentReply(_Event):
+    """The agent's answer to one user message."""
+
+    kind: Literal["agent_reply"] = "agent_reply"
+    text: str
+    latency_s: float = 0.0
+    usage: TokenUsage | None = None
+    """Tokens the agent reported for this turn, when it reports them."""
+
+
+class ToolCall(_Event):
+    """A tool call made by the agent under test, with its result."""
+
+    kind: Literal["tool_call"] = "tool_call"
+    name: str
+    args: dict[str, JsonValue] = {}
+    result: JsonValue = None
+    error: str | None = None
+    """The tool's error message, when the call failed."""
+    call_id: str | None = None
+
+
+class WebAction(_Event):
+    """A user action in the browser and a summary of what the page showed after it."""
+
+    kind: Literal["web_action"] = "web_action"
+    action: Literal["click", "type", "select", "scroll", "navigate", "back"]
+    target: str | None = None
+    """Semantic id or aria ref of the element acted on."""
+    value: str | None = None
+    url: str | None = None
+    observation: str = ""
+    """A short summary of the page after the action (never the whole page)."""
+    screenshot_ref: str | None = None
+    error: str | None = None
+
+
+class ApiCall(_Event):
+    """A user-side API call made by the simulated user, with its result."""
+
+    kind: Literal["api_call"] = "api_call"
+    name: str
+    args: dict[str, JsonValue] = {}
+    result: JsonValue = None
+    error: str | None = None
+
+
+class Judgment(_Event):
+    """A verdict on an episode: criteria checks, or an LLM judge's scores."""
+
+    kind: Literal["judgment"] = "judgment"
+    judge: str
+    """Who judged: `criteria`, `realism`, `failure`..."""
+    passed: bool | None = None
+    scores: dict[str, float] = {}
+    checks: list[dict[str, JsonValue]] = []
+    """One entry per check: what was checked, whether it held, and why not."""
+    reason: str = ""
+
+
+class Note(_Event):
+    """Something worth knowing about the episode that is not a step (resume, replay divergence)."""
+
+    kind: Literal["note"] = "note"
+    text: str
+
+
+class Stop(_Event):
+    """The end of an episode."""
+
+    kind: Literal["stop"] = "stop"
+    reason: StopReason
+    detail: str = ""
+    """Free text: the user's last words, or the error."""
+
+
+Event = Annotated[
+    ScenarioStart
+    | Snapshot
+    | UserMessage
+    | AgentReply
+    | ToolCall
+    | WebAction
+    | ApiCall
+    | Judgment
+    | Note
+    | Stop,
+    Field(discriminator="kind"),
+]
+"""One step of an episode."""
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+"""Parses and dumps any `Event`."""

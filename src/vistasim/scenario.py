@@ -1,0 +1,208 @@
+"""Scenarios: who the simulated user is, what they want, and how to tell they got it.
+
+A scenario file (YAML or JSON) holds a list of scenarios. Loading validates every field and
+reports mistakes by file, scenario id and field, so a typo never surfaces mid-run.
+
+>>> s = Scenario(id="hello", persona=Persona(name="Ann"), goal="Say hello.")
+>>> s.limits.max_turns
+12
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from vistasim.errors import ConfigError
+
+__all__ = [
+    "ActionCriterion",
+    "AgendaItem",
+    "Criteria",
+    "Limits",
+    "Persona",
+    "Scalar",
+    "Scenario",
+    "StateCriterion",
+    "StatementCriterion",
+    "Style",
+    "load_scenarios",
+    "scenario_schema",
+]
+
+Scalar = str | int | float | bool
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Style(_Strict):
+    """How the persona talks."""
+
+    verbosity: Literal["low", "medium", "high"] = "medium"
+    """How much the user says per message."""
+    patience: int = Field(default=3, ge=1, le=10)
+    """How many unhelpful agent turns the user tolerates before giving up."""
+    formality: Literal["casual", "neutral", "formal"] = "neutral"
+    """Register of the user's language."""
+
+
+class Persona(_Strict):
+    """Who the simulated user is."""
+
+    name: str
+    """The user's name, as they would give it."""
+    profile: str = ""
+    """Free text: age, job, temperament; read by LLM users."""
+    style: Style = Style()
+    """Talking style; drives the offline policy's templates."""
+
+
+class AgendaItem(_Strict):
+    """One structured sub-goal, read by the offline agenda policy."""
+
+    intent: str
+    """What the user wants done, e.g. `return_item`, `cancel_order`, `order_status`."""
+    slots: dict[str, Scalar] = {}
+    """Facts that belong to this sub-goal, e.g. `{order_id: W1007}`."""
+
+
+class StateCriterion(_Strict):
+    """An assertion on the environment's end state: rows matching `where` have `expect` values."""
+
+    table: str
+    """Table (or collection) name in the environment."""
+    where: dict[str, Scalar] = {}
+    """Column equalities selecting the rows; all selected rows must match `expect`."""
+    expect: dict[str, Scalar | None] = {}
+    """Column values every selected row must have."""
+    count: int | None = None
+    """If set, exactly this many rows must match `where` (use 0 to assert absence)."""
+
+
+class ActionCriterion(_Strict):
+    """The agent must have called `tool` with these arguments."""
+
+    tool: str
+    """Tool name."""
+    args: dict[str, Scalar | list[Scalar] | None] = {}
+    """Expected arguments."""
+    match: Literal["exact", "partial"] = "partial"
+    """`partial`: the given args are a subset of the call's; `exact`: the call's args equal them."""
+
+
+class StatementCriterion(_Strict):
+    """The agent must have said something to the user (case-insensitive substring checks)."""
+
+    contains_any: list[str] = []
+    """At least one agent message contains one of these."""
+    contains_all: list[str] = []
+    """Some agent message (not necessarily one) contains each of these."""
+
+
+class Criteria(_Strict):
+    """Success criteria: all must hold at the end of the episode. No code is evaluated."""
+
+    state: list[StateCriterion] = []
+    actions: list[ActionCriterion] = []
+    statements: list[StatementCriterion] = []
+    forbidden_actions: list[ActionCriterion] = []
+    """Calls the agent must not make (e.g. cancelling the wrong order)."""
+
+
+class Limits(_Strict):
+    """Per-scenario limits; the run config may cap them further."""
+
+    max_turns: int = Field(default=12, ge=1, le=200)
+    """Maximum number of user actions in an episode."""
+
+
+class Scenario(_Strict):
+    """One test case for the agent under test."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
+    """Stable identifier; episodes of one scenario share a goal."""
+    persona: Persona
+    goal: str
+    """What the user wants, in their words."""
+    knowledge: dict[str, Scalar] = {}
+    """Facts the user may say (order ids, email...)."""
+    hidden: dict[str, Scalar] = {}
+    """Facts the user reveals only when asked."""
+    agenda: list[AgendaItem] = []
+    """Optional structured goal for the offline policy; derived from `goal` when empty."""
+    criteria: Criteria = Criteria()
+    limits: Limits = Limits()
+    domain: str | None = None
+    """Built-in domain the scenario belongs to, if any."""
+    tags: list[str] = []
+
+
+def load_scenarios(path: str | Path) -> list[Scenario]:
+    """Load and validate a YAML or JSON list of scenarios.
+
+    Raises:
+        ConfigError: naming the file, the scenario id and the field for every mistake found.
+    """
+    path = Path(path)
+    raw = _read_structured(path)
+    if isinstance(raw, dict) and "scenarios" in raw:
+        raw = raw["scenarios"]
+    if not isinstance(raw, list):
+        raise ConfigError(
+            f"expected a list of scenarios, got {type(raw).__name__}", path=str(path)
+        )
+    scenarios = [_validate_one(item, index, path) for index, item in enumerate(raw)]
+    _check_unique_ids(scenarios, path)
+    return scenarios
+
+
+def scenario_schema() -> dict[str, object]:
+    """Return the JSON schema of a scenario file (a list of scenarios), for editor validation."""
+    return {"type": "array", "items": Scenario.model_json_schema()}
+
+
+def _read_structured(path: Path) -> object:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read scenario file ({exc.strerror})", path=str(path)) from exc
+    try:
+        if path.suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"not valid {path.suffix.lstrip('.') or 'YAML'}: {exc}", path=str(path))
+
+
+def _validate_one(item: object, index: int, path: Path) -> Scenario:
+    label = item.get("id") if isinstance(item, dict) else None
+    label = str(label) if label else f"#{index}"
+    try:
+        return Scenario.model_validate(item)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{label}.{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+            f" (got {err.get('input')!r})"
+            if err["type"] != "missing"
+            else f"{label}.{'.'.join(str(p) for p in err['loc'])}: required field is missing"
+            for err in exc.errors()
+        )
+        raise ConfigError(problems, path=str(path)) from None
+
+
+def _check_unique_ids(scenarios: list[Scenario], path: Path) -> None:
+    seen: set[str] = set()
+    for scenario in scenarios:
+        if scenario.id in seen:
+            raise ConfigError(
+                f"scenario id {scenario.id!r} appears twice; ids must be unique",
+                path=str(path),
+                key=scenario.id,
+            )
+        seen.add(scenario.id)

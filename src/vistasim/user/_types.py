@@ -1,0 +1,79 @@
+"""The simulated user's actions, what it sees, and the policy protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import JsonValue
+
+from vistasim.agent._types import Utterance
+from vistasim.env._types import ToolOutcome
+from vistasim.llm._types import ToolSpec
+from vistasim.scenario import Scenario
+
+
+@dataclass(frozen=True, kw_only=True)
+class Say:
+    """Send a chat message to the agent."""
+
+    text: str
+    kind: Literal["say"] = "say"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallApi:
+    """Call a user-side API."""
+
+    name: str
+    args: dict[str, JsonValue] = field(default_factory=dict)
+    kind: Literal["call_api"] = "call_api"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Finish:
+    """End the episode: goal met, or the user stops (gives up, leaves)."""
+
+    reason: Literal["goal_met", "user_stop"]
+    text: str = ""
+    """The user's last words, kept in the stop event (not sent to the agent)."""
+    kind: Literal["finish"] = "finish"
+
+
+Action = Say | CallApi | Finish
+"""One step of the simulated user. Web actions join this union with the browser channel."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserView:
+    """What the simulated user observes before acting."""
+
+    scenario: Scenario
+    transcript: tuple[Utterance, ...]
+    """The chat so far, oldest first."""
+    turn: int
+    """Number of user actions taken so far."""
+    max_turns: int
+    api_tools: tuple[ToolSpec, ...] = ()
+    """User-side APIs the mode allows (empty in `chat` mode)."""
+    last_api_result: ToolOutcome | None = None
+    """Result of the user's previous action, if it was an API call."""
+    lexicon: dict[str, list[str]] = field(default_factory=dict)
+    """Slot names and the phrases an agent uses to ask for them."""
+    error: str | None = None
+    """Why the previous proposed action was rejected (set on a repair re-prompt)."""
+
+
+@runtime_checkable
+class UserPolicy(Protocol):
+    """Plays a scenario: picks exactly one action per step. State in, state out."""
+
+    name: str
+
+    def initial_state(self, scenario: Scenario, *, seed: int) -> JsonValue:
+        """The state before the first action (plain JSON: it goes into snapshots)."""
+        ...
+
+    async def next_action(self, view: UserView, state: JsonValue) -> tuple[Action, JsonValue]:
+        """Return the next action and the new state. Raise `SimulatorError` if none is valid."""
+        ...
