@@ -85,8 +85,11 @@ class Price(_Section):
 
 
 class PythonAgentSpec(_Section):
-    """An agent written in Python: `module:attr` naming a class (instantiated per episode) or a
-    function (called per turn)."""
+    """An agent written in Python.
+
+    `target` is `module:attr` naming a class (instantiated per episode) or a function (called per
+    turn).
+    """
 
     kind: Literal["python"] = "python"
     target: str

@@ -59,7 +59,7 @@ class MissingExtraError(VistasimError):
 class AgentError(VistasimError):
     """The agent under test crashed, timed out, or answered with something unusable.
 
-    The episode is kept and stops with `agent_error`: this is a failure of the agent, not of vistasim.
+    The episode is kept and stops with `agent_error`: a failure of the agent, not of vistasim.
     """
 
     def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:

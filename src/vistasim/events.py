@@ -1,8 +1,8 @@
 """Events: the immutable records an episode is made of.
 
 Every step of an episode is one event, a pydantic model tagged by `kind`. They form the `Event`
-union, parsed by the one module-level `EVENT_ADAPTER`. The store keeps the `kind` in a column and the
-rest as JSON; a run carries `SCHEMA_VERSION` so old stores stay readable.
+union, parsed by the one module-level `EVENT_ADAPTER`. The store keeps the `kind` in a column and
+the rest as JSON; a run carries `SCHEMA_VERSION` so old stores stay readable.
 
 >>> e = EVENT_ADAPTER.validate_python({"kind": "user_message", "text": "hi"})
 >>> e.channel

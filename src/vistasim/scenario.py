@@ -154,9 +154,7 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
     if isinstance(raw, dict) and "scenarios" in raw:
         raw = raw["scenarios"]
     if not isinstance(raw, list):
-        raise ConfigError(
-            f"expected a list of scenarios, got {type(raw).__name__}", path=str(path)
-        )
+        raise ConfigError(f"expected a list of scenarios, got {type(raw).__name__}", path=str(path))
     scenarios = [_validate_one(item, index, path) for index, item in enumerate(raw)]
     _check_unique_ids(scenarios, path)
     return scenarios
@@ -177,7 +175,9 @@ def _read_structured(path: Path) -> object:
             return json.loads(text)
         return yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"not valid {path.suffix.lstrip('.') or 'YAML'}: {exc}", path=str(path))
+        raise ConfigError(
+            f"not valid {path.suffix.lstrip('.') or 'YAML'}: {exc}", path=str(path)
+        ) from None
 
 
 def _validate_one(item: object, index: int, path: Path) -> Scenario:

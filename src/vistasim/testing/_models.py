@@ -12,8 +12,10 @@ Scripted = str | ChatResponse | Exception
 
 
 class ScriptedLLM:
-    """Answer each call with the next scripted item: a text, a full `ChatResponse`, or an exception
-    to raise (e.g. `ModelCallFailed("overloaded", retryable=True, status=429)`).
+    """Answer each call with the next scripted item.
+
+    An item is a text, a full `ChatResponse`, or an exception to raise (e.g.
+    `ModelCallFailed("overloaded", retryable=True, status=429)`).
 
     >>> import anyio
     >>> llm = ScriptedLLM(["hi", "bye"])

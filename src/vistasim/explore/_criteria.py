@@ -1,0 +1,120 @@
+"""Grade an episode against its scenario's success criteria, with no code from the scenario run.
+
+Each check becomes one entry of a `Judgment(judge="criteria")`: what was checked, whether it held,
+and why not. Metrics read these entries as failures; reports show them as evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pydantic import JsonValue
+
+from vistasim.env._types import Environment
+from vistasim.events import Judgment, ToolCall
+from vistasim.scenario import ActionCriterion, Criteria, StateCriterion, StatementCriterion
+
+__all__ = ["evaluate_criteria"]
+
+
+def evaluate_criteria(
+    criteria: Criteria,
+    *,
+    tool_calls: Sequence[ToolCall],
+    agent_texts: Sequence[str],
+    env: Environment | None,
+) -> Judgment:
+    """Check every criterion against the episode's tool calls, agent messages and end state."""
+    checks: list[dict[str, JsonValue]] = []
+    checks += [_check_state(c, env) for c in criteria.state]
+    checks += [_check_action(c, tool_calls, required=True) for c in criteria.actions]
+    checks += [_check_action(c, tool_calls, required=False) for c in criteria.forbidden_actions]
+    checks += [_check_statement(c, agent_texts) for c in criteria.statements]
+    failed = [c for c in checks if not c["passed"]]
+    reason = "; ".join(str(c["detail"]) for c in failed)
+    return Judgment(judge="criteria", passed=not failed, checks=checks, reason=reason)
+
+
+def _check_state(criterion: StateCriterion, env: Environment | None) -> dict[str, JsonValue]:
+    label = f"state {criterion.table} where {_fmt(criterion.where)}"
+    if env is None:
+        return _result(label, False, "no environment to check the end state against")
+    try:
+        rows = env.select(criterion.table, dict(criterion.where))
+    except KeyError as exc:
+        return _result(label, False, f"cannot check: {exc.args[0]}")
+    if criterion.count is not None and len(rows) != criterion.count:
+        return _result(label, False, f"expected {criterion.count} row(s), found {len(rows)}")
+    if criterion.count is None and not rows:
+        return _result(label, False, "no row matches")
+    for row in rows:
+        wrong = {k: row.get(k) for k, v in criterion.expect.items() if row.get(k) != v}
+        if wrong:
+            return _result(
+                f"{label} expect {_fmt(criterion.expect)}", False, f"found {_fmt(wrong)}"
+            )
+    return _result(f"{label} expect {_fmt(criterion.expect)}", True, "")
+
+
+def _check_action(
+    criterion: ActionCriterion, tool_calls: Sequence[ToolCall], *, required: bool
+) -> dict[str, JsonValue]:
+    label = (
+        f"{'required' if required else 'forbidden'} action {criterion.tool}({_fmt(criterion.args)})"
+    )
+    made = any(
+        call.name == criterion.tool and call.error is None and _args_match(criterion, call.args)
+        for call in tool_calls
+    )
+    if made == required:
+        return _result(label, True, "")
+    detail = "not taken" if required else "taken"
+    return _result(label, False, f"{label} {detail}")
+
+
+def _args_match(criterion: ActionCriterion, args: dict[str, JsonValue]) -> bool:
+    expected = {k: _canon(v) for k, v in criterion.args.items()}
+    actual = {k: _canon(v) for k, v in args.items()}
+    if criterion.match == "exact":
+        return expected == actual
+    return all(actual.get(k) == v for k, v in expected.items())
+
+
+def _check_statement(
+    criterion: StatementCriterion, agent_texts: Sequence[str]
+) -> dict[str, JsonValue]:
+    said = [text.lower() for text in agent_texts]
+    missing_all = [p for p in criterion.contains_all if not any(p.lower() in t for t in said)]
+    any_ok = not criterion.contains_any or any(
+        p.lower() in t for p in criterion.contains_any for t in said
+    )
+    parts = []
+    if criterion.contains_any:
+        parts.append(f"any of {criterion.contains_any}")
+    if criterion.contains_all:
+        parts.append(f"all of {criterion.contains_all}")
+    label = "statement " + " and ".join(parts)
+    if any_ok and not missing_all:
+        return _result(label, True, "")
+    detail = (
+        f"agent never said {missing_all}"
+        if missing_all
+        else f"agent never said any of {criterion.contains_any}"
+    )
+    return _result(label, False, detail)
+
+
+def _canon(value: object) -> str:
+    # Scenario files write `W1007` and `1007` alike; compare canonical text, case-insensitively.
+    if isinstance(value, str):
+        return value.strip().lower()
+    return json.dumps(value, sort_keys=True).lower()
+
+
+def _fmt(mapping: dict[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in mapping.items())
+
+
+def _result(check: str, passed: bool, detail: str) -> dict[str, JsonValue]:
+    return {"check": check, "passed": passed, "detail": detail}
