@@ -1,1 +1,20 @@
-"""TODO."""
+"""The SQLite run store: schema, writes per turn, read-only views and exports."""
+
+from vistasim.store._export import export_run
+from vistasim.store._read import read_run_view
+from vistasim.store._store import EpisodePlan, RunRow, Store, blob_hash, open_store
+from vistasim.store._view import EpisodeStatus, EpisodeView, RunView, StoredEvent
+
+__all__ = [
+    "EpisodePlan",
+    "EpisodeStatus",
+    "EpisodeView",
+    "RunRow",
+    "RunView",
+    "Store",
+    "StoredEvent",
+    "blob_hash",
+    "export_run",
+    "open_store",
+    "read_run_view",
+]

@@ -1,0 +1,19 @@
+"""The few lines printed after a run: counts, where the results are, what to run next."""
+
+from __future__ import annotations
+
+from vistasim.cli._common import console
+from vistasim.explore import RunResult
+
+
+def print_result(result: RunResult) -> None:
+    """Print a run's outcome and the commands to look at it."""
+    out = console()
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(result.stop_reasons.items()))
+    out.print(f"run {result.run_id}: {result.episodes} episodes in {result.wall_s:.1f}s")
+    out.print(f"  passed {result.passed}, failed {result.failed}, errored {result.errored}")
+    out.print(f"  stop reasons: {reasons}")
+    out.print(f"  stored in {result.store_path}")
+    store = f" --store {result.store_path}"
+    out.print(f"  transcripts: vistasim show {result.run_id}{store}")
+    out.print(f"  export:      vistasim export {result.run_id} --format jsonl{store}")

@@ -1,0 +1,39 @@
+"""The `vistasim` command group; each command lives in its own module."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from vistasim import __version__
+from vistasim.errors import VistasimError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="vistasim")
+def cli() -> None:
+    """Evaluate interactive agents by simulating their users."""
+
+
+def _register() -> None:
+    from vistasim.cli import demo, export, run, runs, schema, show
+
+    for module in (run, demo, runs, show, export, schema):
+        cli.add_command(module.command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI; print vistasim errors as one line, exit code 2."""
+    _register()
+    try:
+        cli.main(args=argv, prog_name="vistasim", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except VistasimError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)

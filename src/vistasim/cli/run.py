@@ -1,0 +1,70 @@
+"""`vistasim run CONFIG`: simulate users against an agent, or `--resume RUN_ID`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import click
+
+from vistasim.cli._common import progress_bar, store_option
+from vistasim.cli._summary import print_result
+from vistasim.config import load_config, merge, parse_model_flag
+from vistasim.errors import ConfigError
+
+
+@click.command("run")
+@click.argument("config_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--resume", "resume", metavar="RUN_ID", help="Finish an interrupted run.")
+@store_option
+@click.option(
+    "--model",
+    "model_flags",
+    multiple=True,
+    metavar="ROLE=MODEL",
+    help="Model per role, e.g. user=openai/gpt-4.1-mini (repeatable).",
+)
+@click.option("--rollouts", type=int, help="Episodes per scenario.")
+@click.option("--concurrency", type=int, help="Episodes in flight at once.")
+@click.option("--max-turns", type=int, help="Cap on user turns per episode.")
+@click.option(
+    "--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels allowed."
+)
+@click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+def command(
+    config_path: Path | None,
+    resume: str | None,
+    store_path: Path | None,
+    model_flags: tuple[str, ...],
+    **flags: Any,
+) -> None:
+    """Run the scenarios of CONFIG (a vistasim.toml) against its agent."""
+    from vistasim.explore import run
+
+    if config_path is None and resume is None:
+        raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")
+    config = None
+    if resume is None:
+        config = load_config(config_path, overrides=_overrides(model_flags, flags))
+    with progress_bar("running") as on_episode:
+        result = anyio.run(
+            lambda: run(config, store=store_path, resume=resume, on_episode=on_episode)
+        )
+    print_result(result)
+
+
+def _overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, Any]:
+    models = dict(parse_model_flag(flag) for flag in model_flags)
+    return merge(
+        {
+            "run": {
+                "rollouts": flags["rollouts"],
+                "concurrency": flags["concurrency"],
+                "max_turns": flags["max_turns"],
+                "mode": flags["mode"],
+            },
+            "user": {"policy": flags["policy"]},
+            "models": models,
+        }
+    )

@@ -1,0 +1,31 @@
+"""`vistasim runs`: list the runs in a store."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from vistasim.cli._common import console, store_option
+from vistasim.explore._setup import default_store_path
+
+
+@click.command("runs")
+@store_option
+def command(store_path: Path | None) -> None:
+    """List runs, newest first."""
+    from vistasim.store import open_store
+
+    path = default_store_path(None, store_path)
+    if not path.exists():
+        click.echo(f"no store at {path} yet: run `vistasim demo` or `vistasim run CONFIG`")
+        return
+    with open_store(path) as store:
+        rows = store.list_runs()
+    table = Table("run", "name", "created (UTC)", "status", "episodes", box=None)
+    for row in rows:
+        created = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        table.add_row(row.run_id, row.name or "", created, row.status, f"{row.done}/{row.episodes}")
+    console().print(table)

@@ -1,0 +1,227 @@
+"""The episode loop (DESIGN.md §3): observe, act, let the agent answer, record, repeat.
+
+Every user turn is written as one transaction ending in a `Snapshot` of the state before the next
+turn, so an episode can be resumed (after a crash) or branched (DIVERT) from any user turn.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+
+import anyio
+from pydantic import JsonValue
+
+from vistasim.agent._types import AgentAdapter, Turn, Utterance
+from vistasim.env._types import Environment, ToolOutcome
+from vistasim.errors import AgentError, ModelError, SimulatorError, VistasimError
+from vistasim.events import (
+    AgentReply,
+    ApiCall,
+    Event,
+    Snapshot,
+    Stop,
+    StopReason,
+    ToolCall,
+    UserMessage,
+)
+from vistasim.explore._criteria import evaluate_criteria
+from vistasim.llm._meter import ModelCall, collect_calls
+from vistasim.scenario import Scenario
+from vistasim.store._store import EpisodePlan, Store, blob_hash
+from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(kw_only=True)
+class Cursor:
+    """Where a live episode stands (in memory only; the store holds the durable copy)."""
+
+    leaf: int | None
+    """Last committed event."""
+    turn: int
+    user_state: JsonValue
+    transcript: list[Utterance] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    last_api_result: ToolOutcome | None = None
+
+
+@dataclass(kw_only=True)
+class Episode:
+    """The live parts of one episode."""
+
+    run_id: str
+    plan: EpisodePlan
+    scenario: Scenario
+    store: Store
+    policy: UserPolicy
+    agent: AgentAdapter
+    env: Environment | None
+    max_turns: int
+    api_tools: tuple = ()
+    seed: int = 0
+
+
+@dataclass(kw_only=True)
+class _TurnOutcome:
+    events: list[Event]
+    new_state: JsonValue = None
+    stop: Stop | None = None
+
+
+async def play(ep: Episode, cursor: Cursor, *, timeout_s: float) -> Stop:
+    """Run the episode from `cursor` to its end and record the judgment and the stop."""
+    pending: list[Event] = []
+    calls: list[ModelCall] = []
+    stop: Stop | None = None
+    with anyio.move_on_after(timeout_s):
+        stop, pending, calls = await _loop(ep, cursor)
+    if stop is None:
+        stop = Stop(reason=StopReason.TIMEOUT, detail=f"episode exceeded {timeout_s:g}s")
+    _finish(ep, cursor, stop, pending, calls)
+    return stop
+
+
+async def _loop(ep: Episode, cursor: Cursor) -> tuple[Stop, list[Event], list[ModelCall]]:
+    while True:
+        if cursor.turn >= ep.max_turns:
+            return Stop(reason=StopReason.MAX_TURNS, detail=f"{ep.max_turns} turns"), [], []
+        with collect_calls() as calls:
+            outcome = await _take_turn(ep, cursor)
+        if outcome.stop is not None:
+            return outcome.stop, outcome.events, calls
+        cursor.turn += 1
+        cursor.user_state = outcome.new_state
+        snapshot, blobs = take_snapshot(ep, cursor)
+        events = [*outcome.events, snapshot]
+        cursor.leaf = ep.store.append_events(
+            ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(events, cursor.turn),
+            calls=calls, blobs=blobs,
+        )  # fmt: skip
+
+
+async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
+    outcome = _TurnOutcome(events=[])
+    try:
+        action, outcome.new_state = await ep.policy.next_action(
+            _view(ep, cursor), cursor.user_state
+        )
+        outcome.stop = await _execute(ep, cursor, action, outcome.events)
+    except AgentError as exc:
+        outcome.stop = Stop(reason=StopReason.AGENT_ERROR, detail=_agent_detail(exc))
+    except ModelError as exc:
+        outcome.stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
+    except (SimulatorError, VistasimError) as exc:
+        outcome.stop = Stop(reason=StopReason.SIMULATOR_ERROR, detail=str(exc))
+    except Exception as exc:  # a bug must cost one episode, not the run
+        logger.exception("internal error in episode %s", ep.plan.episode_id)
+        outcome.stop = Stop(reason=StopReason.INFRA_ERROR, detail=f"internal error: {exc!r}")
+    return outcome
+
+
+async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Event]) -> Stop | None:
+    cursor.last_api_result = None
+    if isinstance(action, Finish):
+        reason = StopReason.GOAL_MET if action.reason == "goal_met" else StopReason.USER_STOP
+        return Stop(reason=reason, detail=action.text)
+    if isinstance(action, CallApi):
+        outcome = await _call_api(ep, action)
+        events.append(
+            ApiCall(name=action.name, args=action.args, result=outcome.result, error=outcome.error)
+        )
+        cursor.last_api_result = outcome
+        return None
+    if isinstance(action, Say):
+        await _say(ep, cursor, action.text, events)
+        return None
+    raise SimulatorError(f"unknown action {action!r}")
+
+
+async def _say(ep: Episode, cursor: Cursor, text: str, events: list[Event]) -> None:
+    events.append(UserMessage(text=text))
+    turn = Turn(episode_id=ep.plan.episode_id, message=text, history=tuple(cursor.transcript))
+    started = anyio.current_time()
+    reply = await ep.agent.respond(turn)
+    latency = anyio.current_time() - started
+    events.extend(reply.tool_calls)
+    events.append(AgentReply(text=reply.text, latency_s=round(latency, 6), usage=reply.usage))
+    cursor.tool_calls.extend(reply.tool_calls)
+    cursor.transcript += [
+        Utterance(role="user", text=text),
+        Utterance(role="agent", text=reply.text),
+    ]
+
+
+async def _call_api(ep: Episode, action: CallApi) -> ToolOutcome:
+    allowed = {tool.name for tool in ep.api_tools}
+    if ep.env is None or action.name not in allowed:
+        return ToolOutcome(error=f"API {action.name!r} is not available in this run")
+    return await ep.env.call_user_api(action.name, action.args)
+
+
+def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[bytes]]:
+    """The state before the next user turn, with the blobs it references."""
+    blobs: list[bytes] = []
+    env_ref = agent_ref = None
+    if ep.env is not None:
+        blobs.append(ep.env.snapshot())
+        env_ref = blob_hash(blobs[-1])
+    if ep.agent.restore_strategy == "state":
+        blobs.append(json.dumps(ep.agent.snapshot(), sort_keys=True).encode())  # type: ignore[attr-defined]
+        agent_ref = blob_hash(blobs[-1])
+    snapshot = Snapshot(
+        turn=cursor.turn,
+        user_state=cursor.user_state,
+        env_state_ref=env_ref,
+        agent_state_ref=agent_ref,
+    )
+    return snapshot, blobs
+
+
+def _finish(
+    ep: Episode, cursor: Cursor, stop: Stop, pending: list[Event], calls: list[ModelCall]
+) -> None:
+    events = list(pending)
+    errored = stop.reason == StopReason.INFRA_ERROR
+    if not errored:
+        cursor.tool_calls += [e for e in pending if isinstance(e, ToolCall)]
+        agent_texts = [u.text for u in cursor.transcript if u.role == "agent"]
+        agent_texts += [e.text for e in pending if isinstance(e, AgentReply)]
+        events.append(
+            evaluate_criteria(
+                ep.scenario.criteria,
+                tool_calls=cursor.tool_calls,
+                agent_texts=agent_texts,
+                env=ep.env,
+            )
+        )
+    events.append(stop)
+    ep.store.append_events(
+        ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(events, cursor.turn + 1),
+        calls=calls, status="errored" if errored else "done", stop_reason=stop.reason.value,
+    )  # fmt: skip
+
+
+def _view(ep: Episode, cursor: Cursor) -> UserView:
+    return UserView(
+        scenario=ep.scenario,
+        transcript=tuple(cursor.transcript),
+        turn=cursor.turn,
+        max_turns=ep.max_turns,
+        api_tools=ep.api_tools,
+        last_api_result=cursor.last_api_result,
+        lexicon=ep.env.lexicon() if ep.env is not None else {},
+    )
+
+
+def _numbered(events: list[Event], turn_after: int) -> list[tuple[int, Event]]:
+    # Events of a turn carry the number of actions taken before it; the closing snapshot, after.
+    return [(turn_after if isinstance(e, Snapshot) else max(turn_after - 1, 0), e) for e in events]
+
+
+def _agent_detail(exc: AgentError) -> str:
+    status = f" (HTTP {exc.status})" if exc.status else ""
+    body = f"; body: {exc.body[:300]!r}" if exc.body else ""
+    return f"{exc}{status}{body}"

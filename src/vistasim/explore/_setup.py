@@ -1,0 +1,151 @@
+"""Turn a run config into the live parts of a run: user policy, models, environment, agent."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from vistasim.agent._types import AgentAdapter
+from vistasim.config import RunConfig, default_home
+from vistasim.env._types import Environment
+from vistasim.errors import ConfigError
+from vistasim.llm._types import ChatModel
+from vistasim.user._types import UserPolicy
+
+EnvFactory = Callable[[], Environment]
+AgentOpener = Callable[[Environment | None], Awaitable[AgentAdapter]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parts:
+    """Everything a run needs besides the store and the scenarios."""
+
+    policy: UserPolicy
+    models: Mapping[str, ChatModel]
+    """Models by role, already metered (and cached when the config says so)."""
+    make_env: EnvFactory | None
+    open_agent: AgentOpener
+    cache: Any = None
+    """The record/replay cache, closed at the end of the run."""
+
+
+def build_parts(
+    config: RunConfig, *, store_path: Path, models: Mapping[str, ChatModel] | None = None
+) -> Parts:
+    """Build the policy, models, environment factory and agent opener a config names."""
+    from vistasim.llm import RequestCache, RoleModel, build_models
+
+    if config.agent is None:
+        raise ConfigError(
+            "no agent to test: add an [agent] section, e.g. kind = 'python', "
+            "target = 'my_agent:MyAgent'",
+            key="agent",
+        )
+    cache = None
+    if config.cache.mode != "off":
+        cache_path = (
+            config.resolve(config.cache.path)
+            if config.cache.path
+            else store_path.with_name("cache.db")
+        )
+        cache = RequestCache(cache_path, mode=config.cache.mode)
+    metered: dict[str, ChatModel] = dict(build_models(config, cache=cache))
+    for role, model in (models or {}).items():
+        spec = config.models.get(role)
+        metered[role] = RoleModel(
+            model,
+            role=role,
+            price=config.prices.get(model.name),
+            cache=cache,
+            max_retries=spec.max_retries if spec else 2,
+        )
+    return Parts(
+        policy=_make_policy(config, metered),
+        models=metered,
+        make_env=_env_factory(config),
+        open_agent=_agent_opener(config, metered),
+        cache=cache,
+    )
+
+
+def default_store_path(config: RunConfig | None, explicit: str | Path | None) -> Path:
+    """The store file: the explicit one, else the config's, else `$VISTASIM_HOME/vistasim.db`."""
+    if explicit is not None:
+        return Path(explicit)
+    if config is not None and config.run.store:
+        return config.resolve(config.run.store)
+    return default_home() / "vistasim.db"
+
+
+def resolve_target(target: str, *, key: str) -> Any:
+    """Import `module:attr`; a clear `ConfigError` when it cannot be found."""
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise ConfigError(
+            f"{target!r} is not 'module:attribute' (e.g. 'my_agent:MyAgent')", key=key
+        )
+    try:
+        module = import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(
+            f"cannot import module {module_name!r} ({exc}); run from the directory that holds it "
+            "or add it to PYTHONPATH",
+            key=key,
+        ) from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ConfigError(f"module {module_name!r} has no attribute {attr!r}", key=key) from None
+
+
+def _make_policy(config: RunConfig, models: Mapping[str, ChatModel]) -> UserPolicy:
+    from vistasim.user import AgendaPolicy, LLMUserPolicy
+
+    if config.user.policy == "agenda":
+        return AgendaPolicy()
+    if "user" not in models:
+        raise ConfigError(
+            "user.policy = 'llm' needs a user model: add [models.user] with model (and base_url), "
+            "or pass --model user=openai/gpt-4.1-mini",
+            key="models.user",
+        )
+    spec = config.models.get("user")
+    return LLMUserPolicy(
+        models["user"],
+        temperature=spec.temperature if spec else None,
+        seed=spec.seed if spec else None,
+        max_repairs=config.user.max_repairs,
+    )
+
+
+def _env_factory(config: RunConfig) -> EnvFactory | None:
+    if config.environment is None:
+        return None
+    from vistasim.domains import DOMAINS, get_domain
+
+    target, options = config.environment.target, config.environment.options
+    if target in DOMAINS:
+        return get_domain(target).make_environment
+    factory = resolve_target(target, key="environment.target")
+    return lambda: factory(**options)
+
+
+def _agent_opener(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentOpener:
+    from vistasim.agent import open_agent
+
+    spec = config.agent
+    assert spec is not None
+
+    async def open_for(env: Environment | None) -> AgentAdapter:
+        return await _maybe_await(open_agent(spec, env=env))
+
+    return open_for
+
+
+async def _maybe_await(value: Any) -> Any:
+    import inspect
+
+    return await value if inspect.isawaitable(value) else value

@@ -1,0 +1,360 @@
+"""The run store: one SQLite file (WAL) that every part of vistasim reads and writes.
+
+Writes are grouped per user turn: a turn's events, its model calls and its snapshot blobs are one
+transaction, so a run killed at any instant leaves whole turns only, and `--resume` continues from
+the last snapshot without losing or duplicating an event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vistasim.errors import StoreError
+from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
+from vistasim.llm._meter import ModelCall
+from vistasim.scenario import Scenario
+from vistasim.store._view import EpisodeStatus, StoredEvent
+from vistasim.store.migrations import migrate
+
+__all__ = ["EpisodePlan", "RunRow", "Store", "blob_hash", "open_store"]
+
+
+def blob_hash(data: bytes) -> str:
+    """Content address of a blob."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class EpisodePlan:
+    """An episode as planned or stored: where it stands, and from which event it continues."""
+
+    episode_id: str
+    scenario_id: str
+    rollout: int
+    mode: str
+    status: EpisodeStatus
+    leaf_event_id: int | None
+    turns: int
+    branch_of: str | None = None
+    stop_reason: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunRow:
+    """A run's header row."""
+
+    run_id: str
+    name: str | None
+    created_at: float
+    finished_at: float | None
+    status: str
+    config: dict[str, Any]
+    metadata: dict[str, Any]
+    episodes: int = 0
+    """Number of episodes planned."""
+    done: int = 0
+    """Number of episodes ended (done or errored)."""
+
+
+class Store:
+    """A connection to a store file. Use from one thread (the event loop's)."""
+
+    def __init__(self, db: sqlite3.Connection, path: str) -> None:
+        self.db = db
+        self.path = path
+        """The file, or `:memory:`."""
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        run_id: str,
+        *,
+        config: Mapping[str, Any],
+        scenarios: Sequence[Scenario],
+        rollouts: int,
+        mode: str,
+        name: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[EpisodePlan]:
+        """Record a run, its scenarios (as root events) and its planned episodes, atomically."""
+        from vistasim import __version__
+
+        now = time.time()
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, NULL, 'running', ?, ?, ?, ?)",
+                (run_id, name, now, SCHEMA_VERSION, __version__, _dumps(config), _dumps(metadata)),
+            )
+            for scenario in scenarios:
+                self._insert_event(run_id, None, None, 0, ScenarioStart(scenario=scenario), now)
+                for rollout in range(rollouts):
+                    self.db.execute(
+                        "INSERT INTO episodes (id, run_id, scenario_id, rollout, mode, status)"
+                        " VALUES (?, ?, ?, ?, ?, 'pending')",
+                        (f"{run_id}:{scenario.id}:{rollout}", run_id, scenario.id, rollout, mode),
+                    )
+        return self.list_episodes(run_id)
+
+    def append_events(
+        self,
+        run_id: str,
+        episode_id: str,
+        parent_id: int | None,
+        events: Sequence[tuple[int, Event]],
+        *,
+        calls: Sequence[ModelCall] = (),
+        blobs: Iterable[bytes] = (),
+        status: EpisodeStatus = "running",
+        stop_reason: str | None = None,
+    ) -> int | None:
+        """Append a chain of `(turn, event)` under `parent_id` with its calls and blobs, atomically.
+
+        Returns the id of the last event (the episode's new leaf).
+        """
+        now = time.time()
+        with self._transaction():
+            for data in blobs:
+                self.db.execute(
+                    "INSERT OR IGNORE INTO blobs VALUES (?, ?, ?)",
+                    (blob_hash(data), len(data), data),
+                )
+            leaf, turns = parent_id, None
+            for turn, event in events:
+                leaf = self._insert_event(run_id, episode_id, leaf, turn, event, now)
+                turns = turn
+            self._insert_calls(run_id, episode_id, calls, now)
+            self._update_episode(episode_id, leaf, turns, status, stop_reason, now)
+        return leaf
+
+    def record_calls(self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall]) -> None:
+        """Record model calls that belong to no turn (judges, run-level work)."""
+        with self._transaction():
+            self._insert_calls(run_id, episode_id, calls, time.time())
+
+    def finish_run(self, run_id: str, status: str) -> None:
+        """Mark a run `done` or `interrupted`."""
+        finished = time.time() if status == "done" else None
+        with self._transaction():
+            self.db.execute(
+                "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?",
+                (status, finished, run_id),
+            )
+
+    def put_metrics(self, run_id: str, version: str, payload: Mapping[str, Any]) -> None:
+        """Store computed metrics for a run (replacing those of the same metrics version)."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO metric_results VALUES (?, ?, ?, ?)",
+                (run_id, version, time.time(), _dumps(payload)),
+            )
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def read_run(self, run_id: str) -> RunRow:
+        """The run's header; `StoreError` names the known runs when it does not exist."""
+        row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            known = [r.run_id for r in self.list_runs()[:5]]
+            raise StoreError(
+                f"no run {run_id!r} in {self.path}; recent runs: {', '.join(known) or 'none'}"
+            )
+        return self._run_row(row)
+
+    def list_runs(self) -> list[RunRow]:
+        """All runs, newest first."""
+        rows = self.db.execute("SELECT * FROM runs ORDER BY created_at DESC, id DESC").fetchall()
+        return [self._run_row(row) for row in rows]
+
+    def list_episodes(self, run_id: str) -> list[EpisodePlan]:
+        """The run's episodes in plan order."""
+        rows = self.db.execute(
+            "SELECT * FROM episodes WHERE run_id = ? ORDER BY rowid", (run_id,)
+        ).fetchall()
+        return [_episode_plan(row) for row in rows]
+
+    def scenario_roots(self, run_id: str) -> dict[str, tuple[int, Scenario]]:
+        """Root event id and scenario, by scenario id."""
+        rows = self.db.execute(
+            "SELECT id, payload FROM events WHERE run_id = ? AND kind = 'scenario_start'",
+            (run_id,),
+        )
+        roots = {}
+        for event_id, payload in rows:
+            event = EVENT_ADAPTER.validate_json(payload)
+            assert isinstance(event, ScenarioStart)
+            roots[event.scenario.id] = (event_id, event.scenario)
+        return roots
+
+    def read_path(self, leaf_event_id: int) -> list[StoredEvent]:
+        """Events from the root to `leaf_event_id`, oldest first."""
+        rows = self.db.execute(
+            """WITH RECURSIVE path(id) AS (
+                   SELECT ? UNION ALL
+                   SELECT e.parent_id FROM events e JOIN path ON e.id = path.id
+                   WHERE e.parent_id IS NOT NULL)
+               SELECT e.* FROM events e JOIN path ON e.id = path.id ORDER BY e.id""",
+            (leaf_event_id,),
+        ).fetchall()
+        return [stored_event(row) for row in rows]
+
+    def get_blob(self, digest: str) -> bytes:
+        """A blob by hash."""
+        row = self.db.execute("SELECT data FROM blobs WHERE hash = ?", (digest,)).fetchone()
+        if row is None:
+            raise StoreError(f"blob {digest[:12]}… is missing from {self.path}")
+        return bytes(row[0])
+
+    def get_metrics(self, run_id: str, version: str) -> dict[str, Any] | None:
+        """Stored metrics of a run for a metrics version, if computed."""
+        row = self.db.execute(
+            "SELECT payload FROM metric_results WHERE run_id = ? AND metrics_version = ?",
+            (run_id, version),
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+    def _insert_event(
+        self,
+        run_id: str,
+        episode_id: str | None,
+        parent_id: int | None,
+        turn: int,
+        event: Event,
+        now: float,
+    ) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO events (run_id, episode_id, parent_id, turn, kind, payload, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (run_id, episode_id, parent_id, turn, event.kind, event.model_dump_json(), now),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def _insert_calls(
+        self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall], now: float
+    ) -> None:
+        self.db.executemany(
+            "INSERT INTO model_calls (run_id, episode_id, role, model, input_tokens, output_tokens,"
+            " cached_tokens, latency_s, cost_usd, cache_hit, attempts, error, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (run_id, episode_id, c.role, c.model, c.usage.input_tokens, c.usage.output_tokens,
+                 c.usage.cached_tokens, c.latency_s, c.cost_usd, int(c.cache_hit), c.attempts,
+                 c.error, now)
+                for c in calls
+            ],
+        )  # fmt: skip
+
+    def _update_episode(
+        self,
+        episode_id: str,
+        leaf: int | None,
+        turns: int | None,
+        status: EpisodeStatus,
+        stop_reason: str | None,
+        now: float,
+    ) -> None:
+        ended = now if status in ("done", "errored") else None
+        self.db.execute(
+            "UPDATE episodes SET leaf_event_id = ?, turns = COALESCE(?, turns), status = ?,"
+            " stop_reason = ?, ended_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?",
+            (leaf, turns, status, stop_reason, ended, now, episode_id),
+        )
+
+    def _run_row(self, row: sqlite3.Row) -> RunRow:
+        counts = self.db.execute(
+            "SELECT COUNT(*), SUM(status IN ('done', 'errored')) FROM episodes WHERE run_id = ?",
+            (row["id"],),
+        ).fetchone()
+        return RunRow(
+            run_id=row["id"],
+            name=row["name"],
+            created_at=row["created_at"],
+            finished_at=row["finished_at"],
+            status=row["status"],
+            config=json.loads(row["config_json"]),
+            metadata=json.loads(row["metadata_json"]),
+            episodes=counts[0] or 0,
+            done=counts[1] or 0,
+        )
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def open_store(path: str | Path) -> Store:
+    """Open (creating and migrating if needed) a store file; `:memory:` for tests."""
+    path = str(path)
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode: a committed transaction survives the process being killed.
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA busy_timeout = 10000")
+        migrate(db)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot open store {path}: {exc}") from None
+    return Store(db, path)
+
+
+def stored_event(row: sqlite3.Row) -> StoredEvent:
+    """Parse an `events` row."""
+    return StoredEvent(
+        id=row["id"],
+        parent_id=row["parent_id"],
+        episode_id=row["episode_id"],
+        turn=row["turn"],
+        created_at=row["created_at"],
+        event=EVENT_ADAPTER.validate_json(row["payload"]),
+    )
+
+
+def _episode_plan(row: sqlite3.Row) -> EpisodePlan:
+    return EpisodePlan(
+        episode_id=row["id"],
+        scenario_id=row["scenario_id"],
+        rollout=row["rollout"],
+        mode=row["mode"],
+        status=row["status"],
+        leaf_event_id=row["leaf_event_id"],
+        turns=row["turns"],
+        branch_of=row["branch_of"],
+        stop_reason=row["stop_reason"],
+    )
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value or {}, sort_keys=True, default=str)

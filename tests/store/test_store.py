@@ -1,0 +1,159 @@
+import json
+
+import pytest
+
+from vistasim.errors import StoreError
+from vistasim.events import AgentReply, Snapshot, Stop, StopReason, UserMessage
+from vistasim.llm import ModelCall, TokenUsage
+from vistasim.scenario import Persona, Scenario
+from vistasim.store import blob_hash, export_run, open_store, read_run_view
+
+
+def _scenario(sid="s1"):
+    return Scenario(id=sid, persona=Persona(name="Ann"), goal="Say hello.")
+
+
+@pytest.fixture
+def store(tmp_path):
+    with open_store(tmp_path / "store.db") as store:
+        yield store
+
+
+def _new_run(store, rollouts=2):
+    return store.create_run(
+        "r1",
+        config={"run": {"rollouts": rollouts}},
+        scenarios=[_scenario(), _scenario("s2")],
+        rollouts=rollouts,
+        mode="chat",
+        metadata={"agent_tools": ["a", "b"]},
+    )
+
+
+def test_create_run_plans_every_rollout_as_pending(store):
+    plans = _new_run(store)
+    assert [(p.scenario_id, p.rollout, p.status) for p in plans] == [
+        ("s1", 0, "pending"),
+        ("s1", 1, "pending"),
+        ("s2", 0, "pending"),
+        ("s2", 1, "pending"),
+    ]
+    assert set(store.scenario_roots("r1")) == {"s1", "s2"}
+
+
+def test_append_events_chains_parents_and_moves_the_leaf(store):
+    plans = _new_run(store)
+    root, _ = store.scenario_roots("r1")["s1"]
+    leaf = store.append_events(
+        "r1",
+        plans[0].episode_id,
+        root,
+        [(0, Snapshot(turn=0)), (0, UserMessage(text="hi")), (0, AgentReply(text="hello"))],
+        calls=[
+            ModelCall(
+                role="user",
+                model="m",
+                usage=TokenUsage(input_tokens=3),
+                latency_s=0.1,
+                cost_usd=0.0,
+            )
+        ],
+        blobs=[b"state"],
+    )
+    path = store.read_path(leaf)
+    assert [e.event.kind for e in path] == [
+        "scenario_start",
+        "snapshot",
+        "user_message",
+        "agent_reply",
+    ]
+    assert [e.parent_id for e in path[1:]] == [e.id for e in path[:-1]]
+    assert store.list_episodes("r1")[0].leaf_event_id == leaf
+    assert store.get_blob(blob_hash(b"state")) == b"state"
+
+
+def test_rollouts_are_siblings_under_the_scenario_root(store):
+    plans = _new_run(store)
+    root, _ = store.scenario_roots("r1")["s1"]
+    for plan in plans[:2]:
+        store.append_events("r1", plan.episode_id, root, [(0, Snapshot(turn=0))])
+    children = store.db.execute(
+        "SELECT COUNT(*) FROM events WHERE parent_id = ?", (root,)
+    ).fetchone()[0]
+    assert children == 2
+
+
+def test_a_failed_transaction_writes_nothing(store):
+    plans = _new_run(store)
+    before = store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    with pytest.raises(Exception):
+        store.append_events(
+            "r1", plans[0].episode_id, 10**9, [(0, Snapshot(turn=0))], blobs=[object()]
+        )
+    assert store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
+
+
+def test_read_run_view_gives_paths_and_calls(store):
+    plans = _new_run(store, rollouts=1)
+    root, _ = store.scenario_roots("r1")["s1"]
+    store.append_events(
+        "r1",
+        plans[0].episode_id,
+        root,
+        [(0, UserMessage(text="hi")), (0, Stop(reason=StopReason.GOAL_MET))],
+        calls=[
+            ModelCall(
+                role="user",
+                model="m",
+                usage=TokenUsage(output_tokens=5),
+                latency_s=0.2,
+                cost_usd=0.01,
+            )
+        ],
+        status="done",
+        stop_reason="goal_met",
+    )
+    view = read_run_view(store, "r1")
+    episode = view.episodes[0]
+    assert episode.stop_reason == StopReason.GOAL_MET
+    assert [e.event.kind for e in episode.events] == ["user_message", "stop"]
+    assert episode.model_calls[0].usage.output_tokens == 5
+    assert view.agent_tools == ("a", "b")
+    assert set(view.scenarios) == {"s1", "s2"}
+
+
+def test_unknown_run_names_the_known_ones(store):
+    _new_run(store)
+    with pytest.raises(StoreError, match="no run 'nope'.*r1"):
+        store.read_run("nope")
+
+
+def test_export_jsonl_has_one_row_per_event(store, tmp_path):
+    plans = _new_run(store, rollouts=1)
+    root, _ = store.scenario_roots("r1")["s1"]
+    store.append_events("r1", plans[0].episode_id, root, [(0, UserMessage(text="hi"))])
+    out = tmp_path / "out.jsonl"
+    assert export_run(store, "r1", out) == 3
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["kind"] for r in rows] == ["scenario_start", "scenario_start", "user_message"]
+    assert rows[2]["event"]["text"] == "hi"
+    assert rows[2]["scenario_id"] == "s1"
+
+
+def test_export_parquet_round_trips(store, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    plans = _new_run(store, rollouts=1)
+    root, _ = store.scenario_roots("r1")["s1"]
+    store.append_events("r1", plans[0].episode_id, root, [(0, UserMessage(text="hi"))])
+    out = tmp_path / "out.parquet"
+    export_run(store, "r1", out, fmt="parquet")
+    table = pq.read_table(out)
+    assert table.num_rows == 3
+    assert json.loads(table.column("event")[2].as_py())["text"] == "hi"
+
+
+def test_metrics_are_stored_per_version(store):
+    _new_run(store)
+    store.put_metrics("r1", "1", {"x": 1})
+    assert store.get_metrics("r1", "1") == {"x": 1}
+    assert store.get_metrics("r1", "2") is None
