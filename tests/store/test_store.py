@@ -86,7 +86,7 @@ def test_rollouts_are_siblings_under_the_scenario_root(store):
 def test_a_failed_transaction_writes_nothing(store):
     plans = _new_run(store)
     before = store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    with pytest.raises(Exception):
+    with pytest.raises(TypeError):
         store.append_events(
             "r1", plans[0].episode_id, 10**9, [(0, Snapshot(turn=0))], blobs=[object()]
         )

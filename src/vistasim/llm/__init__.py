@@ -1,6 +1,10 @@
 """Model access: one `ChatModel` protocol, an OpenAI-compatible client, metering and caching."""
 
+from vistasim.llm._cache import RequestCache
 from vistasim.llm._meter import ModelCall, collect_calls, record_call
+from vistasim.llm._openai import OpenAIChatModel
+from vistasim.llm._role import RoleModel, build_models, cost_usd
+from vistasim.llm._structured import InvalidOutputError, complete_json
 from vistasim.llm._types import (
     ChatMessage,
     ChatModel,
@@ -21,11 +25,18 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "ChatResponse",
+    "InvalidOutputError",
     "ModelCall",
     "ModelCallFailed",
     "ModelToolCall",
+    "OpenAIChatModel",
+    "RequestCache",
+    "RoleModel",
     "TokenUsage",
     "ToolSpec",
+    "build_models",
     "collect_calls",
+    "complete_json",
+    "cost_usd",
     "record_call",
 ]

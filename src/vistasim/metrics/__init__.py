@@ -1,1 +1,66 @@
-"""TODO."""
+"""Metrics of a stored run: coverage, realism, cost, failures found, and task success.
+
+Everything here reads a `RunView` only, so metrics can be recomputed from the store at any time.
+`compute_metrics` gives them all in one `MetricsReport`; the functions below compute one each.
+"""
+
+from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost
+from vistasim.metrics._coverage import (
+    CoverageReport,
+    coverage,
+    levenshtein,
+    tool_distr_entropy,
+    traj_dist,
+    transition_entropy,
+)
+from vistasim.metrics._dedup import UniqueFailure, cluster_failures, merge_with_judge
+from vistasim.metrics._failures import Failure, PolicyRule, detect_failures, judge_failures
+from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._realism import (
+    EpisodeRealism,
+    RealismNotComputed,
+    RealismReport,
+    realism,
+)
+from vistasim.metrics._report import (
+    METRICS_VERSION,
+    FailureCatalogue,
+    MetricsReport,
+    compute_metrics,
+    format_metrics,
+)
+from vistasim.metrics._success import SuccessReport, episode_outcome, pass_hat_k, success
+
+__all__ = [
+    "METRICS_VERSION",
+    "CostReport",
+    "CoverageReport",
+    "Distribution",
+    "EpisodeRealism",
+    "Failure",
+    "FailureCatalogue",
+    "JudgeError",
+    "MetricsReport",
+    "PolicyRule",
+    "RealismNotComputed",
+    "RealismReport",
+    "RoleCost",
+    "SuccessReport",
+    "UniqueFailure",
+    "cluster_failures",
+    "compute_metrics",
+    "cost",
+    "coverage",
+    "detect_failures",
+    "episode_outcome",
+    "format_metrics",
+    "judge_failures",
+    "levenshtein",
+    "merge_with_judge",
+    "pass_hat_k",
+    "realism",
+    "success",
+    "tool_distr_entropy",
+    "traj_dist",
+    "transition_entropy",
+]
