@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -26,6 +27,9 @@ def _register() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; print vistasim errors as one line, exit code 2."""
     _register()
+    # Like uvicorn: `module:attr` targets next to where the user runs the command import.
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         cli.main(args=argv, prog_name="vistasim", standalone_mode=False)
     except click.exceptions.Abort:

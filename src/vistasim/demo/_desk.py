@@ -21,7 +21,7 @@ _INTENTS = (
     ("return", ("return", "refund", "send back", "send it back")),
     ("status", ("status", "where is", "track", "arrive", "when will", "check on")),
 )
-_YES = ("yes", "yep", "sure", "please do", "go ahead", "correct", "confirm")
+_YES = ("yes", "yep", "yeah", "sure", "please do", "go ahead", "go for it", "correct", "confirm")
 _NO = ("no", "nope", "don't", "do not", "wait")
 
 
@@ -36,6 +36,7 @@ class OrderDeskAgent:
             "verified": False,
             "skus": [],
             "confirm": False,
+            "order": None,
         }
 
     def snapshot(self) -> dict[str, Any]:
@@ -65,10 +66,13 @@ class OrderDeskAgent:
             )
         if s["order_id"] is None:
             return "Sure. What's your order number?"
-        order = self._call("get_order", {"order_id": s["order_id"]}, calls)
-        if isinstance(order, str):
-            s["order_id"] = None
-            return f"I couldn't find that order ({order}). Could you check the order number?"
+        if s["order"] is None:
+            found = self._call("get_order", {"order_id": s["order_id"]}, calls)
+            if isinstance(found, str):
+                s["order_id"] = None
+                return f"I couldn't find that order ({found}). Could you check the order number?"
+            s["order"] = found
+        order = s["order"]
         if not s["verified"]:
             return self._verify(message, order)
         if s["intent"] == "status":
@@ -79,7 +83,7 @@ class OrderDeskAgent:
         email = _EMAIL.search(message)
         if email is None:
             return "Thanks. For verification, what's the email address on the order?"
-        if email.group(0).lower() != order["email"]:
+        if email.group(0).rstrip(".").lower() != order["email"]:
             return "That email doesn't match our records for this order. Could you check it?"
         self.state["verified"] = True
         if self.state["intent"] == "status":

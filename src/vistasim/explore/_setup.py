@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from vistasim.agent._types import AgentAdapter
+from vistasim.agent._python import resolve_target
+from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn
 from vistasim.config import RunConfig, default_home
 from vistasim.env._types import Environment
-from vistasim.errors import ConfigError
+from vistasim.errors import AgentError, ConfigError
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
 
@@ -44,6 +45,7 @@ def build_parts(
             "target = 'my_agent:MyAgent'",
             key="agent",
         )
+    _make_importable(config)
     cache = None
     if config.cache.mode != "off":
         cache_path = (
@@ -78,27 +80,6 @@ def default_store_path(config: RunConfig | None, explicit: str | Path | None) ->
     if config is not None and config.run.store:
         return config.resolve(config.run.store)
     return default_home() / "vistasim.db"
-
-
-def resolve_target(target: str, *, key: str) -> Any:
-    """Import `module:attr`; a clear `ConfigError` when it cannot be found."""
-    module_name, sep, attr = target.partition(":")
-    if not sep or not module_name or not attr:
-        raise ConfigError(
-            f"{target!r} is not 'module:attribute' (e.g. 'my_agent:MyAgent')", key=key
-        )
-    try:
-        module = import_module(module_name)
-    except ImportError as exc:
-        raise ConfigError(
-            f"cannot import module {module_name!r} ({exc}); run from the directory that holds it "
-            "or add it to PYTHONPATH",
-            key=key,
-        ) from None
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise ConfigError(f"module {module_name!r} has no attribute {attr!r}", key=key) from None
 
 
 def _make_policy(config: RunConfig, models: Mapping[str, ChatModel]) -> UserPolicy:
@@ -140,12 +121,31 @@ def _agent_opener(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentOp
     assert spec is not None
 
     async def open_for(env: Environment | None) -> AgentAdapter:
-        return await _maybe_await(open_agent(spec, env=env))
+        try:
+            return open_agent(spec, env=env)
+        except AgentError as exc:
+            return _FailedAgent(exc)
 
     return open_for
 
 
-async def _maybe_await(value: Any) -> Any:
-    import inspect
+class _FailedAgent:
+    """Stands in for an agent that could not start, so its episode records an agent failure."""
 
-    return await value if inspect.isawaitable(value) else value
+    restore_strategy: RestoreStrategy = "stateless"
+
+    def __init__(self, error: AgentError) -> None:
+        self.error = error
+
+    async def respond(self, turn: Turn) -> Reply:
+        raise self.error
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _make_importable(config: RunConfig) -> None:
+    # A config names its agent as `module:attr` next to the config file, as uvicorn does.
+    base = str(Path(config.base_dir).resolve())
+    if base not in sys.path:
+        sys.path.insert(0, base)
