@@ -10,7 +10,8 @@ def print_result(result: RunResult) -> None:
     """Print a run's outcome and the commands to look at it."""
     out = console()
     reasons = ", ".join(f"{k} {v}" for k, v in sorted(result.stop_reasons.items()))
-    out.print(f"run {result.run_id}: {result.episodes} episodes in {result.wall_s:.1f}s")
+    plural = "" if result.episodes == 1 else "s"
+    out.print(f"run {result.run_id}: {result.episodes} episode{plural} in {result.wall_s:.1f}s")
     out.print(f"  passed {result.passed}, failed {result.failed}, errored {result.errored}")
     out.print(f"  stop reasons: {reasons}")
     out.print(f"  stored in {result.store_path}")

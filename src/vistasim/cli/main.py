@@ -24,9 +24,11 @@ def _register() -> None:
         cli.add_command(module.command)
 
 
+_register()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; print vistasim errors as one line, exit code 2."""
-    _register()
     # Like uvicorn: `module:attr` targets next to where the user runs the command import.
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())

@@ -80,7 +80,7 @@ def _print_transcript(ep: EpisodeView) -> None:
     for stored in ep.events:
         line = _line(stored.event)
         if line:
-            out.print(f"[{stored.turn:>2}] {line}")
+            out.print(f"[{stored.turn:>2}] {_printable(line)}")
 
 
 def _line(event: Event) -> str | None:  # noqa: C901 - one branch per event kind
@@ -113,3 +113,11 @@ def _line(event: Event) -> str | None:  # noqa: C901 - one branch per event kind
 def _short(value: object, limit: int = 160) -> str:
     text = json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F)}
+
+
+def _printable(text: str) -> str:
+    # Agent text is untrusted: terminal escape sequences are shown, never interpreted.
+    return text.translate(_CONTROL)
