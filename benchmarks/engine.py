@@ -1,0 +1,155 @@
+"""Engine benchmark: 500 episodes x 6 user turns, LLM user over HTTP + Python agent.
+
+The user model is the fake OpenAI-compatible server, in its own process so its CPU is not counted,
+answering after 50 ms; episodes run 100 at a time. Reports wall time against the latency-bound
+ideal, toolkit CPU per user turn, peak RSS, store throughput, LLM calls per user turn and the
+`import vistasim` time.
+
+    .venv/bin/python benchmarks/engine.py [--episodes 500] [--turns 6] [--concurrency 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+import anyio
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vistasim.agent import Reply, Turn  # noqa: E402
+from vistasim.events import AgentReply, Snapshot, ToolCall, UserMessage  # noqa: E402
+
+
+def user_responder(request: dict) -> str:
+    """The simulated user's model: one message per turn, naming the turn number."""
+    said = sum(1 for m in request["messages"] if m["role"] == "assistant")
+    text = f"Turn {said + 1}: could you check order W{1000 + said} for me?"
+    return json.dumps({"plan": "keep asking", "action": "say", "text": text, "api": None,
+                       "finish_reason": None})  # fmt: skip
+
+
+async def agent(turn: Turn) -> Reply:
+    """A Python agent that makes one tool call per turn."""
+    call = ToolCall(name="get_order", args={"order_id": "W1001"}, result={"status": "shipped"})
+    return Reply(text=f"Order W1001 has shipped (turn {len(turn.history) // 2 + 1}).",
+                 tool_calls=(call,))  # fmt: skip
+
+
+def _start_server(latency_ms: float) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vistasim.testing.fake_server", "--latency-ms", str(latency_ms),
+         "--responder", "benchmarks.engine:user_responder"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    line = proc.stdout.readline() if proc.stdout else ""
+    if not line.startswith("listening on "):
+        proc.kill()
+        raise SystemExit(f"fake server did not start: {line!r}")
+    return proc, line.split()[-1]
+
+
+async def _run_engine(base_url: str, store_path: Path, args: argparse.Namespace):
+    from vistasim.config import RunConfig
+    from vistasim.explore import run
+    from vistasim.scenario import Persona, Scenario
+    from vistasim.store import open_store, read_run_view
+
+    config = RunConfig.model_validate({
+        "run": {"rollouts": args.episodes, "max_turns": args.turns, "concurrency": args.concurrency},
+        "user": {"policy": "llm"},
+        "models": {"user": {"model": "bench-user", "base_url": base_url,
+                            "concurrency": args.concurrency, "max_retries": 0}},
+        "agent": {"kind": "python", "target": "benchmarks.engine:agent"},
+        "cache": {"mode": "off"},
+    })  # fmt: skip
+    scenario = Scenario(id="bench", persona=Persona(name="Bench"), goal="Check some orders.")
+    store = open_store(store_path)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    result = await run(config, scenarios=[scenario], store=store)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    view = read_run_view(store, result.run_id)
+    store.close()
+    return result, view, cpu, wall
+
+
+def _store_throughput(path: Path, turns: int = 3000) -> float:
+    from vistasim.scenario import Persona, Scenario
+    from vistasim.store import open_store
+
+    store = open_store(path)
+    store.create_run("tp", config={}, scenarios=[Scenario(id="s", persona=Persona(name="A"),
+                     goal="g")], rollouts=1, mode="chat")  # fmt: skip
+    leaf = store.scenario_roots("tp")["s"][0]
+    call = ToolCall(name="get_order", args={"order_id": "W1"}, result={"status": "ok"})
+    started = time.perf_counter()
+    for turn in range(turns):
+        events = [(turn, UserMessage(text=f"message {turn}")), (turn, call),
+                  (turn, AgentReply(text=f"reply {turn}")), (turn + 1, Snapshot(turn=turn + 1))]
+        leaf = store.append_events("tp", "tp:s:0", leaf, events)  # fmt: skip
+    elapsed = time.perf_counter() - started
+    store.close()
+    return turns * 4 / elapsed
+
+
+def _import_time() -> float:
+    code = "import time; t = time.perf_counter(); import vistasim; print(time.perf_counter() - t)"
+    runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
+    return min(runs)
+
+
+def main() -> None:
+    """Run the benchmark and print the figures (and write benchmarks/results/engine.json)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--episodes", type=int, default=500)
+    parser.add_argument("--turns", type=int, default=6)
+    parser.add_argument("--concurrency", type=int, default=100)
+    parser.add_argument("--latency-ms", type=float, default=50.0)
+    args = parser.parse_args()
+    server, base_url = _start_server(args.latency_ms)
+    try:
+        with TemporaryDirectory() as tmp:
+            result, view, cpu, wall = anyio.run(_run_engine, base_url, Path(tmp) / "run.db", args)
+            throughput = _store_throughput(Path(tmp) / "tp.db")
+    finally:
+        server.kill()
+    figures = _figures(args, result, view, cpu, wall, throughput)
+    out = ROOT / "benchmarks" / "results" / "engine.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+    for key, value in figures.items():
+        print(f"{key:32} {value}")
+
+
+def _figures(args, result, view, cpu, wall, throughput) -> dict[str, object]:
+    turns = sum(sum(isinstance(e.event, UserMessage) for e in ep.events) for ep in view.episodes)
+    calls = sum(len(ep.model_calls) for ep in view.episodes)
+    events = sum(len(ep.events) for ep in view.episodes)
+    waves = -(-args.episodes // args.concurrency)
+    ideal = waves * args.turns * args.latency_ms / 1000
+    return {
+        "episodes": result.episodes,
+        "stop_reasons": result.stop_reasons,
+        "user_turns": turns,
+        "wall_s": round(wall, 3),
+        "latency_bound_ideal_s": round(ideal, 3),
+        "wall_over_ideal": round(wall / ideal, 3),
+        "toolkit_cpu_ms_per_turn": round(cpu * 1000 / turns, 3),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "events_written": events,
+        "events_per_s_in_run": round(events / wall),
+        "store_events_per_s": round(throughput),
+        "llm_calls_per_user_turn": round(calls / turns, 3),
+        "import_vistasim_s": round(_import_time(), 4),
+    }
+
+
+if __name__ == "__main__":
+    main()
