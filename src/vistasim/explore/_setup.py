@@ -122,7 +122,7 @@ def _agent_opener(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentOp
 
     async def open_for(env: Environment | None) -> AgentAdapter:
         try:
-            return open_agent(spec, env=env)
+            return open_agent(spec, env=env, model=models.get("agent"))
         except AgentError as exc:
             return _FailedAgent(exc)
 
