@@ -1,0 +1,351 @@
+"""The offline simulated user: an agenda-based policy that needs no model.
+
+A classic agenda-based simulator keeps a stack of sub-goals. Each step it reads the agent's last
+message with a lexicon (what is asked, confirmed or reported done), picks one dialogue act, and
+realizes it with persona-styled templates. Its whole memory is a plain-JSON state, and its only
+randomness is `random.Random(f"{seed}:{step}")`, so an episode can be snapshotted, resumed and
+branched, and the same (view, state) always gives the same action.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+
+from vistasim.errors import SimulatorError
+from vistasim.llm._types import ToolSpec
+from vistasim.scenario import AgendaItem, Scalar, Scenario
+from vistasim.user._lexicon import (
+    DEFAULT_LEXICON,
+    Mismatch,
+    asked_slots,
+    find_mismatch,
+    is_confirmation_request,
+    is_done,
+    merge_lexicons,
+    normalize,
+    shadowed_slots,
+    slot_phrases,
+)
+from vistasim.user._phrasing import (
+    Phrasing,
+    join_sentences,
+    load_templates,
+    lower_first,
+    sentence,
+)
+from vistasim.user._types import Action, CallApi, Finish, Say, UserView
+
+_NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AgendaEntry(_Strict):
+    """One sub-goal on the agenda stack."""
+
+    intent: str
+    slots: dict[str, Scalar] = {}
+    task: str | None = None
+    """Words for the request; the first entry uses the scenario's goal text."""
+    api_tried: bool = False
+    """The user already called the matching user-side API for this entry."""
+
+
+class AgendaState(_Strict):
+    """Everything the agenda policy remembers between steps (stored in snapshots)."""
+
+    seed: int
+    step: int = 0
+    """Number of actions taken; with `seed` it seeds this step's RNG."""
+    stack: list[AgendaEntry]
+    """Sub-goals still to do, the current one first."""
+    patience: int
+    """Unhelpful agent turns still tolerated; the next one at 0 makes the user give up."""
+    greeted: bool = False
+    pending_api: str | None = None
+    """Name of the API called last step, whose result the next step reads."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Step:
+    """What one step works with; built fresh each call, never stored."""
+
+    view: UserView
+    state: AgendaState
+    phrasing: Phrasing
+    lexicon: dict[str, list[str]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Reaction:
+    text: str
+    progress: bool
+    done: bool = False
+
+
+class AgendaPolicy:
+    """Play a scenario offline from its agenda: answer, confirm, correct, restate, or give up.
+
+    >>> import anyio
+    >>> from vistasim.scenario import Persona
+    >>> s = Scenario(id="s", persona=Persona(name="Ann"), goal="Cancel order W1.")
+    >>> policy = AgendaPolicy()
+    >>> state = policy.initial_state(s, seed=1)
+    >>> view = UserView(scenario=s, transcript=(), turn=0, max_turns=5)
+    >>> action, state = anyio.run(policy.next_action, view, state)
+    >>> action.kind, "cancel order W1" in action.text
+    ('say', True)
+    """
+
+    name = "agenda"
+
+    def initial_state(self, scenario: Scenario, *, seed: int) -> JsonValue:
+        """Build the stack from `scenario.agenda`, or one item from the goal and knowledge."""
+        items = scenario.agenda or [AgendaItem(intent="goal", slots=dict(scenario.knowledge))]
+        stack = [AgendaEntry(intent=item.intent, slots=dict(item.slots)) for item in items]
+        stack[0] = stack[0].model_copy(update={"task": scenario.goal})
+        state = AgendaState(seed=seed, stack=stack, patience=scenario.persona.style.patience)
+        return state.model_dump(mode="json")
+
+    async def next_action(self, view: UserView, state: JsonValue) -> tuple[Action, JsonValue]:
+        """Return one action for this step and the new state."""
+        current = _parse_state(state)
+        rng = random.Random(f"{current.seed}:{current.step}")
+        step = _Step(
+            view=view,
+            state=current,
+            phrasing=Phrasing(templates=load_templates(), persona=view.scenario.persona, rng=rng),
+            lexicon=_lexicon_for(view, current),
+        )
+        action, new_state = _decide(step, current)
+        return action, new_state.model_copy(update={"step": current.step + 1}).model_dump(
+            mode="json"
+        )
+
+
+def _parse_state(state: JsonValue) -> AgendaState:
+    try:
+        return AgendaState.model_validate(state)
+    except ValidationError as exc:
+        raise SimulatorError(
+            f"agenda policy got a state it did not make ({exc.error_count()} errors: "
+            f"{exc.errors()[0]['msg']}); pass the state returned by initial_state/next_action"
+        ) from None
+
+
+def _lexicon_for(view: UserView, state: AgendaState) -> dict[str, list[str]]:
+    names = {*view.scenario.knowledge, *view.scenario.hidden}
+    for entry in state.stack:
+        names.update(entry.slots)
+    own = {name: slot_phrases(name) for name in sorted(names) if name != "api"}
+    return merge_lexicons(DEFAULT_LEXICON, view.lexicon, own)
+
+
+def _decide(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    if state.pending_api is not None:
+        return _after_api(step, state)
+    if not state.stack:
+        return Finish(reason="goal_met", text=step.phrasing.styled("thanks")), state
+    api_call = _api_call(step.view, state)
+    if api_call is not None:
+        return api_call
+    if not state.greeted:
+        return _open(step, state)
+    return _respond(step, state)
+
+
+def _api_call(view: UserView, state: AgendaState) -> tuple[Action, AgendaState] | None:
+    entry = state.stack[0]
+    tool = _matching_tool(view.api_tools, entry)
+    if tool is None or entry.api_tried:
+        return None
+    properties = tool.parameters.get("properties")
+    wanted = set(properties) if isinstance(properties, dict) else set()
+    args: dict[str, JsonValue] = {k: v for k, v in entry.slots.items() if k in wanted}
+    for key, value in view.scenario.knowledge.items():
+        if key in wanted:
+            args.setdefault(key, value)
+    tried = entry.model_copy(update={"api_tried": True})
+    new_state = state.model_copy(
+        update={"stack": [tried, *state.stack[1:]], "pending_api": tool.name}
+    )
+    return CallApi(name=tool.name, args=args), new_state
+
+
+def _matching_tool(tools: tuple[ToolSpec, ...], entry: AgendaEntry) -> ToolSpec | None:
+    by_name = {tool.name: tool for tool in tools}
+    named = entry.slots.get("api")
+    if isinstance(named, str) and named in by_name:
+        return by_name[named]
+    return by_name.get(entry.intent)
+
+
+def _after_api(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    outcome = step.view.last_api_result
+    state = state.model_copy(update={"pending_api": None})
+    if outcome is not None and outcome.error is None:
+        return _advance(step, state.model_copy(update={"stack": state.stack[1:]}))
+    error = outcome.error if outcome is not None else "no response"
+    failed = step.phrasing.pick(step.phrasing.templates.api_failed, error=str(error))
+    request = step.phrasing.request(_task(step, state.stack[0]))
+    opening = [step.phrasing.greeting()] if not state.greeted else []
+    text = join_sentences([*opening, failed, request])
+    return Say(text=text), state.model_copy(update={"greeted": True})
+
+
+def _advance(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    """Move to the next sub-goal after one is done: call its API, ask for it, or finish."""
+    if not state.stack:
+        return Finish(reason="goal_met", text=step.phrasing.styled("thanks")), state
+    api_call = _api_call(step.view, state)
+    if api_call is not None:
+        return api_call
+    if not state.greeted:
+        return _open(step, state)
+    request = step.phrasing.request(_task(step, state.stack[0]))
+    text = step.phrasing.pick(step.phrasing.templates.next_item, request=request)
+    return Say(text=text), state
+
+
+def _open(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    ph = step.phrasing
+    request = ph.request(_task(step, state.stack[0]))
+    parts = [ph.greeting(), request]
+    count = {"low": 0, "medium": ph.rng.choice([0, 1]), "high": ph.rng.choice([1, 2])}
+    offered = [
+        (slot, value)
+        for slot, value in _volunteerable(step, state.stack[0])
+        if str(value).casefold() not in request.casefold()
+    ][: count[ph.verbosity]]
+    if offered:
+        parts.append(ph.pick(ph.templates.volunteer, facts=ph.facts(offered)))
+    return Say(text=join_sentences(parts)), state.model_copy(update={"greeted": True})
+
+
+def _volunteerable(step: _Step, entry: AgendaEntry) -> list[tuple[str, Scalar]]:
+    pairs = {k: v for k, v in entry.slots.items() if k != "api"}
+    for key, value in step.view.scenario.knowledge.items():
+        pairs.setdefault(key, value)
+    return list(pairs.items())
+
+
+def _task(step: _Step, entry: AgendaEntry) -> str:
+    if entry.task:
+        return entry.task.strip().rstrip(".")
+    return step.phrasing.task(entry.intent, {k: v for k, v in entry.slots.items() if k != "api"})
+
+
+def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    latest, previous = _agent_turns(step.view)
+    repeated = bool(latest) and previous is not None and normalize(latest) == normalize(previous)
+    reaction = _react(step, state, latest) if latest else None
+    # A done report counts even if worded as before: agents reuse one line for every request.
+    if reaction is not None and reaction.done:
+        return _advance(step, state.model_copy(update={"stack": state.stack[1:]}))
+    if reaction is not None and reaction.progress and not repeated:
+        return Say(text=reaction.text), state
+    if state.patience <= 0:
+        return Finish(reason="user_stop", text=step.phrasing.styled("give_up")), state
+    state = state.model_copy(update={"patience": state.patience - 1})
+    if reaction is not None and reaction.progress:
+        prefix = step.phrasing.pick(step.phrasing.templates.repeat_prefix)
+        return Say(text=f"{prefix} {lower_first(reaction.text)}"), state
+    return Say(text=_rephrase(step, state)), state
+
+
+def _agent_turns(view: UserView) -> tuple[str, str | None]:
+    """Return the agent's text since the user's last message, and its text before that."""
+    blocks: list[list[str]] = [[]]
+    for utterance in view.transcript:
+        if utterance.role == "user":
+            if blocks[-1]:
+                blocks.append([])
+        else:
+            blocks[-1].append(utterance.text)
+    last_is_agent = bool(view.transcript) and view.transcript[-1].role == "agent"
+    if not last_is_agent:
+        return "", " ".join(blocks[-1]) if blocks[-1] else None
+    previous = " ".join(blocks[-2]) if len(blocks) > 1 else None
+    return " ".join(blocks[-1]), previous
+
+
+def _react(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
+    # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact.
+    asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
+    confirming = is_confirmation_request(message)
+    if asked and (not confirming or any(s in _held(step, state) for s in asked)):
+        return _Reaction(text=_answer(step, state, message, asked), progress=True)
+    mismatch = find_mismatch(message, _checkable(step, state), step.lexicon)
+    if confirming:
+        text = _correction(step, mismatch) if mismatch else step.phrasing.styled("confirm")
+        return _Reaction(text=text, progress=True)
+    if is_done(message):
+        if mismatch:
+            return _Reaction(text=_correction(step, mismatch), progress=True)
+        return _Reaction(text="", progress=True, done=True)
+    return None
+
+
+def _answer(step: _Step, state: AgendaState, message: str, asked: list[str]) -> str:
+    ph = step.phrasing
+    held = _held(step, state)
+    shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
+    clauses = [ph.fact(slot, held[slot]) for slot in asked if slot in held]
+    missing = [slot for slot in asked if slot not in held and slot not in shadowed]
+    if missing:
+        clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0])))
+    return ph.answer(clauses)
+
+
+def _held(step: _Step, state: AgendaState) -> dict[str, Scalar]:
+    """Facts the user can give when asked: current sub-goal, knowledge, hidden, later sub-goals."""
+    scenario = step.view.scenario
+    held: dict[str, Scalar] = {}
+    sources = [state.stack[0].slots, scenario.knowledge, scenario.hidden]
+    sources += [entry.slots for entry in state.stack[1:]]
+    for source in sources:
+        for key, value in source.items():
+            if key != "api":
+                held.setdefault(key, value)
+    return held
+
+
+def _checkable(step: _Step, state: AgendaState) -> dict[str, Scalar]:
+    # Hidden facts are left out: correcting one would reveal it unasked.
+    held = {k: v for k, v in state.stack[0].slots.items() if k != "api"}
+    for key, value in step.view.scenario.knowledge.items():
+        held.setdefault(key, value)
+    return held
+
+
+def _correction(step: _Step, mismatch: Mismatch) -> str:
+    ph = step.phrasing
+    label = ph.templates.value_labels.get(mismatch.slot, ph.label(mismatch.slot))
+    return ph.pick(ph.templates.correct, label=label, value=mismatch.right, wrong=mismatch.wrong)
+
+
+def _rephrase(step: _Step, state: AgendaState) -> str:
+    ph = step.phrasing
+    entry = state.stack[0]
+    request = ph.request(_task(step, entry))
+    ids = [
+        (slot, value)
+        for slot, value in _volunteerable(step, entry)
+        if str(value).casefold() not in request.casefold() and _is_id(value)
+    ]
+    if ids:
+        request = f"{request} {sentence(ph.facts(ids))}"
+    text = ph.pick(ph.templates.rephrase, request=request)
+    if state.patience <= 1:
+        text = f"{ph.pick(ph.templates.impatient)} {text}"
+    return text
+
+
+def _is_id(value: Scalar) -> bool:
+    text = str(value)
+    return " " not in text and ("@" in text or any(c.isdigit() for c in text))

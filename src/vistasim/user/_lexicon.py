@@ -1,0 +1,306 @@
+"""Read an agent's message the way a rule-based user must: what it asks for, confirms or reports.
+
+Agents phrase the same request many ways ("order number", "order id", "which order"). A lexicon
+maps slot names to those phrases; domains extend the default one. The phrase lists below are data:
+extend them rather than adding special cases to the policy.
+
+>>> asked_slots("Thanks. For verification, what's the email on the order?", DEFAULT_LEXICON)
+['email']
+>>> is_done("Done — order W1007 has been cancelled.")
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from vistasim.scenario import Scalar
+
+DEFAULT_LEXICON: dict[str, list[str]] = {
+    "order_id": [
+        "order number",
+        "order id",
+        "order #",
+        "order no",
+        "which order",
+        "order reference",
+        "confirmation number",
+    ],
+    "email": ["email", "e-mail", "email address", "e-mail address"],
+    "name": ["your name", "full name", "name on the account", "name on the order"],
+    "phone": ["phone", "phone number", "mobile number"],
+    "item": ["which item", "which product", "what item", "what product", "which items"],
+    "reason": ["reason", "why"],
+    "defect": [
+        "reason",
+        "what's wrong",
+        "what is wrong",
+        "what was wrong",
+        "what happened",
+        "damage",
+        "damaged",
+        "defect",
+        "problem with",
+        "issue with",
+    ],
+    "address": ["address", "shipping address", "zip code", "postcode", "postal code"],
+    "refund_to": [
+        "refund method",
+        "refund to",
+        "how would you like to be refunded",
+        "how would you like your refund",
+        "original payment",
+    ],
+    "student_id": ["student id", "student number"],
+    "course": ["which course", "course code", "course name", "what course"],
+    "date": ["which date", "what date", "new date", "preferred date", "when would you like"],
+    "payment_method": ["payment method", "which card", "how would you like to pay"],
+}
+"""Slot name -> phrases an agent uses to ask for it; `view.lexicon` extends it."""
+
+CONFIRM_PHRASES: tuple[str, ...] = (
+    "shall i",
+    "should i",
+    "would you like me to",
+    "do you want",
+    "do you want me to",
+    "confirm",
+    "is that correct",
+    "is that right",
+    "is this correct",
+    "would you like to proceed",
+    "ok to proceed",
+    "okay to proceed",
+    "can i go ahead",
+    "yes/no",
+    "yes or no",
+)
+"""Phrases of an agent asking the user to approve an action."""
+
+DONE_PHRASES: tuple[str, ...] = (
+    "has been cancelled",
+    "has been canceled",
+    "was cancelled",
+    "was canceled",
+    "is now cancelled",
+    "return has been",
+    "return is",
+    "refund has been",
+    "refund of",
+    "refund is",
+    "refunded",
+    "is on its way",
+    "has shipped",
+    "has been shipped",
+    "processed",
+    "submitted",
+    "updated",
+    "rescheduled",
+    "enrolled",
+    "has been booked",
+    "is booked",
+    "has been placed",
+    "done",
+    "all set",
+    "confirmed",
+    "completed",
+)
+"""Phrases of an agent reporting that the request was carried out."""
+
+NEGATIONS: tuple[str, ...] = (
+    "not",
+    "n't",
+    "cannot",
+    "unable",
+    "never",
+    "failed to",
+    "yet",
+)
+"""Words that, just before a done phrase, turn it into its opposite ("cannot be processed")."""
+
+_ASK_OPENERS = re.compile(
+    r"\b(please (provide|enter|share|tell|give|send|confirm|specify)|"
+    r"(can|could|would) you (please )?(provide|tell|share|give|send|confirm|specify)|"
+    r"i('ll| will)? need your|may i have|let me know)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_LABEL_STOPWORDS = frozenset({"id", "number", "no", "code", "ref"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mismatch:
+    """The agent named a held slot with a value other than ours."""
+
+    slot: str
+    wrong: str
+    """The value the agent used."""
+    right: str
+    """The value the user holds."""
+
+
+def merge_lexicons(*lexicons: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Combine lexicons: phrases of the same slot are unioned, first occurrence first."""
+    merged: dict[str, list[str]] = {}
+    for lexicon in lexicons:
+        for slot, phrases in lexicon.items():
+            known = merged.setdefault(slot, [])
+            known.extend(p for p in phrases if p not in known)
+    return merged
+
+
+def slot_phrases(slot: str) -> list[str]:
+    """Return the phrases a slot's own name gives (`refund_to` -> `refund to`)."""
+    words = slot.replace("_", " ").strip().lower()
+    return [words] if words else []
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split a message into sentences (keeping their final punctuation)."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def question_sentences(text: str) -> list[str]:
+    """Return the sentences that ask the user something (questions and polite requests)."""
+    return [s for s in split_sentences(text) if s.endswith("?") or _ASK_OPENERS.search(s)]
+
+
+def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
+    """Return the slots the message asks for, in order of mention.
+
+    A phrase inside a longer phrase of another slot does not count ("address" inside
+    "email address"), so the most specific reading wins.
+    """
+    matches = _phrase_matches(" ".join(question_sentences(text)), lexicon)
+    kept = [m for m in matches if not any(_strictly_inside(m, other) for other in matches)]
+    ordered: list[str] = []
+    for _, _, slot in sorted(kept):
+        if slot not in ordered:
+            ordered.append(slot)
+    return ordered
+
+
+def shadowed_slots(
+    text: str, lexicon: Mapping[str, Sequence[str]], held: Sequence[str]
+) -> set[str]:
+    """Return asked slots whose every mention is also a mention of a held slot.
+
+    "reason" may mean `reason` or `defect`: a user holding `defect` answers that and does not
+    also say it lacks a `reason`.
+    """
+    matches = _phrase_matches(" ".join(question_sentences(text)), lexicon)
+    held_spans = [(s, e) for s, e, slot in matches if slot in held]
+    shadowed: set[str] = set()
+    for slot in {slot for _, _, slot in matches if slot not in held}:
+        spans = [(s, e) for s, e, name in matches if name == slot]
+        if all(any(hs <= s and e <= he for hs, he in held_spans) for s, e in spans):
+            shadowed.add(slot)
+    return shadowed
+
+
+def is_confirmation_request(text: str) -> bool:
+    """Return whether the agent asks the user to approve an action."""
+    if re.search(r"\(?yes\s*/\s*no\)?", text, re.IGNORECASE):
+        return True
+    return any(_contains(s, CONFIRM_PHRASES) for s in question_sentences(text))
+
+
+def is_done(text: str) -> bool:
+    """Return whether a statement in the message reports the request as carried out."""
+    for sentence in split_sentences(text):
+        if sentence.endswith("?"):
+            continue
+        for phrase in DONE_PHRASES:
+            for match in _phrase_regex(phrase).finditer(sentence):
+                # Only nearby words negate: "cancelled; you will not be charged" is still done.
+                before = sentence[max(0, match.start() - 24) : match.start()]
+                if not _contains(before, NEGATIONS):
+                    return True
+    return False
+
+
+def find_mismatch(
+    text: str, held: Mapping[str, Scalar], lexicon: Mapping[str, Sequence[str]]
+) -> Mismatch | None:
+    """Find a held slot the message names with a different value ("order W1008" for W1007).
+
+    Only values with a recognisable shape (ids with digits, emails) are checked: the message must
+    mention the slot (its label or a lexicon phrase), not contain our value, and contain another
+    value of the same shape.
+    """
+    for slot, value in held.items():
+        right = str(value)
+        if not _has_shape(right) or right.casefold() in text.casefold():
+            continue
+        if not _mentions_slot(text, slot, lexicon):
+            continue
+        for found in re.finditer(_shape_pattern(right), text):
+            if found.group(0).casefold() != right.casefold():
+                return Mismatch(slot=slot, wrong=found.group(0), right=right)
+    return None
+
+
+def mentions(text: str, phrases: Sequence[str]) -> bool:
+    """Return whether any phrase occurs in the text as whole words (case-insensitive)."""
+    return _contains(text, phrases)
+
+
+def normalize(text: str) -> str:
+    """Return text casefolded with whitespace and trailing punctuation collapsed (for repeats)."""
+    return re.sub(r"\s+", " ", text).strip().rstrip(".!?").casefold()
+
+
+def _phrase_matches(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    for slot, phrases in lexicon.items():
+        for phrase in phrases:
+            for match in _phrase_regex(phrase.lower()).finditer(text):
+                found.append((match.start(), match.end(), slot))
+    return found
+
+
+def _strictly_inside(span: tuple[int, int, str], other: tuple[int, int, str]) -> bool:
+    start, end, _ = span
+    o_start, o_end, _ = other
+    return o_start <= start and end <= o_end and (o_end - o_start) > (end - start)
+
+
+def _contains(text: str, phrases: Sequence[str]) -> bool:
+    return any(_phrase_regex(p).search(text) for p in phrases)
+
+
+@cache
+def _phrase_regex(phrase: str) -> re.Pattern[str]:
+    # "n't" is a suffix ("can't"), so it must not need a word boundary before it.
+    head = "" if phrase.startswith("n't") else r"(?<!\w)"
+    tail = r"(?!\w)" if phrase[-1:].isalnum() else ""
+    return re.compile(head + re.escape(phrase) + tail, re.IGNORECASE)
+
+
+def _has_shape(value: str) -> bool:
+    return "@" in value or (any(c.isdigit() for c in value) and " " not in value)
+
+
+@cache
+def _shape_pattern(value: str) -> re.Pattern[str]:
+    if "@" in value:
+        return re.compile(_EMAIL)
+    parts: list[str] = []
+    for run in re.finditer(r"[A-Za-z]+|\d+|[^A-Za-z\d]+", value):
+        chunk = run.group(0)
+        if chunk.isalpha():
+            parts.append(f"[A-Za-z]{{{len(chunk)}}}")
+        elif chunk.isdigit():
+            parts.append(f"\\d{{{len(chunk)}}}")
+        else:
+            parts.append(re.escape(chunk))
+    return re.compile(r"(?<![\w-])" + "".join(parts) + r"(?![\w-])")
+
+
+def _mentions_slot(text: str, slot: str, lexicon: Mapping[str, Sequence[str]]) -> bool:
+    labels = [w for w in slot.lower().split("_") if w and w not in _LABEL_STOPWORDS]
+    return _contains(text, [*labels, *lexicon.get(slot, [])])

@@ -1,0 +1,203 @@
+"""Turn the agenda user's dialogue acts into persona-styled sentences.
+
+The wording lives in `prompts/agenda_templates.yaml` (data); this module validates it and fills
+it in. Every choice goes through the step's seeded RNG, so the same state gives the same words and
+another seed gives other words for the same facts.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from vistasim.errors import ConfigError
+from vistasim.scenario import Persona, Scalar
+
+Formality = Literal["casual", "neutral", "formal"]
+Verbosity = Literal["low", "medium", "high"]
+
+_FIRST_PERSON = re.compile(r"^(i|i'd|i'm|i've|i'll|my|we|we'd|our|please|can|could)\b", re.I)
+
+
+class _ByFormality(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    casual: list[str]
+    neutral: list[str]
+    formal: list[str]
+
+
+class _ByVerbosity(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    low: list[str]
+    medium: list[str]
+    high: list[str]
+
+
+class AgendaTemplates(BaseModel):
+    """The agenda user's wording, as shipped in `prompts/agenda_templates.yaml`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    greet: _ByFormality
+    introduce: list[str]
+    context: list[str]
+    request: _ByFormality
+    volunteer: list[str]
+    next_item: list[str]
+    facts: dict[str, list[str]]
+    labels: dict[str, str]
+    value_labels: dict[str, str]
+    intents: dict[str, str]
+    answer_prefix: _ByVerbosity
+    answer_suffix: _ByVerbosity
+    dont_have: list[str]
+    repeat_prefix: list[str]
+    confirm: _ByFormality
+    correct: list[str]
+    rephrase: list[str]
+    impatient: list[str]
+    api_failed: list[str]
+    thanks: _ByFormality
+    give_up: _ByFormality
+
+
+@cache
+def load_templates() -> AgendaTemplates:
+    """Load and validate the packaged templates (once per process)."""
+    path = resources.files("vistasim.user") / "prompts" / "agenda_templates.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        return AgendaTemplates.model_validate(raw)
+    except ValueError as exc:
+        raise ConfigError(f"invalid agenda templates: {exc}", path=str(path)) from None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phrasing:
+    """Realize acts for one persona at one step (the RNG is that step's)."""
+
+    templates: AgendaTemplates
+    persona: Persona
+    rng: random.Random
+
+    @property
+    def formality(self) -> Formality:
+        """The persona's register."""
+        return self.persona.style.formality
+
+    @property
+    def verbosity(self) -> Verbosity:
+        """How much the persona says."""
+        return self.persona.style.verbosity
+
+    def pick(self, variants: list[str], **values: str) -> str:
+        """Pick one variant with the RNG and fill in its placeholders."""
+        template = self.rng.choice(variants)
+        # A sentence placed after a comma ("To be clear, {request}") continues that sentence.
+        filled = {
+            key: lower_first(value) if f", {{{key}}}" in template else value
+            for key, value in values.items()
+        }
+        return template.format(**filled).strip()
+
+    def greeting(self) -> str:
+        """Return the opening: a greeting, a name for formal or chatty users, some context."""
+        parts = [self.pick(getattr(self.templates.greet, self.formality))]
+        if self.formality == "formal" or self.verbosity == "high":
+            parts.append(self.pick(self.templates.introduce, name=self.persona.name))
+        profile = self.persona.profile.strip().rstrip(".")
+        if self.verbosity == "high" and profile:
+            parts.append(self.pick(self.templates.context, profile=profile))
+        return join_sentences(parts)
+
+    def request(self, task: str) -> str:
+        """Return a sentence asking for `task`; a first-person goal is used as written."""
+        task = task.strip()
+        if _FIRST_PERSON.match(task):
+            return task if task[-1:] in ".!?" else f"{task}."
+        return self.pick(getattr(self.templates.request, self.formality), task=lower_first(task))
+
+    def task(self, intent: str, slots: dict[str, Scalar]) -> str:
+        """Return the words for an agenda intent, filled from its slots."""
+        template = self.templates.intents.get(intent)
+        if template is not None:
+            try:
+                return template.format(**{k: str(v) for k, v in slots.items()})
+            except (KeyError, IndexError):
+                pass  # a slot the template needs is missing: fall back to plain words
+        words = intent.replace("_", " ")
+        details = [self.value_label(k, v) for k, v in slots.items() if k != "api"]
+        return f"{words} ({', '.join(details)})" if details else words
+
+    def fact(self, slot: str, value: Scalar) -> str:
+        """Return a clause stating one fact ("my order number is W1007")."""
+        text = str(value)
+        variants = self.templates.facts.get(slot)
+        if variants is None:
+            sentence = isinstance(value, str) and len(text.split()) >= 3
+            variants = self.templates.facts["sentence" if sentence else "default"]
+        return self.pick(variants, value=text, label=self.label(slot))
+
+    def facts(self, pairs: list[tuple[str, Scalar]]) -> str:
+        """Return several facts joined into one clause."""
+        clauses = [self.fact(slot, value) for slot, value in pairs]
+        if len(clauses) <= 1:
+            return "".join(clauses)
+        return ", ".join(clauses[:-1]) + " and " + clauses[-1]
+
+    def label(self, slot: str) -> str:
+        """Return the natural words for a slot name."""
+        return self.templates.labels.get(slot, slot.replace("_", " "))
+
+    def value_label(self, slot: str, value: Scalar) -> str:
+        """Return a slot named right before its value ("order W1007")."""
+        return f"{self.templates.value_labels.get(slot, self.label(slot))} {value}"
+
+    def styled(self, act: str) -> str:
+        """Pick a variant of an act keyed by formality (`confirm`, `thanks`, `give_up`)."""
+        return self.pick(getattr(getattr(self.templates, act), self.formality))
+
+    def answer(self, clauses: list[str]) -> str:
+        """Wrap answer clauses in the persona's verbosity (bare, prefixed, or with a follow-up)."""
+        body = " ".join(sentence(c) for c in clauses if c)
+        prefix = self.pick(getattr(self.templates.answer_prefix, self.verbosity))
+        suffix = self.pick(getattr(self.templates.answer_suffix, self.verbosity))
+        if prefix.endswith(","):
+            body = f"{prefix} {lower_first(body)}"
+        elif prefix:
+            body = f"{prefix} {body}"
+        return f"{body} {suffix}".strip()
+
+
+def sentence(clause: str) -> str:
+    """Capitalize a clause and end it with a period unless it already ends (or leads into) one."""
+    clause = clause.strip()
+    if not clause:
+        return clause
+    clause = clause[0].upper() + clause[1:]
+    return clause if clause[-1] in ".!?,:" else f"{clause}."
+
+
+def join_sentences(parts: list[str]) -> str:
+    """Join clauses into sentences; a part after a comma ("Hey,") continues that sentence."""
+    out: list[str] = []
+    for part in filter(None, (p.strip() for p in parts)):
+        text = sentence(part)
+        if out and out[-1].endswith(","):
+            text = lower_first(text)
+        out.append(text)
+    return " ".join(out)
+
+
+def lower_first(text: str) -> str:
+    """Lower-case a leading capitalized word so the text can continue a sentence."""
+    # Keep acronyms and names ("ID", "W1007") as they are: only lower a capitalized word.
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
