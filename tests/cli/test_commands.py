@@ -22,7 +22,7 @@ def _demo(tmp_path):
 
 def test_demo_runs_offline_and_says_where_results_are(tmp_path):
     store, run_id, output = _demo(tmp_path)
-    assert "5 episodes" in output
+    assert "8 episodes" in output
     assert f"stored in {store}" in output
     assert f"vistasim show {run_id}" in output
 
@@ -30,15 +30,16 @@ def test_demo_runs_offline_and_says_where_results_are(tmp_path):
 def test_runs_lists_the_demo_run(tmp_path):
     store, run_id, _ = _demo(tmp_path)
     output = _invoke("runs", "--store", store)
-    assert run_id in output and "5/5" in output
+    assert run_id in output and "8/8" in output
 
 
 def test_show_lists_episodes_and_prints_a_transcript(tmp_path):
     store, run_id, _ = _demo(tmp_path)
     listing = _invoke("show", run_id, "--store", store)
-    assert "desk-return-blender:0" in listing
-    transcript = _invoke("show", run_id, "--store", store, "--episode", "desk-return-blender:0")
-    assert "user:" in transcript and "agent:" in transcript and "tool return_item" in transcript
+    assert "shop-return-cracked-toaster:0" in listing
+    episode = "shop-return-cracked-toaster:0"
+    transcript = _invoke("show", run_id, "--store", store, "--episode", episode)
+    assert "user:" in transcript and "agent:" in transcript and "tool return_items" in transcript
     assert "stop: goal_met" in transcript
 
 
@@ -112,3 +113,18 @@ def test_show_prints_untrusted_text_literally(tmp_path):
     shown = _main("show", run_id, "--store", "v.db", "--episode", "s:0", cwd=tmp_path).stdout
     assert "[bold red]pwned[/bold red]" in shown
     assert "\x1b" not in shown and "\\x1b[2J" in shown
+
+
+def test_demo_finds_the_shop_agents_documented_flaws(tmp_path):
+    from vistasim.store import open_store, read_run_view
+
+    store, run_id, _ = _demo(tmp_path)
+    with open_store(store) as db:
+        view = read_run_view(db, run_id)
+    verdicts = {e.scenario_id: e.events[-2].event.passed for e in view.episodes}
+    assert verdicts["shop-cancel-pending-order"] is True
+    assert [s for s, ok in verdicts.items() if not ok] == [
+        "shop-flaw-correction-cancel",
+        "shop-flaw-two-items-return",
+        "shop-flaw-order-before-email",
+    ]

@@ -1,28 +1,15 @@
 import json
-from importlib import resources
 
 import pytest
 
-from vistasim.cli.demo import demo_config
-from vistasim.config import RunConfig
+from tests.helpers import desk_config as _config
+from tests.helpers import desk_scenarios as _demo_scenarios
 from vistasim.events import AgentReply, ApiCall, Judgment, Snapshot, Stop, UserMessage
 from vistasim.explore import run
 from vistasim.llm import ModelCallFailed
 from vistasim.scenario import load_scenarios
 from vistasim.store import open_store, read_run_view
 from vistasim.testing import FunctionLLM
-
-
-def _demo_scenarios():
-    with resources.as_file(resources.files("vistasim.demo") / "scenarios.yaml") as path:
-        return load_scenarios(path)
-
-
-def _config(**sections) -> RunConfig:
-    base = demo_config(rollouts=1).model_dump()
-    for name, values in sections.items():
-        base[name] = {**(base.get(name) or {}), **values}
-    return RunConfig.model_validate(base)
 
 
 async def _run(tmp_path, config, scenarios=None, **kwargs):
@@ -32,7 +19,7 @@ async def _run(tmp_path, config, scenarios=None, **kwargs):
 
 
 async def test_demo_config_plays_every_episode_to_a_stop(tmp_path):
-    result, view = await _run(tmp_path, demo_config(rollouts=2))
+    result, view = await _run(tmp_path, _config(rollouts=2))
     assert result.episodes == 10
     assert set(result.stop_reasons) <= {"goal_met", "user_stop"}
     assert result.passed + result.failed == 10

@@ -1,8 +1,7 @@
-"""`vistasim demo`: the whole pipeline offline, on the bundled order-desk agent."""
+"""`vistasim demo`: the whole pipeline offline, on the built-in shop and its rule-based agent."""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import anyio
@@ -11,19 +10,40 @@ import click
 from vistasim.cli._common import progress_bar, store_option
 from vistasim.cli._summary import print_result
 from vistasim.config import RunConfig
+from vistasim.scenario import Scenario
+
+DEMO_SCENARIOS = (
+    "shop-cancel-pending-order",
+    "shop-return-cracked-toaster",
+    "shop-status-shipped",
+    "shop-cancel-shipped-refused",
+    "shop-exchange-shirt-size",
+    "shop-flaw-correction-cancel",
+    "shop-flaw-two-items-return",
+    "shop-flaw-order-before-email",
+)
+"""Common paths, a policy refusal, and three scenarios that trigger the agent's documented flaws."""
 
 
 def demo_config(*, rollouts: int = 2) -> RunConfig:
-    """The demo's run config: agenda users against the rule-based order desk, no model needed."""
+    """The demo's run config: agenda users against the shop's rule-based agent, no model needed."""
     return RunConfig.model_validate(
         {
             "run": {"name": "demo", "rollouts": rollouts, "mode": "chat", "concurrency": 4},
             "user": {"policy": "agenda"},
-            "agent": {"kind": "python", "target": "vistasim.demo:OrderDeskAgent"},
-            "environment": {"target": "vistasim.demo:OrderBook"},
+            "agent": {"kind": "python", "target": "vistasim.domains.shop:RuleShopAgent"},
+            "environment": {"target": "shop"},
             "cache": {"mode": "off"},
         }
     )
+
+
+def demo_scenarios() -> list[Scenario]:
+    """The demo's handful of shop scenarios."""
+    from vistasim.domains import get_domain
+
+    by_id = {s.id: s for s in get_domain("shop").scenarios()}
+    return [by_id[scenario_id] for scenario_id in DEMO_SCENARIOS]
 
 
 @click.command("demo")
@@ -32,14 +52,12 @@ def demo_config(*, rollouts: int = 2) -> RunConfig:
 def command(store_path: Path | None, rollouts: int) -> None:
     """Run the offline demo (no key, no network) and say where the results are."""
     from vistasim.explore import run
-    from vistasim.scenario import load_scenarios
 
-    with resources.as_file(resources.files("vistasim.demo") / "scenarios.yaml") as path:
-        scenarios = load_scenarios(path)
+    scenarios = demo_scenarios()
     config = demo_config(rollouts=rollouts)
     click.echo(
-        f"vistasim demo: {len(scenarios)} scenarios x {rollouts} rollouts, agenda users (offline) "
-        "against the bundled order-desk agent"
+        f"vistasim demo: {len(scenarios)} shop scenarios x {rollouts} rollouts, offline agenda "
+        "users against the shop's rule-based support agent (chat mode)"
     )
     with progress_bar("demo") as on_episode:
         result = anyio.run(
