@@ -19,9 +19,8 @@ def make_agent() -> tuple[SchoolEnvironment, RuleSchoolAgent]:
 
 async def chat(agent: RuleSchoolAgent, *messages: str) -> list[Reply]:
     replies = []
-    history = ()
     for message in messages:
-        reply = await agent.respond(Turn(episode_id="test", message=message, history=history))
+        reply = await agent.respond(Turn(episode_id="test", message=message))
         replies.append(reply)
     return replies
 

@@ -125,3 +125,34 @@ async def test_snapshot_restore_roundtrips_messages():
 def test_llm_agent_is_an_agent_adapter():
     agent = LLMSchoolAgent(SchoolEnvironment(), ScriptedLLM([]))
     assert isinstance(agent, AgentAdapter)
+
+
+def _fake_agent_model(request: dict) -> str | dict:
+    """Play the model on the fake server: verify, then answer from the tool result."""
+    last = request["messages"][-1]
+    if last["role"] == "tool":
+        return "You're verified, " + json.loads(last["content"])["result"]["name"] + "."
+    arguments = json.dumps({"student_id": "S1001", "email": "maya.chen@uni.example.edu"})
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "verify_student", "arguments": arguments},
+    }
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+async def test_scripted_conversation_through_fake_openai_server():
+    from vistasim.config import ModelSpec
+    from vistasim.llm import OpenAIChatModel
+    from vistasim.testing import FakeOpenAIServer
+
+    async with FakeOpenAIServer(responder=_fake_agent_model) as srv:
+        model = OpenAIChatModel(ModelSpec(model="fake", base_url=srv.base_url), environ={})
+        async with model:
+            agent = LLMSchoolAgent(SchoolEnvironment(), model)
+            reply = await agent.respond(turn("I'm S1001, maya.chen@uni.example.edu"))
+    assert reply.text == "You're verified, Maya Chen."
+    assert reply.tool_calls[0].name == "verify_student"
+    assert reply.tool_calls[0].result["verified"] is True
+    assert srv.requests[1]["messages"][-1]["role"] == "tool"
+    assert {t["function"]["name"] for t in srv.requests[0]["tools"]} >= {"enroll_student"}
