@@ -1,0 +1,250 @@
+"""The one real model client: any OpenAI-compatible chat endpoint through the async `openai` SDK.
+
+It turns a `ChatRequest` into SDK arguments and the SDK's answer or error back into a
+`ChatResponse` or a `ModelCallFailed` that says whether a retry may help. Retrying, metering and
+caching live in `RoleModel`; this class makes exactly one HTTP call per `complete()`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import anyio.lowlevel
+
+from vistasim.config import ModelSpec
+from vistasim.errors import ConfigError, MissingExtraError
+from vistasim.llm._types import (
+    ChatMessage,
+    ChatRequest,
+    ChatResponse,
+    ModelCallFailed,
+    ModelToolCall,
+    ToolSpec,
+)
+from vistasim.llm._usage import TokenUsage
+
+if TYPE_CHECKING:
+    import openai
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_LOOPBACK_KEY = "vistasim-loopback"
+"""Stand-in key for local servers (vLLM, Ollama, the fake server) that ignore it."""
+
+
+def is_loopback(url: str) -> bool:
+    """Tell whether a URL points at this machine (127.0.0.0/8, ::1 or `localhost`).
+
+    >>> is_loopback("http://127.0.0.1:8000/v1"), is_loopback("https://api.openai.com/v1")
+    (True, False)
+    """
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class OpenAIChatModel:
+    """A `ChatModel` on an OpenAI-compatible `/chat/completions` endpoint.
+
+    The key is read from `environ[spec.api_key_env]` at each call, so it is never stored on the
+    instance, in a request, or in a cache row. Request fields left `None` fall back to the spec's
+    `temperature`, `seed` and `max_tokens`.
+    """
+
+    def __init__(self, spec: ModelSpec, *, environ: Mapping[str, str] | None = None) -> None:
+        self.spec = spec
+        self.name = spec.model
+        self._environ = os.environ if environ is None else environ
+        self.base_url = spec.base_url or self._environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        """The endpoint this model calls."""
+        self._client: openai.AsyncOpenAI | None = None
+        self._client_loop: object = None
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        """Send one chat completion request; raise `ModelCallFailed` on any provider failure."""
+        self._check_allowed()
+        self._read_key()  # fail with a ConfigError before any network work
+        openai = _import_openai()
+        client = self._get_client(openai)
+        try:
+            completion = await client.chat.completions.create(**self._arguments(request))
+        except openai.APIStatusError as exc:
+            raise self._status_failure(exc) from None
+        except openai.APIConnectionError as exc:  # includes APITimeoutError
+            raise ModelCallFailed(
+                f"cannot reach {self.base_url!r}: {self._redact(str(exc))}", retryable=True
+            ) from None
+        except ValueError as exc:  # a 200 whose body is not JSON (proxy pages, truncation)
+            raise ModelCallFailed(
+                f"{self.base_url!r} answered with a body that is not JSON: {exc}", retryable=True
+            ) from None
+        return _to_response(completion, self.base_url)
+
+    def _check_allowed(self) -> None:
+        import vistasim.llm
+
+        if not vistasim.llm.ALLOW_REQUESTS and not is_loopback(self.base_url):
+            raise ModelCallFailed(
+                f"request to {self.base_url!r} refused: vistasim.llm.ALLOW_REQUESTS is False "
+                "(tests allow loopback endpoints only; use vistasim.testing.FakeOpenAIServer)",
+                retryable=False,
+            )
+
+    def _read_key(self) -> str:
+        key = self._environ.get(self.spec.api_key_env)
+        if key:
+            return key
+        if is_loopback(self.base_url):
+            return _LOOPBACK_KEY
+        raise ConfigError(
+            f"no API key for {self.base_url!r}: environment variable {self.spec.api_key_env!r} "
+            f"is not set; export {self.spec.api_key_env}=... or set api_key_env for this model",
+            key="models.api_key_env",
+        )
+
+    def _get_client(self, sdk: Any) -> openai.AsyncOpenAI:
+        # A client's connection pool belongs to one event loop; a new loop needs a new client.
+        loop = anyio.lowlevel.current_token()
+        if self._client is None or self._client_loop != loop:
+            self._client_loop = loop
+
+            async def api_key() -> str:
+                return self._read_key()
+
+            self._client = sdk.AsyncOpenAI(
+                api_key=api_key,
+                base_url=self.base_url,
+                max_retries=0,  # RoleModel retries, with its own backoff and metering
+                timeout=self.spec.timeout_s,
+                # The SDK's default client closes itself from __del__ by scheduling a task on
+                # whatever loop runs then, which breaks when that is not the loop it was made on.
+                http_client=sdk.DefaultAsyncHttpxClient(timeout=self.spec.timeout_s),
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (the model stays usable; a new client is made on demand)."""
+        client, self._client = self._client, None
+        if client is not None and self._client_loop == anyio.lowlevel.current_token():
+            await client.close()
+
+    async def __aenter__(self) -> OpenAIChatModel:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def _arguments(self, request: ChatRequest) -> dict[str, Any]:
+        spec = self.spec
+        args: dict[str, Any] = {
+            "model": spec.model,
+            "messages": [_message_param(m) for m in request.messages],
+        }
+        if request.tools:
+            args["tools"] = [_tool_param(t) for t in request.tools]
+        max_tokens = _first(request.max_tokens, spec.max_tokens)
+        # api.openai.com rejects `max_tokens` for newer models; most compatible servers know
+        # only `max_tokens`.
+        tokens_field = "max_completion_tokens" if _is_openai(self.base_url) else "max_tokens"
+        optional = {
+            "response_format": request.response_format,
+            "temperature": _first(request.temperature, spec.temperature),
+            "seed": _first(request.seed, spec.seed),
+            tokens_field: max_tokens,
+        }
+        args.update({k: v for k, v in optional.items() if v is not None})
+        return args
+
+    def _status_failure(self, exc: openai.APIStatusError) -> ModelCallFailed:
+        status = exc.status_code
+        retryable = status in (408, 429) or status >= 500
+        message = self._redact(getattr(exc, "message", str(exc)))
+        return ModelCallFailed(
+            f"{self.base_url!r} answered HTTP {status}: {message[:500]}",
+            retryable=retryable,
+            status=status,
+        )
+
+    def _redact(self, text: str) -> str:
+        key = self._environ.get(self.spec.api_key_env)
+        return text.replace(key, "***") if key else text
+
+
+def _import_openai() -> Any:
+    try:
+        import openai
+    except ImportError:
+        raise MissingExtraError("openai", "openai") from None
+    return openai
+
+
+def _first(*values: Any) -> Any:
+    return next((v for v in values if v is not None), None)
+
+
+def _is_openai(url: str) -> bool:
+    return urlsplit(url).hostname == "api.openai.com"
+
+
+def _message_param(message: ChatMessage) -> dict[str, Any]:
+    param: dict[str, Any] = {"role": message.role}
+    if message.content is not None:
+        param["content"] = message.content
+    elif message.role != "assistant":
+        param["content"] = ""  # only assistant messages may omit content
+    if message.tool_calls:
+        param["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in message.tool_calls
+        ]
+    if message.tool_call_id is not None:
+        param["tool_call_id"] = message.tool_call_id
+    return param
+
+
+def _tool_param(tool: ToolSpec) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": tool.name, "parameters": tool.parameters}
+    if tool.description:
+        function["description"] = tool.description
+    return {"type": "function", "function": function}
+
+
+def _to_response(completion: Any, base_url: str) -> ChatResponse:
+    choices = getattr(completion, "choices", None)
+    if not choices:
+        raise ModelCallFailed(
+            f"{base_url!r} answered without choices: {str(completion)[:300]!r}", retryable=True
+        )
+    choice = choices[0]
+    message = choice.message
+    calls = [
+        ModelToolCall(id=c.id, name=c.function.name, arguments=c.function.arguments or "")
+        for c in message.tool_calls or []
+        if getattr(c, "function", None) is not None
+    ]
+    return ChatResponse(
+        text=message.content or "",
+        tool_calls=calls,
+        usage=_to_usage(completion.usage),
+        model=completion.model or "",
+        finish_reason=choice.finish_reason,
+    )
+
+
+def _to_usage(usage: Any) -> TokenUsage:
+    if usage is None:
+        return TokenUsage()
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
+    return TokenUsage(
+        input_tokens=usage.prompt_tokens or 0,
+        output_tokens=usage.completion_tokens or 0,
+        cached_tokens=cached or 0,
+    )
