@@ -63,7 +63,8 @@ async def _run_engine(base_url: str, store_path: Path, args: argparse.Namespace)
     from vistasim.store import open_store, read_run_view
 
     config = RunConfig.model_validate({
-        "run": {"rollouts": args.episodes, "max_turns": args.turns, "concurrency": args.concurrency},
+        "run": {"rollouts": args.episodes, "max_turns": args.turns,
+                "concurrency": args.concurrency},
         "user": {"policy": "llm"},
         "models": {"user": {"model": "bench-user", "base_url": base_url,
                             "concurrency": args.concurrency, "max_retries": 0}},
@@ -101,8 +102,8 @@ def _store_throughput(path: Path, turns: int = 3000) -> float:
 
 def _import_time() -> float:
     code = "import time; t = time.perf_counter(); import vistasim; print(time.perf_counter() - t)"
-    runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
-    return min(runs)
+    command = [sys.executable, "-c", code]
+    return min(float(subprocess.check_output(command, text=True)) for _ in range(5))
 
 
 def main() -> None:

@@ -35,6 +35,7 @@ from vistasim.metrics import (
     realism,
     success,
 )
+from vistasim.metrics._realism import RUBRICS
 from vistasim.scenario import Persona, Scenario
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
 from vistasim.testing import FunctionLLM
@@ -84,27 +85,8 @@ def synthetic_run(n_episodes: int, *, scenarios: int = 100, seed: int = 0) -> Ru
 
 
 def _episode(rnd: random.Random, ids, episode_id: str, sid: str, rollout: int) -> EpisodeView:
-    order = f"W{rnd.randint(1000, 1099)}"
-    events: list = []
-    for _turn in range(rnd.randint(1, 6)):
-        events.append(UserMessage(text=f"please help with {order}"))
-        for _ in range(rnd.randint(0, 3)):
-            name = rnd.choice(TOOLS[:8]) if rnd.random() < 0.8 else rnd.choice(TOOLS)
-            error = rnd.choice(ERRORS).format(order) if rnd.random() < 0.03 else None
-            events.append(ToolCall(name=name, args={"order_id": order}, error=error))
-        if rnd.random() < 0.1:
-            events.append(ApiCall(name="track_parcel", args={"order_id": order}))
-        events.append(AgentReply(text="Done."))
-    crashed = rnd.random() < 0.02
-    passed = rnd.random() < 0.7
-    failed = [] if passed else [rnd.choice(CHECKS).format(order)]
-    checks = [{"check": c, "passed": False, "detail": "mismatch"} for c in failed]
-    if not crashed:
-        events.append(Judgment(judge="criteria", passed=passed, checks=checks))
-    reason = StopReason.AGENT_ERROR if crashed else StopReason.GOAL_MET
-    events.append(Stop(reason=reason, detail="HTTP 500 internal server error" if crashed else ""))
     stored, parent = [], None
-    for turn, event in enumerate(events):
+    for turn, event in enumerate(_events(rnd, f"W{rnd.randint(1000, 1099)}")):
         event_id = next(ids)
         stored.append(
             StoredEvent(
@@ -140,6 +122,28 @@ def _episode(rnd: random.Random, ids, episode_id: str, sid: str, rollout: int) -
     )
 
 
+def _events(rnd: random.Random, order: str) -> list:
+    events: list = []
+    for _turn in range(rnd.randint(1, 6)):
+        events.append(UserMessage(text=f"please help with {order}"))
+        for _ in range(rnd.randint(0, 3)):
+            name = rnd.choice(TOOLS[:8]) if rnd.random() < 0.8 else rnd.choice(TOOLS)
+            error = rnd.choice(ERRORS).format(order) if rnd.random() < 0.03 else None
+            events.append(ToolCall(name=name, args={"order_id": order}, error=error))
+        if rnd.random() < 0.1:
+            events.append(ApiCall(name="track_parcel", args={"order_id": order}))
+        events.append(AgentReply(text="Done."))
+    crashed = rnd.random() < 0.02
+    passed = rnd.random() < 0.7
+    failed = [] if passed else [rnd.choice(CHECKS).format(order)]
+    checks = [{"check": c, "passed": False, "detail": "mismatch"} for c in failed]
+    if not crashed:
+        events.append(Judgment(judge="criteria", passed=passed, checks=checks))
+    reason = StopReason.AGENT_ERROR if crashed else StopReason.GOAL_MET
+    events.append(Stop(reason=reason, detail="HTTP 500 internal server error" if crashed else ""))
+    return events
+
+
 def timed(label: str, fn, results: dict):
     start = time.perf_counter()
     value = fn()
@@ -150,8 +154,7 @@ def timed(label: str, fn, results: dict):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--episodes", type=int, default=10_000)
-    args = parser.parse_args()
-    run = synthetic_run(args.episodes)
+    run = synthetic_run(parser.parse_args().episodes)
     rules = [
         PolicyRule(
             id="lookup-first",
@@ -163,47 +166,38 @@ def main() -> None:
     embedder = WordLlamaEmbedder()
     embedder.embed(["warm up"])  # load once, outside the timings
     seconds: dict[str, float] = {}
-    covered = timed("coverage", lambda: coverage(run), seconds)
+    timed("coverage", lambda: coverage(run), seconds)
     timed("success", lambda: success(run), seconds)
     timed("cost", lambda: cost(run), seconds)
     failures = timed("failures.detect", lambda: detect_failures(run, rules), seconds)
-    unique = timed("failures.dedup", lambda: cluster_failures(failures, embedder), seconds)
+    timed("failures.dedup", lambda: cluster_failures(failures, embedder), seconds)
     report = timed(
         "compute_metrics (all, no judge)",
         lambda: anyio.run(lambda: compute_metrics(run, embedder=embedder, rules=rules)),
         seconds,
     )
-    judged = run.episodes[:200]
-    judge = FunctionLLM(
-        lambda _r: json.dumps(
-            dict.fromkeys(
-                ("human_likeness", "coherence", "goal_consistency"), {"score": 3, "reason": "ok"}
-            )
-        )
-    )
-    sample = RunView(**{**run.__dict__, "episodes": judged})
-    result = anyio.run(lambda: realism(sample, judge))
-    print(
-        json.dumps(
-            {
-                "episodes": len(run.episodes),
-                "events": sum(len(e.events) for e in run.episodes),
-                "seconds": seconds,
-                "transition_entropy": round(report.transition_entropy, 4),
-                "tool_distr_entropy": round(report.tool_distr_entropy, 4),
-                "traj_dist": round(report.traj_dist or 0.0, 4),
-                "tool_calls": covered.tool_calls,
-                "success_rate": round(report.success_rate or 0.0, 4),
-                "pass_hat_k[1..3]": {
-                    k: round(v, 4) for k, v in list(report.pass_hat_k.items())[:3]
-                },
-                "failures": len(failures),
-                "unique_failures": len(unique),
-                "realism_judge_calls_per_episode": result.judge_calls / len(judged),
-            },
-            indent=2,
-        )
-    )
+    print(json.dumps(_figures(run, report, seconds), indent=2))
+
+
+def _figures(run: RunView, report, seconds: dict[str, float]) -> dict[str, object]:
+    judged = RunView(**{**run.__dict__, "episodes": run.episodes[:200]})
+    verdict = {"score": 3, "reason": "ok"}
+    judge = FunctionLLM(lambda _r: json.dumps(dict.fromkeys(RUBRICS, verdict)))
+    realism_report = anyio.run(lambda: realism(judged, judge))
+    return {
+        "episodes": len(run.episodes),
+        "events": sum(len(e.events) for e in run.episodes),
+        "seconds": seconds,
+        "transition_entropy": round(report.transition_entropy, 4),
+        "tool_distr_entropy": round(report.tool_distr_entropy, 4),
+        "traj_dist": round(report.traj_dist or 0.0, 4),
+        "tool_calls": report.coverage.tool_calls,
+        "success_rate": round(report.success_rate or 0.0, 4),
+        "pass_hat_k[1..3]": {k: round(v, 4) for k, v in list(report.pass_hat_k.items())[:3]},
+        "failures": report.failures.failures,
+        "unique_failures": report.unique_failures,
+        "realism_judge_calls_per_episode": realism_report.judge_calls / len(judged.episodes),
+    }
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ Everything here reads a `RunView` only, so metrics can be recomputed from the st
 `compute_metrics` gives them all in one `MetricsReport`; the functions below compute one each.
 """
 
+from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
 from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost
 from vistasim.metrics._coverage import (
     CoverageReport,
@@ -24,7 +25,6 @@ from vistasim.metrics._realism import (
 )
 from vistasim.metrics._report import (
     METRICS_VERSION,
-    FailureCatalogue,
     MetricsReport,
     compute_metrics,
     format_metrics,
@@ -47,10 +47,12 @@ __all__ = [
     "RoleCost",
     "SuccessReport",
     "UniqueFailure",
+    "catalogue_failures",
     "cluster_failures",
     "compute_metrics",
     "cost",
     "coverage",
+    "default_embedder",
     "detect_failures",
     "episode_outcome",
     "format_metrics",

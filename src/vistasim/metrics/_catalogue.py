@@ -1,0 +1,101 @@
+"""The failure catalogue: detect failures, optionally ask a judge, fold them into unique ones.
+
+This chains `metrics/_failures.py` (finding) and `metrics/_dedup.py` (folding) into the one
+`FailureCatalogue` a report shows, recording what each judge call cost and where it failed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from vistasim.errors import MissingExtraError
+from vistasim.llm._embed import Embedder, WordLlamaEmbedder
+from vistasim.llm._types import ChatModel
+from vistasim.metrics._dedup import (
+    DEFAULT_THRESHOLD,
+    UniqueFailure,
+    cluster_failures,
+    merge_with_judge,
+)
+from vistasim.metrics._failures import PolicyRule, detect_failures, judge_failures
+from vistasim.metrics._judge import JudgeError
+from vistasim.store._view import RunView
+
+__all__ = ["FailureCatalogue", "catalogue_failures", "default_embedder"]
+
+
+class FailureCatalogue(BaseModel):
+    """Failures found in a run, deduplicated into unique failures."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    failures: int
+    """Failures detected over all episodes, before deduplication."""
+    by_kind: dict[str, int]
+    """Failures detected per kind (criteria, policy, tool_error, api_error, agent_error, judge)."""
+    unique: list[UniqueFailure]
+    """The catalogue, most frequent first."""
+    embedder: str | None
+    """Embedder used to fold paraphrases; `None`: only identical wording was folded."""
+    threshold: float
+    judge_calls: int
+    """Calls of the LLM failure judge and of the LLM merge, repairs included."""
+    judge_errors: list[JudgeError]
+
+
+async def catalogue_failures(
+    run: RunView,
+    *,
+    rules: Sequence[PolicyRule] = (),
+    embedder: Embedder | None = None,
+    failure_judge: ChatModel | None = None,
+    merge_judge: ChatModel | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    max_concurrency: int = 8,
+) -> FailureCatalogue:
+    """Detect a run's failures and fold them into unique failures.
+
+    Args:
+        run: The stored run.
+        rules: Policy rules checked on every episode.
+        embedder: Embedder that folds paraphrases; `None`: identical wording only (see
+            `default_embedder()`).
+        failure_judge: An LLM judge that also reads every episode for failures (one call each).
+        merge_judge: An LLM judge that says which unique failures are one flaw (one call per 25).
+        threshold: Cosine similarity at which free-text failures are folded together.
+        max_concurrency: Judge calls in flight at once.
+    """
+    failures = detect_failures(run, rules)
+    errors: list[JudgeError] = []
+    calls = 0
+    if failure_judge is not None:
+        judged, errors, calls = await judge_failures(
+            run, failure_judge, max_concurrency=max_concurrency
+        )
+        failures = [*failures, *judged]
+    unique = cluster_failures(failures, embedder, threshold=threshold)
+    if merge_judge is not None:
+        unique, merge_errors, merge_calls = await merge_with_judge(unique, merge_judge)
+        errors, calls = [*errors, *merge_errors], calls + merge_calls
+    return FailureCatalogue(
+        failures=len(failures),
+        by_kind=dict(sorted(Counter(f.kind for f in failures).items())),
+        unique=unique,
+        embedder=embedder.name if embedder is not None else None,
+        threshold=threshold,
+        judge_calls=calls,
+        judge_errors=errors,
+    )
+
+
+def default_embedder() -> Embedder | None:
+    """Return the offline WordLlama embedder, or `None` when `wordllama` is not installed."""
+    embedder = WordLlamaEmbedder()
+    try:
+        embedder.embed(["probe"])
+    except MissingExtraError:
+        return None
+    return embedder

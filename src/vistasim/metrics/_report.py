@@ -1,0 +1,190 @@
+"""All metrics of a stored run in one report, so `vistasim metrics RUN` can recompute them anytime.
+
+`compute_metrics` reads only a `RunView`; its `MetricsReport` serializes to JSON with stable
+top-level keys and carries `METRICS_VERSION`, so stored results can be told apart from results of
+a later version of the definitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from vistasim.llm._embed import Embedder
+from vistasim.llm._types import ChatModel
+from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
+from vistasim.metrics._cost import CostReport, cost
+from vistasim.metrics._coverage import CoverageReport, coverage
+from vistasim.metrics._dedup import DEFAULT_THRESHOLD
+from vistasim.metrics._failures import PolicyRule
+from vistasim.metrics._realism import RUBRICS, RealismNotComputed, RealismReport, realism
+from vistasim.metrics._success import SuccessReport, success
+from vistasim.store._view import RunView
+
+__all__ = ["METRICS_VERSION", "MetricsReport", "compute_metrics", "format_metrics"]
+
+METRICS_VERSION = 1
+"""Version of the metric definitions; bump it when a formula or a report field changes."""
+
+
+class MetricsReport(BaseModel):
+    """Every metric of a run; the top-level keys are stable across versions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metrics_version: int = METRICS_VERSION
+    run_id: str
+    episodes: int
+    errored_episodes: int
+    """Episodes that ended in an infra error: never passed nor failed, kept out of most metrics."""
+    transition_entropy: float
+    tool_distr_entropy: float
+    traj_dist: float | None
+    realism: RealismReport | RealismNotComputed
+    cost: CostReport
+    unique_failures: int
+    success_rate: float | None
+    pass_hat_k: dict[int, float]
+    coverage: CoverageReport
+    failures: FailureCatalogue
+    success: SuccessReport
+
+
+async def compute_metrics(
+    run: RunView,
+    *,
+    judge: ChatModel | None = None,
+    embedder: Embedder | None = None,
+    rules: Sequence[PolicyRule] = (),
+    judge_failures_too: bool = False,
+    merge_failures: bool = False,
+    threshold: float = DEFAULT_THRESHOLD,
+    max_concurrency: int = 8,
+) -> MetricsReport:
+    """Compute every metric of a stored run.
+
+    Args:
+        run: The stored run.
+        judge: Judge model for realism (and, when asked, failures and merging); without one,
+            realism is reported as not computed.
+        embedder: Embedder for failure deduplication; default: the offline WordLlama embedder
+            (identical wording only if `wordllama` is not installed).
+        rules: Policy rules checked on every episode.
+        judge_failures_too: Also ask the judge for failures, one call per episode.
+        merge_failures: Also ask the judge to merge unique failures, one call per 25.
+        threshold: Cosine similarity at which free-text failures are folded together.
+        max_concurrency: Judge calls in flight at once.
+    """
+    failures = await catalogue_failures(
+        run,
+        rules=rules,
+        embedder=default_embedder() if embedder is None else embedder,
+        failure_judge=judge if judge_failures_too else None,
+        merge_judge=judge if merge_failures else None,
+        threshold=threshold,
+        max_concurrency=max_concurrency,
+    )
+    covered, succeeded = coverage(run), success(run)
+    return MetricsReport(
+        run_id=run.run_id,
+        episodes=len(run.episodes),
+        errored_episodes=sum(outcome == "errored" for outcome in succeeded.episodes.values()),
+        transition_entropy=covered.transition_entropy,
+        tool_distr_entropy=covered.tool_distr_entropy,
+        traj_dist=covered.traj_dist,
+        realism=await realism(run, judge, max_concurrency=max_concurrency),
+        cost=cost(run),
+        unique_failures=len(failures.unique),
+        success_rate=succeeded.success_rate,
+        pass_hat_k=succeeded.pass_hat_k,
+        coverage=covered,
+        failures=failures,
+        success=succeeded,
+    )
+
+
+def format_metrics(report: MetricsReport) -> Group:
+    """Render a report for the terminal: headline metrics, then the failure catalogue."""
+    headline = Table(title=f"Metrics of run {report.run_id}", title_justify="left")
+    headline.add_column("metric")
+    headline.add_column("value", justify="right")
+    headline.add_column("note", style="dim")
+    for name, value, note in _headline_rows(report):
+        # Text, not markup: mode names and reasons come from the store.
+        headline.add_row(Text(name), Text(value), Text(note))
+    catalogue = Table(title="Unique failures", title_justify="left")
+    for column in ("id", "kind", "failures", "episodes", "description"):
+        catalogue.add_column(
+            column, justify="right" if column in ("failures", "episodes") else "left"
+        )
+    for item in report.failures.unique:
+        # Text, not markup: descriptions quote agents and tools verbatim.
+        catalogue.add_row(
+            item.id, item.kind, str(item.failures), str(len(item.episodes)), Text(item.description)
+        )
+    return Group(headline, catalogue)
+
+
+def _headline_rows(report: MetricsReport) -> list[tuple[str, str, str]]:
+    cov, total = report.coverage, report.cost.total
+    rows = [
+        ("episodes", str(report.episodes), f"{report.errored_episodes} errored (excluded)"),
+        ("transition_entropy", f"{report.transition_entropy:.3f}", f"N = {cov.n_tools} tools"),
+        ("tool_distr_entropy", f"{report.tool_distr_entropy:.3f}", f"{cov.tool_calls} calls"),
+        ("traj_dist", _maybe(report.traj_dist), f"{cov.goals_compared} goals with >= 2 episodes"),
+    ]
+    rows.extend(_realism_rows(report.realism))
+    rows.extend(
+        [
+            ("cost (USD)", f"{total.cost_usd:.4f}", f"{total.calls} model calls"),
+            (
+                "tokens in / out",
+                f"{total.input_tokens} / {total.output_tokens}",
+                f"{total.cached_tokens} cached",
+            ),
+            (
+                "unique_failures",
+                str(report.unique_failures),
+                f"from {report.failures.failures} failures",
+            ),
+            ("success_rate", _maybe(report.success_rate), "linear rollouts"),
+        ]
+    )
+    if len(report.success.by_mode) > 1:
+        rows.extend(
+            (f"success_rate ({mode})", _maybe(m.success_rate), f"{m.judged} judged")
+            for mode, m in report.success.by_mode.items()
+        )
+    rows.extend((f"pass^{k}", f"{v:.3f}", "") for k, v in report.pass_hat_k.items())
+    return rows
+
+
+def _realism_rows(value: RealismReport | RealismNotComputed) -> list[tuple[str, str, str]]:
+    if isinstance(value, RealismNotComputed):
+        return [("realism", "not computed", value.reason)]
+    if value.overall is None:
+        return [("realism", "no valid verdict", f"{len(value.errors)} judge errors")]
+    rows = [
+        (f"realism {name}", f"{stats.mean:.2f}", f"{stats.share_of_3:.0%} scored 3")
+        for name, stats in value.overall.rubrics.items()
+    ]
+    if len(value.by_mode) > 1:
+        rows.extend(
+            (
+                f"realism ({mode})",
+                " / ".join(f"{group.rubrics[n].mean:.2f}" for n in RUBRICS),
+                f"{group.episodes} episodes; human-likeness / coherence / goal",
+            )
+            for mode, group in value.by_mode.items()
+        )
+    if value.errors:
+        rows.append(("realism judge errors", str(len(value.errors)), "episodes left unscored"))
+    return rows
+
+
+def _maybe(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"

@@ -1,0 +1,81 @@
+from tests.metrics._builders import agent, api, episode, make_run, model_call, stop, user
+from vistasim.events import WebAction
+from vistasim.metrics import cost
+from vistasim.metrics._cost import distribution
+
+
+def test_tokens_calls_and_dollars_are_summed_per_role():
+    run = make_run(
+        [
+            episode("e1", "s1", [], model_calls=[model_call("user", 100, 10, 0.01, cached=40)]),
+            episode(
+                "e2",
+                "s1",
+                [],
+                model_calls=[model_call("user", 50, 5, 0.02), model_call("agent", 200, 20, 0.5)],
+            ),
+        ]
+    )
+    report = cost(run)
+    user_cost = report.by_role["user"]
+    assert (user_cost.calls, user_cost.input_tokens, user_cost.output_tokens) == (2, 150, 15)
+    assert user_cost.cached_tokens == 40
+    assert abs(report.total.cost_usd - 0.53) < 1e-12
+    assert report.total.calls == 3
+
+
+def test_per_episode_token_distribution():
+    run = make_run(
+        [
+            episode("e1", "s1", [], model_calls=[model_call("agent", 90, 10, 0.0)]),
+            episode("e2", "s1", [], model_calls=[model_call("agent", 280, 20, 0.0)]),
+        ]
+    )
+    tokens = cost(run).tokens
+    assert (tokens.total, tokens.mean, tokens.p50, tokens.max) == (400, 200, 200, 300)
+
+
+def test_wall_time_uses_episode_start_and_end():
+    run = make_run(
+        [
+            episode("e1", "s1", [], started_at=10.0, ended_at=13.0),
+            episode("e2", "s1", [], started_at=10.0, ended_at=11.0),
+            episode("e3", "s1", []),
+        ]
+    )
+    wall = cost(run).wall_time_s
+    assert (wall.total, wall.max, wall.p50) == (4.0, 3.0, 2.0)
+
+
+def test_wall_time_is_absent_without_timestamps():
+    assert cost(make_run([episode("e1", "s1", [])])).wall_time_s is None
+
+
+def test_actions_are_counted_per_channel():
+    events = [
+        user("hi"),
+        agent("hello"),
+        WebAction(action="click", target="buy"),
+        api("reschedule_exam", exam="E1"),
+        user("thanks"),
+        stop(),
+    ]
+    actions = cost(make_run([episode("e1", "s1", events)])).actions
+    assert (actions["user_message"].total, actions["web_action"].total) == (2, 1)
+    assert actions["api_call"].total == 1
+
+
+def test_errored_episodes_still_count_in_cost():
+    run = make_run(
+        [episode("e1", "s1", [], status="errored", model_calls=[model_call("user", 10, 1, 0.1)])]
+    )
+    assert cost(run).total.cost_usd == 0.1
+
+
+def test_distribution_percentiles_interpolate():
+    d = distribution([float(i) for i in range(1, 101)])
+    assert (d.p50, round(d.p95, 2), d.max) == (50.5, 95.05, 100.0)
+
+
+def test_distribution_of_nothing_is_zero():
+    assert distribution([]).mean == 0.0
