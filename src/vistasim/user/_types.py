@@ -8,6 +8,7 @@ from typing import Literal, Protocol, runtime_checkable
 from pydantic import JsonValue
 
 from vistasim.agent._types import Utterance
+from vistasim.browser._types import PageView, WebStep
 from vistasim.env._types import ToolOutcome
 from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scenario
@@ -40,8 +41,8 @@ class Finish:
     kind: Literal["finish"] = "finish"
 
 
-Action = Say | CallApi | Finish
-"""One step of the simulated user. Web actions join this union with the browser channel."""
+Action = Say | CallApi | Finish | WebStep
+"""One step of the simulated user: a chat message, an API call, a web action, or stop."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,6 +63,10 @@ class UserView:
     """Slot names and the phrases an agent uses to ask for them."""
     error: str | None = None
     """Why the previous proposed action was rejected (set on a repair re-prompt)."""
+    page: PageView | None = None
+    """The current web page (`ui` and `hybrid` modes); `None` when there is no browser."""
+    last_web_error: str | None = None
+    """Why the previous web action failed (unknown element, blocked origin...), if it did."""
 
 
 @runtime_checkable
