@@ -5,6 +5,7 @@ Everything here reads a `RunView` only, so metrics can be recomputed from the st
 """
 
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
+from vistasim.metrics._compute import metrics_for_run
 from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost
 from vistasim.metrics._coverage import (
     CoverageReport,
@@ -58,6 +59,7 @@ __all__ = [
     "format_metrics",
     "judge_failures",
     "levenshtein",
+    "metrics_for_run",
     "merge_with_judge",
     "pass_hat_k",
     "realism",

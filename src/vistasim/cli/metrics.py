@@ -1,0 +1,53 @@
+"""`vistasim metrics RUN`: the simulation's and the agent's metrics, from the store only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import click
+
+from vistasim.cli._common import console, store_option
+from vistasim.explore._setup import default_store_path
+
+
+@click.command("metrics")
+@click.argument("run_id")
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON with stable keys.")
+@click.option("--judge", metavar="[PROVIDER/]MODEL",
+              help="Judge model for realism, e.g. openai/gpt-4.1-mini (recomputes).")  # fmt: skip
+@click.option("--judge-base-url", metavar="URL", help="OpenAI-compatible endpoint of the judge.")
+@click.option("--recompute", is_flag=True, help="Ignore stored results and compute again.")
+def command(
+    run_id: str,
+    store_path: Path | None,
+    as_json: bool,
+    judge: str | None,
+    judge_base_url: str | None,
+    recompute: bool,
+) -> None:
+    """Compute (or show the stored) metrics of a run."""
+    from vistasim.metrics import format_metrics, metrics_for_run
+    from vistasim.store import open_store
+
+    judge_model = _judge(judge, judge_base_url) if judge else None
+    with open_store(default_store_path(None, store_path)) as store:
+        report = anyio.run(
+            lambda: metrics_for_run(store, run_id, judge=judge_model, recompute=recompute)
+        )
+    if as_json:
+        click.echo(json.dumps(report.model_dump(mode="json"), indent=2, sort_keys=True))
+    else:
+        console().print(format_metrics(report))
+
+
+def _judge(flag: str, base_url: str | None):  # noqa: ANN202 - a RoleModel, imported lazily
+    from vistasim.config import ModelSpec, parse_model_flag
+    from vistasim.llm import OpenAIChatModel, RoleModel
+
+    _, spec = parse_model_flag(f"judge={flag}")
+    if base_url:
+        spec["base_url"] = base_url
+    return RoleModel(OpenAIChatModel(ModelSpec(**spec)), role="judge")
