@@ -64,3 +64,13 @@ def command(store_path: Path | None, rollouts: int) -> None:
             lambda: run(config, scenarios=scenarios, store=store_path, on_episode=on_episode)
         )
     print_result(result)
+    click.echo(f"  report:      {_write_report(Path(result.store_path), result.run_id)}")
+
+
+def _write_report(store_path: Path, run_id: str) -> Path:
+    from vistasim.cli.report import report_path
+    from vistasim.report import write_report
+    from vistasim.store import open_store
+
+    with open_store(store_path) as store:
+        return anyio.run(lambda: write_report(store, run_id, report_path(store_path, run_id)))

@@ -18,9 +18,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from vistasim.cli import demo, export, metrics, run, runs, schema, serve, show
+    from vistasim.cli import demo, export, metrics, report, run, runs, schema, serve, show
 
-    for module in (run, demo, runs, show, metrics, export, serve, schema):
+    for module in (run, demo, runs, show, metrics, report, export, serve, schema):
         cli.add_command(module.command)
 
 

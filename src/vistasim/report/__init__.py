@@ -1,1 +1,6 @@
-"""TODO."""
+"""Reports: a self-contained HTML page per run, built from the store only."""
+
+from vistasim.report._data import EpisodeRow, Line, ReportData, build_report_data
+from vistasim.report._render import render_report, write_report
+
+__all__ = ["EpisodeRow", "Line", "ReportData", "build_report_data", "render_report", "write_report"]

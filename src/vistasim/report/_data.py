@@ -1,0 +1,155 @@
+"""The typed data a report shows, built from a stored run and its metrics (never a live run)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from vistasim.events import (
+    AgentReply,
+    ApiCall,
+    Event,
+    Judgment,
+    Note,
+    Stop,
+    ToolCall,
+    UserMessage,
+    WebAction,
+)
+from vistasim.metrics import MetricsReport
+from vistasim.store import EpisodeView, RunView
+
+
+@dataclass(frozen=True, kw_only=True)
+class Line:
+    """One line of a transcript."""
+
+    who: str
+    """`user`, `agent`, `tool`, `api`, `web`, `verdict`, `note` or `stop`."""
+    text: str
+    turn: int
+    ok: bool = True
+    """False for failed tool calls and failed checks, shown in red."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EpisodeRow:
+    """An episode in the report."""
+
+    id: str
+    scenario_id: str
+    rollout: int
+    status: str
+    stop: str
+    verdict: str
+    """`pass`, `fail` or `errored`."""
+    turns: int
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportData:
+    """Everything the template shows."""
+
+    run_id: str
+    name: str
+    generated_at: str
+    config: dict[str, object]
+    metrics: MetricsReport
+    episodes: tuple[EpisodeRow, ...]
+    tools: tuple[str, ...]
+    """Tools in the order of the transition matrix."""
+    max_transition: int
+
+
+def build_report_data(view: RunView, metrics: MetricsReport, *, generated_at: str) -> ReportData:
+    """Collect what the report shows from a run view and its metrics."""
+    tools = tuple(sorted(metrics.coverage.tool_counts))
+    matrix = metrics.coverage.transitions
+    return ReportData(
+        run_id=view.run_id,
+        name=view.name or "",
+        generated_at=generated_at,
+        config=_config_summary(view.config),
+        metrics=metrics,
+        episodes=tuple(_episode_row(view, e) for e in view.episodes),
+        tools=tools,
+        max_transition=max((n for row in matrix.values() for n in row.values()), default=0),
+    )
+
+
+def _config_summary(config: dict[str, object]) -> dict[str, object]:
+    run = config.get("run") or {}
+    user = config.get("user") or {}
+    agent = config.get("agent") or {}
+    assert isinstance(run, dict) and isinstance(user, dict) and isinstance(agent, dict)
+    return {
+        "mode": run.get("mode"),
+        "rollouts": run.get("rollouts"),
+        "user policy": user.get("policy"),
+        "agent": agent.get("target") or agent.get("url") or agent.get("base_url"),
+    }
+
+
+def _episode_row(view: RunView, episode: EpisodeView) -> EpisodeRow:
+    verdict = next(
+        (
+            e.event
+            for e in episode.events
+            if isinstance(e.event, Judgment) and e.event.judge == "criteria"
+        ),
+        None,
+    )
+    if episode.status == "errored":
+        label = "errored"
+    else:
+        label = "pass" if verdict is not None and verdict.passed else "fail"
+    lines = tuple(line for stored in episode.events for line in _lines(stored.event, stored.turn))
+    return EpisodeRow(
+        id=episode.episode_id.removeprefix(f"{view.run_id}:"),
+        scenario_id=episode.scenario_id,
+        rollout=episode.rollout,
+        status=episode.status,
+        stop=str(episode.stop_reason or "-"),
+        verdict=label,
+        turns=sum(isinstance(e.event, (UserMessage, ApiCall, WebAction)) for e in episode.events),
+        lines=lines,
+    )
+
+
+def _lines(event: Event, turn: int) -> list[Line]:  # noqa: C901 - one branch per event kind
+    if isinstance(event, UserMessage):
+        return [Line(who="user", text=event.text, turn=turn)]
+    if isinstance(event, AgentReply):
+        return [Line(who="agent", text=event.text, turn=turn)]
+    if isinstance(event, ToolCall):
+        outcome = f"error: {event.error}" if event.error else _short(event.result)
+        text = f"{event.name}({_short(event.args)}) -> {outcome}"
+        return [Line(who="tool", text=text, turn=turn, ok=event.error is None)]
+    if isinstance(event, ApiCall):
+        outcome = f"error: {event.error}" if event.error else _short(event.result)
+        text = f"{event.name}({_short(event.args)}) -> {outcome}"
+        return [Line(who="api", text=text, turn=turn, ok=event.error is None)]
+    if isinstance(event, WebAction):
+        text = " ".join(
+            p for p in (event.action, event.target, event.value, event.observation) if p
+        )
+        return [Line(who="web", text=text, turn=turn, ok=event.error is None)]
+    if isinstance(event, Judgment):
+        return [
+            Line(
+                who="verdict", text=str(check.get("check")), turn=turn, ok=bool(check.get("passed"))
+            )
+            for check in event.checks
+        ]
+    if isinstance(event, Note):
+        return [Line(who="note", text=event.text, turn=turn)]
+    if isinstance(event, Stop):
+        text = event.reason.value + (f": {event.detail}" if event.detail else "")
+        return [Line(who="stop", text=text, turn=turn)]
+    return []
+
+
+def _short(value: object, limit: int = 300) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
