@@ -18,9 +18,20 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from vistasim.cli import demo, export, metrics, report, run, runs, schema, serve, show
+    from vistasim.cli import (
+        demo,
+        export,
+        metrics,
+        report,
+        run,
+        runs,
+        scenarios,
+        schema,
+        serve,
+        show,
+    )
 
-    for module in (run, demo, runs, show, metrics, report, export, serve, schema):
+    for module in (run, demo, runs, show, metrics, report, export, scenarios, serve, schema):
         cli.add_command(module.command)
 
 

@@ -131,7 +131,7 @@ def _print_counts(generation: Generation, *, asked: int) -> None:
     reasons = ", ".join(f"{reason}: {n}" for reason, n in sorted(generation.invalid.items()))
     click.echo(
         f"generated {len(generation.scenarios)} of {asked} scenarios "
-        f"in {generation.calls} model calls"
+        f"in {generation.calls} model call{'' if generation.calls == 1 else 's'}"
     )
     click.echo(
         f"invalid: {sum(generation.invalid.values())}" + (f" ({reasons})" if reasons else "")
@@ -145,11 +145,12 @@ def _print_counts(generation: Generation, *, asked: int) -> None:
 
 def _header(domain: str, model: str, numbers: Mapping[str, int], generation: Generation) -> str:
     return (
-        "# yaml-language-server: $schema=scenarios.schema.json  (vistasim schema > ...)\n"
-        f"# Scenarios for the built-in {domain!r} domain, written by `vistasim scenarios generate`\n"
-        f"# with model {model!r}, seed {numbers['seed']}, prompt {generation.prompt_hash}.\n"
-        "# Generated from the domain's data and policy and checked against its environment;\n"
-        "# review the success criteria before relying on them. Load with load_scenarios().\n"
+        "# yaml-language-server: $schema=scenarios.schema.json\n"
+        "# (write that schema with: vistasim schema > scenarios.schema.json)\n"
+        f"# {domain} scenarios written by `vistasim scenarios generate` from the domain's\n"
+        "# data and policy, checked against its environment; review the success criteria\n"
+        "# before relying on them. Reruns append new scenarios here.\n"
+        f"# Last run: model {model!r}, seed {numbers['seed']}, prompt {generation.prompt_hash}.\n"
     )
 
 

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from vistasim.domains._generate import Generation, generate_scenario_set, generate_scenarios
 from vistasim.domains._types import Domain
 from vistasim.errors import ConfigError
 
-__all__ = ["DOMAINS", "Domain", "get_domain"]
+__all__ = [
+    "DOMAINS",
+    "Domain",
+    "Generation",
+    "generate_scenario_set",
+    "generate_scenarios",
+    "get_domain",
+]
 
 DOMAINS: dict[str, str] = {
     "shop": "vistasim.domains.shop",
