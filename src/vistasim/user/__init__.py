@@ -9,8 +9,10 @@ from vistasim.user._validate import (
     ValidatedReply,
     check_api_call,
     check_user_text,
+    check_web_action,
     validate_reply,
 )
+from vistasim.user._web_skills import WebSkill, WebSkillStep, load_web_skills
 
 __all__ = [
     "Action",
@@ -23,8 +25,12 @@ __all__ = [
     "UserPolicy",
     "UserView",
     "ValidatedReply",
+    "WebSkill",
+    "WebSkillStep",
     "check_api_call",
     "check_user_text",
+    "check_web_action",
+    "load_web_skills",
     "prompt_hash",
     "validate_reply",
 ]

@@ -5,11 +5,16 @@ message with a lexicon (what is asked, confirmed or reported done), picks one di
 realizes it with persona-styled templates. Its whole memory is a plain-JSON state, and its only
 randomness is `random.Random(f"{seed}:{step}")`, so an episode can be snapshotted, resumed and
 branched, and the same (view, state) always gives the same action.
+
+Channels: when an API fits the current sub-goal it is called first (`api`, `hybrid`); else, when a
+page is open (`ui`, `hybrid`) and the domain gave a web skill for the intent, the user walks the
+skill one web action per step and falls back to chat when the route breaks; else it chats.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
@@ -37,6 +42,8 @@ from vistasim.user._phrasing import (
     sentence,
 )
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
+from vistasim.user._web_route import advance_skill
+from vistasim.user._web_skills import WebSkill, web_failed_phrases
 
 _NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
 
@@ -54,6 +61,12 @@ class AgendaEntry(_Strict):
     """Words for the request; the first entry uses the scenario's goal text."""
     api_tried: bool = False
     """The user already called the matching user-side API for this entry."""
+    web_step: int = 0
+    """Steps of the entry's web skill already taken."""
+    web_off: bool = False
+    """The web route failed for this entry: the user now asks in chat."""
+    web_facts: dict[str, str] = {}
+    """What the web skill's steps learned on the pages (`bind`), for its later steps."""
 
 
 class AgendaState(_Strict):
@@ -79,6 +92,7 @@ class _Step:
     state: AgendaState
     phrasing: Phrasing
     lexicon: dict[str, list[str]]
+    skills: Mapping[str, WebSkill]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +118,10 @@ class AgendaPolicy:
 
     name = "agenda"
 
+    def __init__(self, *, web_skills: Mapping[str, WebSkill] | None = None) -> None:
+        """Create the policy; `web_skills` (intent -> skill: `load_web_skills`) enable the UI."""
+        self.web_skills: Mapping[str, WebSkill] = dict(web_skills or {})
+
     def initial_state(self, scenario: Scenario, *, seed: int) -> JsonValue:
         """Build the stack from `scenario.agenda`, or one item from the goal and knowledge."""
         items = scenario.agenda or [AgendaItem(intent="goal", slots=dict(scenario.knowledge))]
@@ -121,6 +139,7 @@ class AgendaPolicy:
             state=current,
             phrasing=Phrasing(templates=load_templates(), persona=view.scenario.persona, rng=rng),
             lexicon=_lexicon_for(view, current),
+            skills=self.web_skills,
         )
         action, new_state = _decide(step, current)
         return action, new_state.model_copy(update={"step": current.step + 1}).model_dump(
@@ -154,6 +173,9 @@ def _decide(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     api_call = _api_call(step.view, state)
     if api_call is not None:
         return api_call
+    web = _web_action(step, state)
+    if web is not None:
+        return web
     if not state.greeted:
         return _open(step, state)
     return _respond(step, state)
@@ -205,11 +227,47 @@ def _advance(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     api_call = _api_call(step.view, state)
     if api_call is not None:
         return api_call
+    web = _web_action(step, state)
+    if web is not None:
+        return web
     if not state.greeted:
         return _open(step, state)
     request = step.phrasing.request(_task(step, state.stack[0]))
     text = step.phrasing.pick(step.phrasing.templates.next_item, request=request)
     return Say(text=text), state
+
+
+def _web_action(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] | None:
+    """Take the next step of the current entry's web skill; None when the chat should be used."""
+    entry = state.stack[0]
+    skill = step.skills.get(entry.intent)
+    if skill is None or entry.web_off or (entry.web_step == 0 and step.view.page is None):
+        return None
+    progress = advance_skill(
+        skill,
+        {**_held(step, state), **entry.web_facts},
+        step.view.page,
+        step_index=entry.web_step,
+        last_error=step.view.last_web_error,
+    )
+    if progress.status == "act" and progress.action is not None:
+        learned = {**entry.web_facts, **progress.bound}
+        return progress.action, _update_entry(state, web_step=progress.next_step, web_facts=learned)
+    if progress.status == "done":
+        return _advance(step, state.model_copy(update={"stack": state.stack[1:]}))
+    if progress.status == "unavailable":
+        return None
+    state = _update_entry(state, web_off=True)
+    failed = step.phrasing.pick(list(web_failed_phrases()))
+    request = step.phrasing.request(_task(step, entry))
+    opening = [step.phrasing.greeting()] if not state.greeted else []
+    text = join_sentences([*opening, failed, request])
+    return Say(text=text), state.model_copy(update={"greeted": True})
+
+
+def _update_entry(state: AgendaState, **changes: object) -> AgendaState:
+    entry = state.stack[0].model_copy(update=changes)
+    return state.model_copy(update={"stack": [entry, *state.stack[1:]]})
 
 
 def _open(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:

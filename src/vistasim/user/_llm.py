@@ -4,25 +4,46 @@ The model plays the customer. It sees its persona, goal and knowledge (hidden fa
 reveal-only rule), the chat with roles flipped (the agent speaks as "user", it speaks as
 "assistant"), and a turn instruction asking for one JSON action plus a revised plan. The plan is
 kept in the state and shown again next turn, so the model keeps track without hidden memory.
-Invalid replies are sent back with the error, at most `max_repairs` times.
+When a page is open (`ui`, `hybrid`), the turn also shows the page (elements with their ids) and
+the web actions the model may answer with. Invalid replies are sent back with the error, at most
+`max_repairs` times.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
+from vistasim.browser._types import (
+    Back,
+    Click,
+    Navigate,
+    PageView,
+    Scroll,
+    SelectOption,
+    TypeText,
+    WebStep,
+)
 from vistasim.errors import ConfigError, SimulatorError
 from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest, ToolSpec
 from vistasim.scenario import Scalar, Scenario
 from vistasim.user._lexicon import DEFAULT_LEXICON, merge_lexicons
 from vistasim.user._prompts import render_prompt
-from vistasim.user._types import Action, CallApi, UserView
+from vistasim.user._types import Action, CallApi, Finish, Say, UserView
 from vistasim.user._validate import InvalidActionError, validate_reply
 
 _MAX_LOGGED_RESULT = 500
 _MAX_API_LOG = 10
+_WEB_STEPS: dict[str, type[WebStep]] = {
+    "click": Click,
+    "type": TypeText,
+    "select": SelectOption,
+    "scroll": Scroll,
+    "navigate": Navigate,
+    "back": Back,
+}
 
 
 class _Strict(BaseModel):
@@ -48,6 +69,8 @@ class LLMUserState(_Strict):
     """The user's recent API calls with results (the chat transcript does not hold them)."""
     pending_api: ApiRecord | None = None
     """The call made last step; its result arrives in the next view."""
+    last_web: dict[str, JsonValue] | None = None
+    """The previous action, when it was a web action (a repeat of it is rejected)."""
 
 
 class LLMUserPolicy:
@@ -86,11 +109,12 @@ class LLMUserPolicy:
         current = _with_api_result(_parse_state(state), view)
         lexicon = merge_lexicons(DEFAULT_LEXICON, view.lexicon)
         messages = build_messages(view, current)
+        previous = _last_web(current)
         last_error: InvalidActionError | None = None
         for _ in range(self.max_repairs + 1):
             response = await self.model.complete(self._request(messages, current))
             try:
-                reply = validate_reply(response.text, view, lexicon=lexicon)
+                reply = validate_reply(response.text, view, lexicon=lexicon, previous=previous)
             except InvalidActionError as exc:
                 last_error = exc
                 repair = render_prompt("repair", error=str(exc))
@@ -149,12 +173,18 @@ def _facts(facts: dict[str, Scalar]) -> str:
 
 def _turn_prompt(view: UserView, state: LLMUserState) -> str:
     notes = [_describe_api_log(state.api_log)]
+    previous = _last_web(state)
+    if previous is not None:
+        notes.append(f"Your previous action was the web action {_as_json(previous)}.")
+    if view.last_web_error is not None:
+        notes.append(f"Your previous web action failed: {view.last_web_error}")
     if view.error is not None:
         notes.append(f"Your previous action was rejected: {view.error}")
     return render_prompt(
         "turn",
         situation=_situation(view),
         apis=_describe_apis(view.api_tools),
+        web=_describe_page(view.page),
         plan=state.plan or "(none yet: make one)",
         notes="".join(f"{note}\n" for note in notes if note),
     )
@@ -178,6 +208,19 @@ def _describe_apis(tools: tuple[ToolSpec, ...]) -> str:
         lines.append(f"- {tool.name}: {tool.description or '(no description)'}")
         lines.append(f"  arguments (JSON schema): {schema}")
     return "\n".join(lines)
+
+
+def _describe_page(page: PageView | None) -> str:
+    if page is None:
+        return ""
+    if page.chat:
+        chat = (
+            'Your "say" messages are typed into the chat widget on this page; the agent\'s '
+            'replies are shown under "Chat widget" and in the conversation above.'
+        )
+    else:
+        chat = 'Your "say" messages go to the agent\'s chat, as before.'
+    return "\n\n" + render_prompt("web", page=page.render(), chat=chat)
 
 
 def _describe_api_log(log: list[ApiRecord]) -> str:
@@ -221,5 +264,27 @@ def _with_api_result(state: LLMUserState, view: UserView) -> LLMUserState:
 
 def _next_state(state: LLMUserState, plan: str, action: Action) -> JsonValue:
     pending = ApiRecord(name=action.name, args=action.args) if isinstance(action, CallApi) else None
-    new = state.model_copy(update={"plan": plan or state.plan, "pending_api": pending})
+    web = None if isinstance(action, Say | CallApi | Finish) else asdict(action)
+    new = state.model_copy(
+        update={"plan": plan or state.plan, "pending_api": pending, "last_web": web}
+    )
     return new.model_dump(mode="json")
+
+
+def _last_web(state: LLMUserState) -> WebStep | None:
+    if state.last_web is None:
+        return None
+    data = dict(state.last_web)
+    kind = data.get("kind")
+    cls = _WEB_STEPS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise SimulatorError(
+            f"LLM user state holds an unknown web action {state.last_web!r}; pass the state "
+            "returned by initial_state/next_action"
+        )
+    return cls(**data)  # type: ignore[arg-type]
+
+
+def _as_json(step: WebStep) -> str:
+    data = {"action": step.kind, **{k: v for k, v in asdict(step).items() if k != "kind"}}
+    return json.dumps(data)
