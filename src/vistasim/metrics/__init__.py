@@ -4,6 +4,7 @@ Everything here reads a `RunView` only, so metrics can be recomputed from the st
 `compute_metrics` gives them all in one `MetricsReport`; the functions below compute one each.
 """
 
+from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
 from vistasim.metrics._compute import metrics_for_run
 from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost
@@ -16,8 +17,16 @@ from vistasim.metrics._coverage import (
     transition_entropy,
 )
 from vistasim.metrics._dedup import UniqueFailure, cluster_failures, merge_with_judge
-from vistasim.metrics._failures import Failure, PolicyRule, detect_failures, judge_failures
+from vistasim.metrics._domain_rules import DomainRules, load_domain_rules, rules_for_run
+from vistasim.metrics._failures import (
+    Failure,
+    PolicyRule,
+    ResultValue,
+    detect_failures,
+    judge_failures,
+)
 from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._mentions import EntityKind
 from vistasim.metrics._realism import (
     EpisodeRealism,
     RealismNotComputed,
@@ -34,9 +43,12 @@ from vistasim.metrics._success import SuccessReport, episode_outcome, pass_hat_k
 
 __all__ = [
     "METRICS_VERSION",
+    "BehaviourSpec",
     "CostReport",
     "CoverageReport",
     "Distribution",
+    "DomainRules",
+    "EntityKind",
     "EpisodeRealism",
     "Failure",
     "FailureCatalogue",
@@ -45,6 +57,7 @@ __all__ = [
     "PolicyRule",
     "RealismNotComputed",
     "RealismReport",
+    "ResultValue",
     "RoleCost",
     "SuccessReport",
     "UniqueFailure",
@@ -54,15 +67,18 @@ __all__ = [
     "cost",
     "coverage",
     "default_embedder",
+    "detect_behaviour",
     "detect_failures",
     "episode_outcome",
     "format_metrics",
     "judge_failures",
     "levenshtein",
-    "metrics_for_run",
+    "load_domain_rules",
     "merge_with_judge",
+    "metrics_for_run",
     "pass_hat_k",
     "realism",
+    "rules_for_run",
     "success",
     "tool_distr_entropy",
     "traj_dist",

@@ -1,7 +1,10 @@
 """The failure catalogue: detect failures, optionally ask a judge, fold them into unique ones.
 
-This chains `metrics/_failures.py` (finding) and `metrics/_dedup.py` (folding) into the one
-`FailureCatalogue` a report shows, recording what each judge call cost and where it failed.
+This chains `metrics/_failures.py` and `metrics/_behaviour.py` (finding) and `metrics/_dedup.py`
+(folding) into the one `FailureCatalogue` a report shows, recording what each judge call cost and
+where it failed. Policy and behavioural failures are the *named causes* (what the agent did
+wrong); they come first, each once, and a symptom (a failed check, a tool error) whose episodes
+all show one cause is linked to it, so one flaw reads as one entry with its consequences.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ from pydantic import BaseModel, ConfigDict
 from vistasim.errors import MissingExtraError
 from vistasim.llm._embed import Embedder, WordLlamaEmbedder
 from vistasim.llm._types import ChatModel
+from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._dedup import (
     DEFAULT_THRESHOLD,
     UniqueFailure,
     cluster_failures,
     merge_with_judge,
 )
-from vistasim.metrics._failures import PolicyRule, detect_failures, judge_failures
+from vistasim.metrics._failures import CAUSE_KINDS, PolicyRule, detect_failures, judge_failures
 from vistasim.metrics._judge import JudgeError
 from vistasim.store._view import RunView
 
@@ -37,7 +41,11 @@ class FailureCatalogue(BaseModel):
     by_kind: dict[str, int]
     """Failures detected per kind (criteria, policy, tool_error, api_error, agent_error, judge)."""
     unique: list[UniqueFailure]
-    """The catalogue, most frequent first."""
+    """The catalogue: named causes first, then symptoms; most frequent first within each."""
+    causes: list[str] = []
+    """Ids of the named causes (policy and behavioural failures), in catalogue order."""
+    explained_by: dict[str, str] = {}
+    """Symptom id -> id of the one cause present in every episode of the symptom."""
     embedder: str | None
     """Embedder used to fold paraphrases; `None`: only identical wording was folded."""
     threshold: float
@@ -50,6 +58,7 @@ async def catalogue_failures(
     run: RunView,
     *,
     rules: Sequence[PolicyRule] = (),
+    behaviour: BehaviourSpec | None = None,
     embedder: Embedder | None = None,
     failure_judge: ChatModel | None = None,
     merge_judge: ChatModel | None = None,
@@ -61,6 +70,7 @@ async def catalogue_failures(
     Args:
         run: The stored run.
         rules: Policy rules checked on every episode.
+        behaviour: Run the behavioural detectors with this spec; `None`: do not run them.
         embedder: Embedder that folds paraphrases; `None`: identical wording only (see
             `default_embedder()`).
         failure_judge: An LLM judge that also reads every episode for failures (one call each).
@@ -69,6 +79,8 @@ async def catalogue_failures(
         max_concurrency: Judge calls in flight at once.
     """
     failures = detect_failures(run, rules)
+    if behaviour is not None:
+        failures = [*failures, *detect_behaviour(run, behaviour)]
     errors: list[JudgeError] = []
     calls = 0
     if failure_judge is not None:
@@ -77,18 +89,36 @@ async def catalogue_failures(
         )
         failures = [*failures, *judged]
     unique = cluster_failures(failures, embedder, threshold=threshold)
+    causes = [u for u in unique if u.kind in CAUSE_KINDS]
+    symptoms = [u for u in unique if u.kind not in CAUSE_KINDS]
     if merge_judge is not None:
-        unique, merge_errors, merge_calls = await merge_with_judge(unique, merge_judge)
+        # Causes are named by rule or detector already; only free symptoms may fold further.
+        symptoms, merge_errors, merge_calls = await merge_with_judge(symptoms, merge_judge)
         errors, calls = [*errors, *merge_errors], calls + merge_calls
+    causes.sort(key=lambda u: (-len(u.episodes), u.id))
     return FailureCatalogue(
         failures=len(failures),
         by_kind=dict(sorted(Counter(f.kind for f in failures).items())),
-        unique=unique,
+        unique=[*causes, *symptoms],
+        causes=[u.id for u in causes],
+        explained_by=_explained(causes, symptoms),
         embedder=embedder.name if embedder is not None else None,
         threshold=threshold,
         judge_calls=calls,
         judge_errors=errors,
     )
+
+
+def _explained(
+    causes: Sequence[UniqueFailure], symptoms: Sequence[UniqueFailure]
+) -> dict[str, str]:
+    """Link each symptom to the one cause that shows up in every episode of the symptom."""
+    links: dict[str, str] = {}
+    for symptom in symptoms:
+        covering = [c.id for c in causes if set(symptom.episodes) <= set(c.episodes)]
+        if len(covering) == 1:
+            links[symptom.id] = covering[0]
+    return links
 
 
 def default_embedder() -> Embedder | None:

@@ -34,7 +34,7 @@ DEFAULT_THRESHOLD = 0.6
 """Cosine similarity above which free-text failures join (tuned on WordLlama: paraphrases of one
 flaw score 0.6-0.7, different flaws below 0.45)."""
 
-_KIND_ORDER = ("criteria", "policy", "tool_error", "api_error", "agent_error", "judge")
+_KIND_ORDER = ("criteria", "policy", "behaviour", "tool_error", "api_error", "agent_error", "judge")
 _FREE_TEXT = {"agent_error": "agent_error", "judge": None}
 """Kinds whose text comes from outside: the group they may merge within (`None`: any group)."""
 _ID_LIKE = re.compile(r"\b\w*\d\w*\b")

@@ -3,17 +3,27 @@
 Deterministic detectors read each non-errored episode: an agent error stop, tool and user-API calls
 that failed, each failed check of the criteria judgment, and policy rules given as data
 (`PolicyRule`). An optional LLM failure judge adds labelled failures with evidence event ids.
-`metrics/_dedup.py` then folds them into unique failures.
+`metrics/_behaviour.py` adds conversational failures (kind `behaviour`), and
+`metrics/_dedup.py` then folds them all into unique failures.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
-from vistasim.events import ApiCall, Judgment, StopReason, ToolCall, UserMessage
+from vistasim.events import AgentReply, ApiCall, Judgment, StopReason, ToolCall, UserMessage
 from vistasim.llm._types import ChatModel
 from vistasim.metrics._judge import (
     JudgeError,
@@ -26,10 +36,51 @@ from vistasim.metrics._judge import (
 from vistasim.metrics._success import episode_outcome, is_errored
 from vistasim.store._view import EpisodeView, RunView
 
-__all__ = ["Failure", "FailureKind", "PolicyRule", "detect_failures", "judge_failures"]
+__all__ = [
+    "CAUSE_KINDS",
+    "Failure",
+    "FailureKind",
+    "PolicyRule",
+    "ResultValue",
+    "detect_failures",
+    "judge_failures",
+]
 
-FailureKind = Literal["criteria", "policy", "tool_error", "api_error", "agent_error", "judge"]
+FailureKind = Literal[
+    "criteria", "policy", "behaviour", "tool_error", "api_error", "agent_error", "judge"
+]
 """Where a failure was found; the order is the preference for a unique failure's name."""
+
+CAUSE_KINDS = frozenset({"policy", "behaviour"})
+"""Kinds that name what the agent did wrong (a cause), not what the end state lacked (a symptom)."""
+
+
+class ResultValue(BaseModel):
+    """A value the agent read in an earlier tool result, e.g. the owner of the order it changes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tool: str
+    """The tool whose latest successful result holds the value."""
+    field: str = Field(min_length=1)
+    """Dotted path of the value in that result (`customer_id`, `student.id`)."""
+    same_arg: str | None = None
+    """Only a call whose argument of this name equals the constrained call's one counts
+    (`order_id`: the lookup of the very order being changed)."""
+
+    def read(self, call: ToolCall, earlier: Sequence[ToolCall]) -> JsonValue:
+        """Return the value as the agent last read it before `call`, or `None`."""
+        for prior in reversed(earlier):
+            if prior.name != self.tool or prior.error is not None:
+                continue
+            if self.same_arg is not None:
+                if prior.args.get(self.same_arg) != call.args.get(self.same_arg):
+                    continue
+            value: JsonValue = prior.result
+            for key in self.field.split("."):
+                value = value.get(key) if isinstance(value, dict) else None
+            return value
+        return None
 
 
 class PolicyRule(BaseModel):
@@ -45,23 +96,60 @@ class PolicyRule(BaseModel):
     """Stable rule id; it names the failure."""
     description: str
     """What the rule demands, in words, shown in the failure catalogue."""
-    tool: str
-    """The agent tool the rule constrains."""
+    tool: str | list[str]
+    """The agent tool the rule constrains, or several tools under one rule."""
     requires_prior_tool: str | None = None
     """Every call to `tool` must come after a call to this tool in the same episode."""
     forbid_after_user_says: list[str] = []
     """`tool` must not be called after a user message containing any of these (case-insensitive)."""
     max_calls: int | None = Field(default=None, ge=0)
     """`tool` may be called at most this many times per episode."""
+    requires_agent_said: list[str] = []
+    """Regular expressions (case-insensitive) that must each match an agent reply since the
+    previous call of `tool` (or the episode start): `reason` asks the reason, `yes/no|proceed`
+    asks for a confirmation."""
+    requires_equal: list[ResultValue] = []
+    """Values the agent must have read before calling `tool`, all equal: e.g. the order's owner and
+    the verified customer. A value never read counts as a violation (the check was not made)."""
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        """The constrained tools."""
+        return (self.tool,) if isinstance(self.tool, str) else tuple(self.tool)
+
+    @field_validator("requires_agent_said")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(
+                    f"requires_agent_said pattern {pattern!r} is not a regular expression ({exc});"
+                    " escape special characters such as ( ) ? [ ] with a backslash"
+                ) from exc
+        return patterns
 
     @model_validator(mode="after")
     def _has_condition(self) -> PolicyRule:
-        if self.requires_prior_tool is None and not self.forbid_after_user_says:
-            if self.max_calls is None:
-                raise ValueError(
-                    f"rule {self.id!r} sets no condition; set requires_prior_tool,"
-                    " forbid_after_user_says or max_calls"
-                )
+        conditions = (
+            self.requires_prior_tool,
+            self.forbid_after_user_says,
+            self.max_calls,
+            self.requires_agent_said,
+            self.requires_equal,
+        )
+        if all(c is None or c == [] for c in conditions):
+            raise ValueError(
+                f"rule {self.id!r} sets no condition; set requires_prior_tool,"
+                " forbid_after_user_says, max_calls, requires_agent_said or requires_equal"
+            )
+        if len(self.requires_equal) == 1:
+            raise ValueError(
+                f"rule {self.id!r}: requires_equal compares values, so list at least two"
+            )
+        if not self.tools:
+            raise ValueError(f"rule {self.id!r} names no tool; set tool to a name or a list")
         return self
 
 
@@ -158,7 +246,8 @@ def _failed_checks(episode: EpisodeView, event_id: int, judgment: Judgment) -> l
 
 def _violations(episode: EpisodeView, rule: PolicyRule) -> list[int]:
     evidence: list[int] = []
-    prior_done = False
+    earlier: list[ToolCall] = []
+    said: list[str] = []  # agent replies since the previous call of a constrained tool
     user_said = False
     calls = 0
     phrases = [p.lower() for p in rule.forbid_after_user_says]
@@ -166,17 +255,32 @@ def _violations(episode: EpisodeView, rule: PolicyRule) -> list[int]:
         event = stored.event
         if isinstance(event, UserMessage) and any(p in event.text.lower() for p in phrases):
             user_said = True
+        elif isinstance(event, AgentReply):
+            said.append(event.text)
         if not isinstance(event, ToolCall):
             continue
-        if event.name == rule.tool:
+        if event.name in rule.tools:
             calls += 1
-            missing_prior = rule.requires_prior_tool is not None and not prior_done
             too_many = rule.max_calls is not None and calls > rule.max_calls
-            if missing_prior or user_said or too_many:
+            if user_said or too_many or _breaks(rule, event, earlier, said):
                 evidence.append(stored.id)
-        if event.name == rule.requires_prior_tool:
-            prior_done = True
+            said = []
+        earlier.append(event)
     return evidence
+
+
+def _breaks(rule: PolicyRule, call: ToolCall, earlier: list[ToolCall], said: list[str]) -> bool:
+    """Whether `call` lacks a required prior tool, agent statement or matching value."""
+    if rule.requires_prior_tool is not None:
+        if all(prior.name != rule.requires_prior_tool for prior in earlier):
+            return True
+    for pattern in rule.requires_agent_said:
+        if not any(re.search(pattern, text, re.IGNORECASE) for text in said):
+            return True
+    if rule.requires_equal:
+        values = [ref.read(call, earlier) for ref in rule.requires_equal]
+        return any(v is None for v in values) or any(v != values[0] for v in values)
+    return False
 
 
 def _failure(

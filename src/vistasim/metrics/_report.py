@@ -16,10 +16,12 @@ from rich.text import Text
 
 from vistasim.llm._embed import Embedder
 from vistasim.llm._types import ChatModel
+from vistasim.metrics._behaviour import BehaviourSpec
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
 from vistasim.metrics._cost import CostReport, cost
 from vistasim.metrics._coverage import CoverageReport, coverage
-from vistasim.metrics._dedup import DEFAULT_THRESHOLD
+from vistasim.metrics._dedup import DEFAULT_THRESHOLD, UniqueFailure
+from vistasim.metrics._domain_rules import rules_for_run
 from vistasim.metrics._failures import PolicyRule
 from vistasim.metrics._realism import RUBRICS, RealismNotComputed, RealismReport, realism
 from vistasim.metrics._success import SuccessReport, success
@@ -27,7 +29,7 @@ from vistasim.store._view import RunView
 
 __all__ = ["METRICS_VERSION", "MetricsReport", "compute_metrics", "format_metrics"]
 
-METRICS_VERSION = 1
+METRICS_VERSION = 2
 """Version of the metric definitions; bump it when a formula or a report field changes."""
 
 
@@ -60,6 +62,7 @@ async def compute_metrics(
     judge: ChatModel | None = None,
     embedder: Embedder | None = None,
     rules: Sequence[PolicyRule] = (),
+    behaviour: BehaviourSpec | None = None,
     judge_failures_too: bool = False,
     merge_failures: bool = False,
     threshold: float = DEFAULT_THRESHOLD,
@@ -73,15 +76,20 @@ async def compute_metrics(
             realism is reported as not computed.
         embedder: Embedder for failure deduplication; default: the offline WordLlama embedder
             (identical wording only if `wordllama` is not installed).
-        rules: Policy rules checked on every episode.
+        rules: Policy rules checked on every episode, besides those of the run's built-in domain
+            (its `policy_rules.yaml`).
+        behaviour: Spec of the behavioural failure detectors; default: the run's built-in
+            domain's, else generic (id-like values, every tool a write).
         judge_failures_too: Also ask the judge for failures, one call per episode.
         merge_failures: Also ask the judge to merge unique failures, one call per 25.
         threshold: Cosine similarity at which free-text failures are folded together.
         max_concurrency: Judge calls in flight at once.
     """
+    domain = rules_for_run(run)
     failures = await catalogue_failures(
         run,
-        rules=rules,
+        rules=[*domain.rules, *rules],
+        behaviour=domain.behaviour if behaviour is None else behaviour,
         embedder=default_embedder() if embedder is None else embedder,
         failure_judge=judge if judge_failures_too else None,
         merge_judge=judge if merge_failures else None,
@@ -116,17 +124,47 @@ def format_metrics(report: MetricsReport) -> Group:
     for name, value, note in _headline_rows(report):
         # Text, not markup: mode names and reasons come from the store.
         headline.add_row(Text(name), Text(value), Text(note))
-    catalogue = Table(title="Unique failures", title_justify="left")
-    for column in ("id", "kind", "failures", "episodes", "description"):
-        catalogue.add_column(
+    return Group(headline, *_catalogue_tables(report.failures))
+
+
+def _catalogue_tables(catalogue: FailureCatalogue) -> list[Table]:
+    """Render the named causes first, each once with its episodes, then the symptoms."""
+    causes = set(catalogue.causes)
+    named = Table(title="Unique failures: named causes", title_justify="left")
+    for column in ("id", "kind", "rule / detector", "episodes", "description", "in episodes"):
+        named.add_column(column, justify="right" if column == "episodes" else "left")
+    symptoms = Table(title="Unique failures: symptoms", title_justify="left")
+    for column in ("id", "kind", "failures", "episodes", "explained by", "description"):
+        symptoms.add_column(
             column, justify="right" if column in ("failures", "episodes") else "left"
         )
-    for item in report.failures.unique:
+    for item in catalogue.unique:
         # Text, not markup: descriptions quote agents and tools verbatim.
-        catalogue.add_row(
-            item.id, item.kind, str(item.failures), str(len(item.episodes)), Text(item.description)
-        )
-    return Group(headline, catalogue)
+        if item.id in causes:
+            named.add_row(
+                item.id,
+                item.kind,
+                Text(item.label),
+                str(len(item.episodes)),
+                Text(item.description),
+                Text(_episode_list(item)),
+            )
+        else:
+            symptoms.add_row(
+                item.id,
+                item.kind,
+                str(item.failures),
+                str(len(item.episodes)),
+                catalogue.explained_by.get(item.id, ""),
+                Text(item.description),
+            )
+    return [named, symptoms] if causes else [symptoms]
+
+
+def _episode_list(item: UniqueFailure, shown: int = 4) -> str:
+    listed = ", ".join(item.episodes[:shown])
+    more = len(item.episodes) - shown
+    return f"{listed}, +{more} more" if more > 0 else listed
 
 
 def _headline_rows(report: MetricsReport) -> list[tuple[str, str, str]]:
@@ -150,6 +188,11 @@ def _headline_rows(report: MetricsReport) -> list[tuple[str, str, str]]:
                 "unique_failures",
                 str(report.unique_failures),
                 f"from {report.failures.failures} failures",
+            ),
+            (
+                "named causes",
+                str(len(report.failures.causes)),
+                f"{len(report.failures.explained_by)} symptoms explained by one",
             ),
             ("success_rate", _maybe(report.success_rate), "linear rollouts"),
         ]

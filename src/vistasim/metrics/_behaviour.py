@@ -1,0 +1,270 @@
+"""Conversational failures: name what the agent did wrong, not only what the end state lacks.
+
+A failed criteria check says *that* an episode went wrong ("order W1011 is not cancelled"); the
+same flaw shows up as several checks, and two flaws can fail the same check. These detectors read
+an episode's events and name the cause, worded the same way every time, with the events that show
+it:
+
+- `ignored-correction`: the user took a value back ("W1010, sorry, I mean W1011") and a later
+  successful tool call still used the old one.
+- `partial-items`: one message listed several things ("the toaster and the coffee maker"), the
+  agent's write calls covered some but not all of them, and it said it was done.
+- `ignored-amendment`: the user said yes to a confirmation question and added a change ("yes, but
+  make it BIO101-B"); the next write call lacks the change.
+- `unclear-confirmation`: the agent acted on an answer to its confirmation question that said yes
+  and no at once ("okay, hmm, wait, no, don't cancel it yet").
+
+The code is domain-independent: what counts as a value, a write tool, a confirmation question or a
+"done" is data (`BehaviourSpec`, from a domain's `policy_rules.yaml`). Scenario ids and tags are
+never read: they are the ground truth these detectors are measured against.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._failures import Failure
+from vistasim.metrics._mentions import (
+    EntityKind,
+    Mention,
+    Record,
+    corrections,
+    find_mentions,
+    listed_groups,
+    mentions_value,
+    records_in,
+)
+from vistasim.metrics._success import is_errored
+from vistasim.store._view import EpisodeView, RunView, StoredEvent
+
+__all__ = ["DETECTORS", "BehaviourSpec", "detect_behaviour"]
+
+_GENERIC_ID = r"\b(?=[A-Za-z0-9-]*\d)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b"
+"""Without a domain: any token that starts with a letter and holds a digit (W1007, BIO101-B)."""
+_AGREE = re.compile(r"\b(?:yes|yeah|yep|sure|ok|okay|fine|alright)\b", re.IGNORECASE)
+_STARTS_AGREEING = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok|okay|fine|alright)\b", re.IGNORECASE)
+_HOLD = re.compile(
+    r"\b(?:no|nope|wait|hold\s+on|hang\s+on|not\s+yet|don'?t|do\s+not|stop|hmm+)\b", re.IGNORECASE
+)
+_AMEND = re.compile(r"\b(?:but|instead|make\s+it|change|rather|except|only)\b", re.IGNORECASE)
+
+DETECTORS: dict[str, str] = {
+    "ignored-correction": "acted on a value the user had corrected",
+    "partial-items": "handled only some of the items the user asked for, then reported done",
+    "ignored-amendment": "carried out a confirmed action without the change the user added",
+    "unclear-confirmation": "acted on a confirmation that also said no or wait",
+}
+"""Detector ids (the failure labels) and their descriptions, worded the same every time."""
+
+
+class BehaviourSpec(BaseModel):
+    """What the detectors need to know about a product: its values, write tools and phrasing."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    entities: list[EntityKind] = [EntityKind(name="id", pattern=_GENERIC_ID)]
+    """Kinds of values users name; default: any id-like token."""
+    write_tools: list[str] | None = None
+    """Tools that change state; `None`: every agent tool counts."""
+    confirm_cues: list[str] = [r"shall i proceed", r"yes/no", r"\bconfirm\b", r"go ahead\?"]
+    """Regular expressions (case-insensitive) marking an agent reply as a confirmation question."""
+    done_cues: list[str] = [r"\bdone\b", r"\ball set\b", r"\bcompleted\b", r"\bsuccessfully\b"]
+    """Regular expressions (case-insensitive) that mark an agent reply as reporting success."""
+
+    @field_validator("confirm_cues", "done_cues")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"cue {pattern!r} is not a regular expression: {exc}") from exc
+        return patterns
+
+
+def detect_behaviour(run: RunView, spec: BehaviourSpec | None = None) -> list[Failure]:
+    """Run every behavioural detector over every non-errored episode of a run.
+
+    Args:
+        run: The stored run.
+        spec: The product's values, write tools and phrasing; default: generic id-like values.
+    """
+    spec = BehaviourSpec() if spec is None else spec
+    found: list[Failure] = []
+    for view in run.episodes:
+        if is_errored(view):
+            continue
+        episode = _Episode.read(view, spec)
+        for label, detect in _DETECTORS.items():
+            evidence = detect(episode)
+            if evidence:
+                found.append(
+                    Failure(
+                        episode_id=view.episode_id,
+                        scenario_id=view.scenario_id,
+                        kind="behaviour",
+                        label=label,
+                        description=DETECTORS[label],
+                        event_ids=sorted(set(evidence)),
+                    )
+                )
+    return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Episode:
+    """An episode's events with what the detectors look up again and again."""
+
+    events: tuple[StoredEvent, ...]
+    spec: BehaviourSpec
+    records: tuple[Record, ...]
+    """Everything of a record-based kind that the agent read in a successful tool result."""
+
+    @classmethod
+    def read(cls, view: EpisodeView, spec: BehaviourSpec) -> _Episode:
+        records = tuple(
+            record
+            for stored in view.events
+            if isinstance(stored.event, ToolCall) and stored.event.error is None
+            for record in records_in(stored.event.result, spec.entities)
+        )
+        return cls(events=view.events, spec=spec, records=records)
+
+    def mentions(self, text: str) -> list[Mention]:
+        return find_mentions(text, self.spec.entities, self.records)
+
+    def is_write(self, stored: StoredEvent) -> bool:
+        event = stored.event
+        return (
+            isinstance(event, ToolCall)
+            and event.error is None
+            and (self.spec.write_tools is None or event.name in self.spec.write_tools)
+        )
+
+    def says(self, stored: StoredEvent, cues: Sequence[str]) -> bool:
+        event = stored.event
+        return isinstance(event, AgentReply) and any(
+            re.search(cue, event.text, re.IGNORECASE) for cue in cues
+        )
+
+    def answers_to_confirmation(self) -> list[_Answer]:
+        """Return each user reply to a confirmation question."""
+        found = []
+        question: str | None = None
+        for index, stored in enumerate(self.events):
+            event = stored.event
+            if isinstance(event, AgentReply):
+                question = event.text if self.says(stored, self.spec.confirm_cues) else None
+            elif isinstance(event, UserMessage):
+                if question is not None:
+                    found.append(
+                        _Answer(index=index, event_id=stored.id, question=question, text=event.text)
+                    )
+                question = None
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Answer:
+    """A user message that answers the agent's confirmation question."""
+
+    index: int
+    """Position of the answer among the episode's events."""
+    event_id: int
+    question: str
+    text: str
+
+
+def _ignored_correction(episode: _Episode) -> list[int]:
+    taken_back: dict[tuple[str, str], int] = {}  # (kind, value) -> the message taking it back
+    evidence: list[int] = []
+    for stored in episode.events:
+        event = stored.event
+        if isinstance(event, UserMessage):
+            mentions = episode.mentions(event.text)
+            now = {(c.kind, c.old) for c in corrections(event.text, mentions)}
+            for mention in mentions:
+                # Naming a taken-back value again, outside a correction, asks for it again.
+                if (mention.kind, mention.value) not in now:
+                    taken_back.pop((mention.kind, mention.value), None)
+            for key in now:
+                taken_back.setdefault(key, stored.id)
+        elif isinstance(event, ToolCall) and event.error is None:
+            hits = [
+                message_id
+                for (_, old), message_id in taken_back.items()
+                if mentions_value(event.args, old)
+            ]
+            if hits:
+                evidence.extend([*hits, stored.id])
+    return evidence
+
+
+def _partial_items(episode: _Episode) -> list[int]:
+    events = episode.events
+    for index, stored in enumerate(events):
+        if not isinstance(stored.event, UserMessage):
+            continue
+        text = stored.event.text
+        mentions = episode.mentions(text)
+        taken_back = {c.old for c in corrections(text, mentions)}
+        writes = [s for s in events[index + 1 :] if episode.is_write(s)]
+        for group in listed_groups(text, mentions):
+            asked = {m.value for m in group} - taken_back
+            acting = [w for w in writes if any(_carries(w, v) for v in asked)]
+            covered = {v for v in asked if any(_carries(w, v) for w in acting)}
+            if len(asked) < 2 or not acting or covered == asked:
+                continue
+            after = [s for s in events if s.id > acting[0].id]
+            done = next((s for s in after if episode.says(s, episode.spec.done_cues)), None)
+            if done is not None:
+                return [stored.id, *(w.id for w in acting), done.id]
+    return []
+
+
+def _ignored_amendment(episode: _Episode) -> list[int]:
+    evidence: list[int] = []
+    for answer in episode.answers_to_confirmation():
+        amend = _AMEND.search(answer.text)
+        if not _STARTS_AGREEING.search(answer.text) or amend is None:
+            continue
+        proposed = {m.value for m in episode.mentions(answer.question)}
+        named = episode.mentions(answer.text)
+        added = {m.value for m in named if m.start >= amend.start()} - proposed
+        later = episode.events[answer.index + 1 :]
+        write = next((s for s in later if episode.is_write(s)), None)
+        if added and write is not None and not any(_carries(write, v) for v in added):
+            evidence.extend([answer.event_id, write.id])
+    return evidence
+
+
+def _unclear_confirmation(episode: _Episode) -> list[int]:
+    evidence: list[int] = []
+    for answer in episode.answers_to_confirmation():
+        if not (_AGREE.search(answer.text) and _HOLD.search(answer.text)):
+            continue
+        for stored in episode.events[answer.index + 1 :]:
+            if isinstance(stored.event, UserMessage):
+                break
+            if episode.is_write(stored):
+                evidence.extend([answer.event_id, stored.id])
+                break
+    return evidence
+
+
+def _carries(stored: StoredEvent, value: str) -> bool:
+    event = stored.event
+    return isinstance(event, ToolCall) and mentions_value(event.args, value)
+
+
+_DETECTORS: dict[str, Callable[[_Episode], list[int]]] = {
+    "ignored-correction": _ignored_correction,
+    "partial-items": _partial_items,
+    "ignored-amendment": _ignored_amendment,
+    "unclear-confirmation": _unclear_confirmation,
+}
