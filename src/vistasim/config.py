@@ -34,6 +34,8 @@ __all__ = [
     "RunConfig",
     "RunSection",
     "UserSpec",
+    "WebSpec",
+    "WidgetSpec",
     "default_home",
     "load_config",
     "merge",
@@ -149,6 +151,42 @@ class UserSpec(_Section):
     """Re-prompts with the validation error before a `simulator_error` stop."""
 
 
+class WidgetSpec(_Section):
+    """Selectors of the product's chat widget; unset ones use defaults that fit common widgets."""
+
+    input: str | None = None
+    """The text field messages are typed into."""
+    send: str | None = None
+    """The send button (Enter is pressed when there is none)."""
+    messages: str | None = None
+    """Every message of the widget transcript, in order."""
+    agent_message: str | None = None
+    """The agent's messages."""
+    open_button: str | None = None
+    """A launcher that opens a collapsed widget."""
+
+
+class WebSpec(_Section):
+    """The browser channel (`ui` and `hybrid` modes)."""
+
+    start_url: str | None = None
+    """Page episodes start on; default for a built-in domain: its site, served per episode."""
+    allowed_origins: list[str] = []
+    """Origins the simulated user may visit; default: the start URL's origin."""
+    chromium: str | None = None
+    """Chromium executable; default: $VISTASIM_CHROMIUM, Playwright's, or the system's."""
+    headless: bool = True
+    screenshots: bool = False
+    """Store a screenshot after every web action (content-addressed blobs)."""
+    observation_tokens: int = Field(default=1200, ge=200, le=20_000)
+    """Token budget of the page view shown to the simulated user."""
+    widget: WidgetSpec = WidgetSpec()
+    reply_url_pattern: str = "**/api/chat"
+    """URL pattern of the widget's request whose JSON answer may carry `tool_calls`."""
+    trace_url: str | None = None
+    """An endpoint listing the agent's tool calls, when the page does not expose them."""
+
+
 class CacheSpec(_Section):
     """The record/replay cache of model calls."""
 
@@ -189,6 +227,7 @@ class RunConfig(_Section):
     prices: dict[str, Price] = {}
     """Price table by model name."""
     cache: CacheSpec = CacheSpec()
+    web: WebSpec = WebSpec()
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
 

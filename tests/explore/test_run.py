@@ -150,10 +150,10 @@ async def test_api_mode_lets_the_user_call_user_side_apis(tmp_path):
     assert view.user_tools == ("track_shipment",)
 
 
-async def test_ui_mode_is_refused_until_the_browser_channel_exists(tmp_path):
+async def test_ui_mode_without_a_page_is_a_config_error(tmp_path):
     from vistasim.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="browser"):
+    with pytest.raises(ConfigError, match="web.start_url"):
         await _run(tmp_path, _config(run={"mode": "ui"}))
 
 

@@ -150,7 +150,7 @@ async def test_many_concurrent_calls_complete_with_latency_honoured():
             elapsed = time.perf_counter() - started
     assert statuses == [200] * 200
     assert srv.count == 200
-    assert 0.2 <= elapsed < 3.0  # concurrent: far less than 200 x 0.2 s
+    assert 0.2 <= elapsed < 10.0  # concurrent: one at a time would take 200 x 0.2 s = 40 s
 
 
 def test_in_thread_server_serves_sync_clients():

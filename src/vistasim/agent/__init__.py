@@ -5,16 +5,22 @@ from vistasim.agent._open import open_agent
 from vistasim.agent._openai_chat import OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn, Utterance
+from vistasim.agent._web import WebChatAgent, WidgetSelectors
+from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 
 __all__ = [
     "AgentAdapter",
     "HttpJsonAgent",
+    "HttpTraceSource",
     "OpenAIChatAgent",
     "PythonAgent",
     "Reply",
     "RestoreStrategy",
+    "TraceSource",
     "Turn",
     "Utterance",
+    "WebChatAgent",
+    "WidgetSelectors",
     "open_agent",
     "resolve_target",
 ]

@@ -14,8 +14,9 @@ import anyio
 from pydantic import JsonValue
 
 from vistasim.agent._types import AgentAdapter, Turn, Utterance
+from vistasim.browser._types import Back, Click, Navigate, Scroll, SelectOption, TypeText, WebStep
 from vistasim.env._types import Environment, ToolOutcome
-from vistasim.errors import AgentError, ModelError, SimulatorError, VistasimError
+from vistasim.errors import AgentError, BrowserError, ModelError, SimulatorError, VistasimError
 from vistasim.events import (
     AgentReply,
     ApiCall,
@@ -25,14 +26,18 @@ from vistasim.events import (
     StopReason,
     ToolCall,
     UserMessage,
+    WebAction,
 )
 from vistasim.explore._criteria import evaluate_criteria
+from vistasim.explore._web import WebChannel
 from vistasim.llm._meter import ModelCall, collect_calls
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
 
 logger = logging.getLogger(__name__)
+
+WEB_STEPS = (Click, TypeText, SelectOption, Scroll, Navigate, Back)
 
 
 @dataclass(kw_only=True)
@@ -46,6 +51,7 @@ class Cursor:
     transcript: list[Utterance] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
     last_api_result: ToolOutcome | None = None
+    last_web_error: str | None = None
 
 
 @dataclass(kw_only=True)
@@ -62,6 +68,10 @@ class Episode:
     max_turns: int
     api_tools: tuple = ()
     seed: int = 0
+    web: WebChannel | None = None
+    """The episode's page in `ui` and `hybrid` modes."""
+    pending_blobs: list[bytes] = field(default_factory=list)
+    """Blobs (screenshots) to store with the next snapshot."""
 
 
 @dataclass(kw_only=True)
@@ -94,7 +104,7 @@ async def _loop(ep: Episode, cursor: Cursor) -> tuple[Stop, list[Event], list[Mo
             return outcome.stop, outcome.events, calls
         cursor.turn += 1
         cursor.user_state = outcome.new_state
-        snapshot, blobs = take_snapshot(ep, cursor)
+        snapshot, blobs = await take_snapshot(ep, cursor)
         events = [*outcome.events, snapshot]
         cursor.leaf = ep.store.append_events(
             ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(events, cursor.turn),
@@ -105,13 +115,12 @@ async def _loop(ep: Episode, cursor: Cursor) -> tuple[Stop, list[Event], list[Mo
 async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
     outcome = _TurnOutcome(events=[])
     try:
-        action, outcome.new_state = await ep.policy.next_action(
-            _view(ep, cursor), cursor.user_state
-        )
+        view = await _view(ep, cursor)
+        action, outcome.new_state = await ep.policy.next_action(view, cursor.user_state)
         outcome.stop = await _execute(ep, cursor, action, outcome.events)
     except AgentError as exc:
         outcome.stop = Stop(reason=StopReason.AGENT_ERROR, detail=_agent_detail(exc))
-    except ModelError as exc:
+    except (ModelError, BrowserError) as exc:
         outcome.stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
     except (SimulatorError, VistasimError) as exc:
         outcome.stop = Stop(reason=StopReason.SIMULATOR_ERROR, detail=str(exc))
@@ -123,6 +132,7 @@ async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
 
 async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Event]) -> Stop | None:
     cursor.last_api_result = None
+    cursor.last_web_error = None
     if isinstance(action, Finish):
         reason = StopReason.GOAL_MET if action.reason == "goal_met" else StopReason.USER_STOP
         return Stop(reason=reason, detail=action.text)
@@ -136,11 +146,47 @@ async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Eve
     if isinstance(action, Say):
         await _say(ep, cursor, action.text, events)
         return None
+    if isinstance(action, WEB_STEPS):
+        await _web_step(ep, cursor, action, events)
+        return None
     raise SimulatorError(f"unknown action {action!r}")
 
 
+async def _web_step(ep: Episode, cursor: Cursor, step: WebStep, events: list[Event]) -> None:
+    if ep.web is None:
+        cursor.last_web_error = "there is no web page in this mode; chat or call an API instead"
+        events.append(WebAction(action=step.kind, error=cursor.last_web_error))
+        return
+    result = await ep.web.act(step)
+    cursor.last_web_error = result.error
+    screenshot = None
+    if ep.web.screenshots:
+        image = await ep.web.session.screenshot()
+        screenshot = blob_hash(image)
+        ep.pending_blobs.append(image)
+    events.append(
+        WebAction(
+            action=step.kind,
+            target=getattr(step, "target", None),
+            value=_step_value(step),
+            url=result.url,
+            observation=result.summary,
+            screenshot_ref=screenshot,
+            error=result.error,
+        )
+    )
+
+
+def _step_value(step: WebStep) -> str | None:
+    for name in ("text", "value", "url", "direction"):
+        value = getattr(step, name, None)
+        if value is not None:
+            return str(value)
+    return None
+
+
 async def _say(ep: Episode, cursor: Cursor, text: str, events: list[Event]) -> None:
-    events.append(UserMessage(text=text))
+    events.append(UserMessage(text=text, channel="widget" if ep.web is not None else "chat"))
     turn = Turn(episode_id=ep.plan.episode_id, message=text, history=tuple(cursor.transcript))
     started = anyio.current_time()
     reply = await ep.agent.respond(turn)
@@ -161,10 +207,13 @@ async def _call_api(ep: Episode, action: CallApi) -> ToolOutcome:
     return await ep.env.call_user_api(action.name, action.args)
 
 
-def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[bytes]]:
+async def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[bytes]]:
     """The state before the next user turn, with the blobs it references."""
-    blobs: list[bytes] = []
-    env_ref = agent_ref = None
+    blobs, ep.pending_blobs = ep.pending_blobs, []
+    env_ref = agent_ref = browser_ref = None
+    if ep.web is not None:
+        blobs.append(await ep.web.session.snapshot())
+        browser_ref = blob_hash(blobs[-1])
     if ep.env is not None:
         blobs.append(ep.env.snapshot())
         env_ref = blob_hash(blobs[-1])
@@ -176,6 +225,7 @@ def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[bytes]]:
         user_state=cursor.user_state,
         env_state_ref=env_ref,
         agent_state_ref=agent_ref,
+        browser_state_ref=browser_ref,
     )
     return snapshot, blobs
 
@@ -204,7 +254,7 @@ def _finish(
     )  # fmt: skip
 
 
-def _view(ep: Episode, cursor: Cursor) -> UserView:
+async def _view(ep: Episode, cursor: Cursor) -> UserView:
     return UserView(
         scenario=ep.scenario,
         transcript=tuple(cursor.transcript),
@@ -213,6 +263,8 @@ def _view(ep: Episode, cursor: Cursor) -> UserView:
         api_tools=ep.api_tools,
         last_api_result=cursor.last_api_result,
         lexicon=ep.env.lexicon() if ep.env is not None else {},
+        page=await ep.web.observe() if ep.web is not None else None,
+        last_web_error=cursor.last_web_error,
     )
 
 

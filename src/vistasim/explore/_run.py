@@ -3,27 +3,29 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import anyio
 
-from vistasim.agent._types import AgentAdapter, Turn, Utterance
+from vistasim.agent._types import AgentAdapter
 from vistasim.config import RunConfig
-from vistasim.env._types import ToolOutcome
-from vistasim.errors import ConfigError, StoreError
-from vistasim.events import AgentReply, ApiCall, Note, Snapshot, ToolCall, UserMessage
+from vistasim.env._types import Environment
+from vistasim.errors import BrowserError, ConfigError, StoreError
+from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Cursor, Episode, play, take_snapshot
+from vistasim.explore._resume import resume_cursor
 from vistasim.explore._setup import Parts, build_parts, default_store_path
-from vistasim.llm._types import ChatModel
+from vistasim.explore._web import WebChannel, open_pool, web_channel
+from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
-from vistasim.store._view import StoredEvent
 
 __all__ = ["RunResult", "run", "run_sync"]
 
@@ -104,12 +106,7 @@ def _create(
                 "no scenarios: set run.scenarios to a YAML/JSON file", key="run.scenarios"
             )
         scenarios = load_scenarios(config.resolve(config.run.scenarios))
-    if config.run.mode in ("ui", "hybrid"):
-        raise ConfigError(
-            f"mode {config.run.mode!r} needs the browser channel, which this version does not have "
-            "yet; use mode = 'chat' or 'api'",
-            key="run.mode",
-        )
+    _check_web_mode(config)
     run_id = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
     plans = db.create_run(
         run_id,
@@ -121,6 +118,19 @@ def _create(
         metadata=_metadata(config),
     )
     return run_id, plans
+
+
+def _check_web_mode(config: RunConfig) -> None:
+    from vistasim.domains import DOMAINS
+
+    if config.run.mode not in ("ui", "hybrid") or config.web.start_url:
+        return
+    if config.environment is None or config.environment.target not in DOMAINS:
+        raise ConfigError(
+            f"mode {config.run.mode!r} needs a web page: set web.start_url to your product's page, "
+            "or use a built-in domain as the environment (target = 'shop' or 'school')",
+            key="web.start_url",
+        )
 
 
 def _metadata(config: RunConfig) -> dict[str, object]:
@@ -159,18 +169,28 @@ async def _play_all(
     limiter = anyio.CapacityLimiter(config.run.concurrency)
     done = len(plans) - len(todo)
 
-    async def one(plan: EpisodePlan) -> None:
+    async def one(plan: EpisodePlan, pool: Any) -> None:
         nonlocal done
         async with limiter:
             root_id, scenario = roots[plan.scenario_id]
-            reason = await _play_one(db, run_id, config, parts, plan, scenario, root_id)
+            reason = await _play_one(db, run_id, config, parts, plan, scenario, root_id, pool)
         done += 1
         if on_episode is not None:
             on_episode(done, len(plans), plan, reason)
 
-    async with anyio.create_task_group() as tg:
+    async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
         for plan in todo:
-            tg.start_soon(one, plan)
+            tg.start_soon(one, plan, pool)
+
+
+@asynccontextmanager
+async def _browser_pool(config: RunConfig, needed: bool) -> AsyncIterator[Any]:
+    """One browser for the run's web episodes; none in `chat` and `api` modes."""
+    if not needed or config.run.mode not in ("ui", "hybrid"):
+        yield None
+        return
+    async with open_pool(config) as pool:
+        yield pool
 
 
 async def _play_one(
@@ -181,32 +201,68 @@ async def _play_one(
     plan: EpisodePlan,
     scenario: Scenario,
     root_id: int,
+    pool: Any,
 ) -> str:
     env = parts.make_env() if parts.make_env is not None else None
-    agent = await parts.open_agent(env)
     try:
-        ep = Episode(
-            run_id=run_id,
-            plan=plan,
-            scenario=scenario,
-            store=db,
-            policy=parts.policy,
-            agent=agent,
-            env=env,
-            max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
-            api_tools=tuple(env.user_tools())
-            if env is not None and config.run.mode in ("api", "hybrid")
-            else (),
-            seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
-        )
-        if plan.leaf_event_id is None:
-            cursor = _start(ep, root_id)
-        else:
-            cursor = await _resume(ep, plan.leaf_event_id)
-        stop = await play(ep, cursor, timeout_s=config.run.episode_timeout_s)
-        return stop.reason.value
-    finally:
-        await agent.aclose()
+        async with _agent_and_page(config, parts, env, pool) as (agent, web):
+            ep = Episode(
+                run_id=run_id,
+                plan=plan,
+                scenario=scenario,
+                store=db,
+                policy=parts.policy,
+                agent=agent,
+                env=env,
+                max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
+                api_tools=_api_tools(config, env),
+                seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
+                web=web,
+            )
+            if plan.leaf_event_id is None:
+                cursor = await _start(ep, root_id)
+            else:
+                cursor = await resume_cursor(ep, plan.leaf_event_id)
+            stop = await play(ep, cursor, timeout_s=config.run.episode_timeout_s)
+            return stop.reason.value
+    except BrowserError as exc:
+        # The page could not even be opened (or died while opening): errored, never failed.
+        return _record_errored(db, run_id, plan, root_id, str(exc))
+
+
+@asynccontextmanager
+async def _agent_and_page(
+    config: RunConfig, parts: Parts, env: Environment | None, pool: Any
+) -> AsyncIterator[tuple[AgentAdapter, WebChannel | None]]:
+    if pool is None:
+        agent = parts.make_agent(env)
+        try:
+            yield agent, None
+        finally:
+            await agent.aclose()
+        return
+    async with web_channel(config, pool, env, lambda: parts.make_agent(env)) as (web, agent):
+        try:
+            yield agent, web
+        finally:
+            await agent.aclose()
+
+
+def _api_tools(config: RunConfig, env: Environment | None) -> tuple[ToolSpec, ...]:
+    if env is None or config.run.mode not in ("api", "hybrid"):
+        return ()
+    return tuple(env.user_tools())
+
+
+def _record_errored(db: Store, run_id: str, plan: EpisodePlan, root_id: int, detail: str) -> str:
+    current = db.list_episodes(run_id)
+    leaf = next((p.leaf_event_id for p in current if p.episode_id == plan.episode_id), None)
+    stop = Stop(reason=StopReason.INFRA_ERROR, detail=detail)
+    db.append_events(
+        run_id, plan.episode_id, leaf or root_id, [(plan.turns, stop)],
+        status="errored", stop_reason=stop.reason.value,
+    )  # fmt: skip
+    return stop.reason.value
 
 
 def episode_seed(run_seed: int, scenario_id: str, rollout: int) -> int:
@@ -215,86 +271,15 @@ def episode_seed(run_seed: int, scenario_id: str, rollout: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def _start(ep: Episode, root_id: int) -> Cursor:
+async def _start(ep: Episode, root_id: int) -> Cursor:
     cursor = Cursor(
         leaf=root_id, turn=0, user_state=ep.policy.initial_state(ep.scenario, seed=ep.seed)
     )
-    snapshot, blobs = take_snapshot(ep, cursor)
+    snapshot, blobs = await take_snapshot(ep, cursor)
     cursor.leaf = ep.store.append_events(
         ep.run_id, ep.plan.episode_id, root_id, [(0, snapshot)], blobs=blobs
     )
     return cursor
-
-
-async def _resume(ep: Episode, leaf_id: int) -> Cursor:
-    """Rebuild the cursor from the stored path and bring agent and environment back."""
-    path = ep.store.read_path(leaf_id)
-    snapshots = [s for s in path if isinstance(s.event, Snapshot)]
-    after = path[path.index(snapshots[-1]) + 1 :] if snapshots else path
-    if not snapshots or any(not isinstance(s.event, Note) for s in after):
-        raise StoreError(f"episode {ep.plan.episode_id} does not end in a snapshot; cannot resume")
-    last = snapshots[-1].event
-    assert isinstance(last, Snapshot)
-    cursor = Cursor(leaf=leaf_id, turn=last.turn, user_state=last.user_state)
-    _replay_transcript(cursor, path)
-    await _restore_agent(ep, cursor, last)
-    if ep.env is not None and last.env_state_ref is not None:
-        ep.env.restore(ep.store.get_blob(last.env_state_ref))
-    return cursor
-
-
-def _replay_transcript(cursor: Cursor, path: list[StoredEvent]) -> None:
-    pending_user: str | None = None
-    for stored in path:
-        event = stored.event
-        if isinstance(event, UserMessage):
-            pending_user = event.text
-        elif isinstance(event, AgentReply) and pending_user is not None:
-            cursor.transcript += [
-                Utterance(role="user", text=pending_user),
-                Utterance(role="agent", text=event.text),
-            ]
-            pending_user = None
-        elif isinstance(event, ToolCall):
-            cursor.tool_calls.append(event)
-        elif isinstance(event, ApiCall):
-            cursor.last_api_result = ToolOutcome(result=event.result, error=event.error)
-        elif isinstance(event, Snapshot):
-            cursor.last_api_result = cursor.last_api_result if _follows_api(path, stored) else None
-
-
-def _follows_api(path: list[StoredEvent], snapshot: StoredEvent) -> bool:
-    index = path.index(snapshot)
-    return index > 0 and isinstance(path[index - 1].event, ApiCall)
-
-
-async def _restore_agent(ep: Episode, cursor: Cursor, snapshot: Snapshot) -> None:
-    agent: AgentAdapter = ep.agent
-    if agent.restore_strategy == "state" and snapshot.agent_state_ref is not None:
-        state = json.loads(ep.store.get_blob(snapshot.agent_state_ref))
-        agent.restore(state)  # type: ignore[attr-defined]
-    elif agent.restore_strategy == "replay" and cursor.transcript:
-        diverged = await _replay_agent(ep, cursor)
-        text = f"resumed by replaying {len(cursor.transcript) // 2} user turn(s) to the agent"
-        if diverged is not None:
-            text += f"; its reply diverged from the stored one at turn {diverged}"
-        note = [(cursor.turn, Note(text=text))]
-        cursor.leaf = ep.store.append_events(ep.run_id, ep.plan.episode_id, cursor.leaf, note)
-
-
-async def _replay_agent(ep: Episode, cursor: Cursor) -> int | None:
-    diverged = None
-    history = cursor.transcript
-    for index in range(0, len(history), 2):
-        turn = Turn(
-            episode_id=f"{ep.plan.episode_id}~replay",
-            message=history[index].text,
-            history=tuple(history[:index]),
-        )
-        reply = await ep.agent.respond(turn)
-        if diverged is None and reply.text != history[index + 1].text:
-            diverged = index // 2
-    return diverged
 
 
 def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
 
 EnvFactory = Callable[[], Environment]
-AgentOpener = Callable[[Environment | None], Awaitable[AgentAdapter]]
+AgentFactory = Callable[[Environment | None], AgentAdapter]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -28,7 +28,8 @@ class Parts:
     models: Mapping[str, ChatModel]
     """Models by role, already metered (and cached when the config says so)."""
     make_env: EnvFactory | None
-    open_agent: AgentOpener
+    make_agent: AgentFactory
+    """A fresh adapter for the agent under test (one per episode, or per web session)."""
     cache: Any = None
     """The record/replay cache, closed at the end of the run."""
 
@@ -68,7 +69,7 @@ def build_parts(
         policy=_make_policy(config, metered),
         models=metered,
         make_env=_env_factory(config),
-        open_agent=_agent_opener(config, metered),
+        make_agent=_agent_factory(config, metered),
         cache=cache,
     )
 
@@ -86,7 +87,7 @@ def _make_policy(config: RunConfig, models: Mapping[str, ChatModel]) -> UserPoli
     from vistasim.user import AgendaPolicy, LLMUserPolicy
 
     if config.user.policy == "agenda":
-        return AgendaPolicy()
+        return AgendaPolicy(web_skills=_web_skills(config))
     if "user" not in models:
         raise ConfigError(
             "user.policy = 'llm' needs a user model: add [models.user] with model (and base_url), "
@@ -102,6 +103,16 @@ def _make_policy(config: RunConfig, models: Mapping[str, ChatModel]) -> UserPoli
     )
 
 
+def _web_skills(config: RunConfig) -> dict[str, Any] | None:
+    from vistasim.domains import DOMAINS, get_domain
+    from vistasim.user import load_web_skills
+
+    target = config.environment.target if config.environment else None
+    if target not in DOMAINS:
+        return None
+    return load_web_skills(get_domain(target).package)
+
+
 def _env_factory(config: RunConfig) -> EnvFactory | None:
     if config.environment is None:
         return None
@@ -114,19 +125,19 @@ def _env_factory(config: RunConfig) -> EnvFactory | None:
     return lambda: factory(**options)
 
 
-def _agent_opener(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentOpener:
+def _agent_factory(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentFactory:
     from vistasim.agent import open_agent
 
     spec = config.agent
     assert spec is not None
 
-    async def open_for(env: Environment | None) -> AgentAdapter:
+    def make(env: Environment | None) -> AgentAdapter:
         try:
             return open_agent(spec, env=env, model=models.get("agent"))
         except AgentError as exc:
             return _FailedAgent(exc)
 
-    return open_for
+    return make
 
 
 class _FailedAgent:

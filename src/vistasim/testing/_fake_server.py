@@ -59,6 +59,7 @@ class FakeOpenAIServer:
         self._port = port
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
         self._injected: deque[_Injected] = deque()
         self._lock = threading.Lock()
         self._seen_prefixes: set[str] = set()
@@ -104,16 +105,22 @@ class FakeOpenAIServer:
         """Stop listening and drop open keep-alive connections."""
         if self._server is None:
             return
+        # asyncio (3.11) leaks the socket of a connection accepted but not yet wrapped in a
+        # transport when the server closes; give pending accepts a few loop turns to finish.
+        for _ in range(5):
+            await asyncio.sleep(0)
         self._server.close()
-        # A connection accepted just now gets its handler task only after two loop turns;
-        # wait for those so that no socket outlives the server.
-        for _ in range(2):
+        for _ in range(5):
             await asyncio.sleep(0)
         while self._handlers:
             for task in list(self._handlers):
                 task.cancel()
             await asyncio.gather(*self._handlers, return_exceptions=True)
+        for writer in self._writers:
+            writer.transport.abort()
+        self._writers.clear()
         await self._server.wait_closed()
+        await asyncio.sleep(0)  # aborted transports close their sockets in a callback
         self._server = None
 
     async def __aenter__(self) -> FakeOpenAIServer:
@@ -162,6 +169,7 @@ class FakeOpenAIServer:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
+        self._writers.add(writer)
         try:
             while await self._serve_one(reader, writer):
                 pass
@@ -172,10 +180,11 @@ class FakeOpenAIServer:
             # connection callback from logging the cancellation as an error.
             pass
         finally:
-            self._handlers.discard(task)
             writer.close()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await writer.wait_closed()
+            self._handlers.discard(task)
+            self._writers.discard(writer)
 
     async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
         """Serve one request; return whether the connection stays open."""

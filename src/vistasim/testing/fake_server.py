@@ -44,9 +44,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--responder", default=None, help="module:attr of a responder function")
     args = parser.parse_args(argv)
     responder = load_responder(args.responder) if args.responder else None
-    server = FakeOpenAIServer(
-        latency_s=args.latency_ms / 1000, responder=responder, port=args.port
-    )
+    server = FakeOpenAIServer(latency_s=args.latency_ms / 1000, responder=responder, port=args.port)
     try:
         asyncio.run(serve(server))
     except KeyboardInterrupt:

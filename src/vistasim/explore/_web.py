@@ -1,0 +1,145 @@
+"""The browser channel of an episode: the product's site, a browser context on it, the widget.
+
+In `ui` and `hybrid` modes each episode gets its own browser context. A built-in domain's site is
+served per episode on loopback, bound to that episode's environment, so what the user does in the
+UI and what the agent does in chat change the same state; an external product is reached at
+`web.start_url`. The agent under test is then reached through the page's chat widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+
+from vistasim.agent._types import AgentAdapter
+from vistasim.browser._types import PageView, WebStep
+from vistasim.config import RunConfig
+from vistasim.env._types import Environment
+from vistasim.errors import BrowserError, ConfigError, MissingExtraError
+
+__all__ = ["WebChannel", "open_pool", "serve_app", "web_channel"]
+
+
+@dataclass(kw_only=True)
+class WebChannel:
+    """One episode's page: observe it, act on it, snapshot it."""
+
+    session: Any
+    """The `browser.PageSession` of the episode."""
+    budget_tokens: int
+    screenshots: bool
+
+    async def observe(self) -> PageView:
+        """The current page, trimmed to the token budget."""
+        return await self.session.observe(budget_tokens=self.budget_tokens)
+
+    async def act(self, step: WebStep) -> Any:
+        """Carry out one web action; errors come back in the result."""
+        return await self.session.act(step)
+
+
+def open_pool(config: RunConfig) -> Any:
+    """The run's browser pool (one browser, one context per episode), not yet launched."""
+    from vistasim.browser import BrowserPool, find_chromium
+
+    return BrowserPool(executable=find_chromium(config.web.chromium), headless=config.web.headless)
+
+
+@asynccontextmanager
+async def web_channel(
+    config: RunConfig,
+    pool: Any,
+    env: Environment | None,
+    make_agent: Callable[[], Any],
+) -> AsyncIterator[tuple[WebChannel, AgentAdapter]]:
+    """Open the episode's site and page; yield the channel and the widget agent adapter."""
+    from vistasim.agent import WebChatAgent
+
+    async with _site(config, env, make_agent) as start_url:
+        origins = config.web.allowed_origins or [_origin(start_url)]
+        session = await pool.new_session(allowed_origins=origins)
+        try:
+            result = await session.goto(start_url)
+            if not result.ok:
+                raise BrowserError(f"cannot open {start_url}: {result.error}", url=start_url)
+            agent = WebChatAgent(session.page, widget=_selectors(config), trace=_trace(config))
+            yield (
+                WebChannel(
+                    session=session,
+                    budget_tokens=config.web.observation_tokens,
+                    screenshots=config.web.screenshots,
+                ),
+                agent,
+            )
+        finally:
+            await session.close()
+
+
+@asynccontextmanager
+async def _site(
+    config: RunConfig, env: Environment | None, make_agent: Callable[[], Any]
+) -> AsyncIterator[str]:
+    if config.web.start_url:
+        yield config.web.start_url
+        return
+    from vistasim.domains import DOMAINS, get_domain
+
+    target = config.environment.target if config.environment else None
+    if target not in DOMAINS or env is None:
+        raise ConfigError(
+            f"mode {config.run.mode!r} needs a web page: set web.start_url to your product's "
+            "page, or use a built-in domain as the environment (target = 'shop' or 'school')",
+            key="web.start_url",
+        )
+    domain = get_domain(target)
+    assert domain.make_web_app is not None
+    async with serve_app(domain.make_web_app(env, make_agent)) as url:
+        yield url
+
+
+@asynccontextmanager
+async def serve_app(app: Any, *, startup_timeout_s: float = 10.0) -> AsyncIterator[str]:
+    """Serve an ASGI app on 127.0.0.1 (a free port) for the duration of the block."""
+    try:
+        import uvicorn
+    except ImportError:
+        raise MissingExtraError("uvicorn", "web") from None
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off")
+    )
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(server.serve)
+        with anyio.fail_after(startup_timeout_s):
+            while not server.started:
+                await anyio.sleep(0.005)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            server.should_exit = True
+
+
+def _selectors(config: RunConfig) -> Any:
+    from vistasim.agent import WidgetSelectors
+
+    chosen = {k: v for k, v in config.web.widget.model_dump().items() if v is not None}
+    return WidgetSelectors(**chosen, reply_url=config.web.reply_url_pattern)
+
+
+def _trace(config: RunConfig) -> Any:
+    if config.web.trace_url is None:
+        return None
+    from vistasim.agent import HttpTraceSource
+
+    return HttpTraceSource(config.web.trace_url)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

@@ -1,0 +1,219 @@
+"""WebChatAgent driving a chat widget that is not ours, in a real Chromium."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from vistasim.agent import (
+    AgentAdapter,
+    HttpTraceSource,
+    Turn,
+    Utterance,
+    WebChatAgent,
+    WidgetSelectors,
+)
+from vistasim.errors import AgentError, BrowserError
+
+pytestmark = pytest.mark.browser
+
+FOREIGN = WidgetSelectors(
+    input=".helpdesk-panel textarea.composer",
+    send=".helpdesk-panel .go",
+    messages=".thread > li",
+    agent_message=".thread > li.from-support",
+    open_button="#open-helpdesk",
+    reply_url="**/ask",
+)
+
+
+def expected(message: str) -> str:
+    return f"Thanks for asking about {message}. We reply within two days."
+
+
+async def open_agent(page, site, mode: str = "normal", **kwargs) -> WebChatAgent:
+    await page.goto(f"{site.url}/?mode={mode}")
+    kwargs.setdefault("settle_ms", 300)
+    kwargs.setdefault("timeout_s", 8.0)
+    return WebChatAgent(page, widget=FOREIGN, **kwargs)
+
+
+async def test_reply_is_the_whole_streamed_message_after_opening_the_launcher(page, site):
+    agent = await open_agent(page, site)
+    reply = await agent.respond(Turn(episode_id="e1", message="refund timelines"))
+    assert reply.text == expected("refund timelines")
+    await agent.aclose()
+
+
+async def test_reply_metadata_records_latency(page, site):
+    agent = await open_agent(page, site)
+    reply = await agent.respond(Turn(episode_id="e1", message="shipping"))
+    assert 0 < reply.metadata["first_s"] <= reply.metadata["latency_s"] < 5
+    await agent.aclose()
+
+
+async def test_second_turn_returns_only_the_new_agent_message(page, site):
+    agent = await open_agent(page, site)
+    await agent.respond(Turn(episode_id="e1", message="first question"))
+    reply = await agent.respond(Turn(episode_id="e1", message="second question"))
+    assert reply.text == expected("second question")
+    await agent.aclose()
+
+
+async def test_transcript_lists_user_and_agent_messages_in_order(page, site):
+    agent = await open_agent(page, site)
+    await agent.respond(Turn(episode_id="e1", message="hours"))
+    assert await agent.transcript() == (
+        Utterance(role="agent", text="Hi! How can we help?"),
+        Utterance(role="user", text="hours"),
+        Utterance(role="agent", text=expected("hours")),
+    )
+    await agent.aclose()
+
+
+async def test_adapter_satisfies_the_protocol_with_replay_restore(page, site):
+    agent = await open_agent(page, site)
+    assert isinstance(agent, AgentAdapter)
+    assert agent.restore_strategy == "replay"
+    await agent.aclose()
+
+
+async def test_without_tool_reports_or_trace_the_reply_has_no_tool_calls(page, site):
+    agent = await open_agent(page, site)
+    reply = await agent.respond(Turn(episode_id="e1", message="anything"))
+    assert reply.tool_calls == ()
+    await agent.aclose()
+
+
+async def test_trace_source_supplies_this_turns_tool_calls(page, site):
+    trace = HttpTraceSource(f"{site.url}/trace")
+    agent = await open_agent(page, site, trace=trace)
+    await agent.respond(Turn(episode_id="e1", message="old question"))
+    reply = await agent.respond(Turn(episode_id="e1", message="warranty"))
+    assert [(c.name, c.args, c.result) for c in reply.tool_calls] == [
+        ("lookup_faq", {"question": "warranty"}, {"hits": 1})
+    ]
+    await agent.aclose()
+
+
+async def test_widget_that_never_answers_raises_agent_error_after_timeout(page, site):
+    agent = await open_agent(page, site, mode="silent", timeout_s=2.0)
+    start = anyio.current_time()
+    with pytest.raises(AgentError, match="no new agent message appeared"):
+        await agent.respond(Turn(episode_id="e1", message="hello?"))
+    assert 1.9 < anyio.current_time() - start < 5
+    await agent.aclose()
+
+
+async def test_page_without_a_widget_raises_agent_error(page, site):
+    await page.goto(f"{site.url}/plain")
+    agent = WebChatAgent(page, timeout_s=1.0)
+    with pytest.raises(AgentError, match="no chat widget input"):
+        await agent.respond(Turn(episode_id="e1", message="hi"))
+    await agent.aclose()
+
+
+async def test_send_control_that_cannot_be_clicked_raises_agent_error(page, site):
+    agent = await open_agent(page, site, mode="stuck", timeout_s=1.0)
+    with pytest.raises(AgentError, match="could not send"):
+        await agent.respond(Turn(episode_id="e1", message="hi"))
+    await agent.aclose()
+
+
+async def test_failed_widget_request_raises_agent_error_with_status(page, site):
+    agent = await open_agent(page, site)
+    site.fail_next = True
+    with pytest.raises(AgentError) as caught:
+        await agent.respond(Turn(episode_id="e1", message="hi"))
+    assert caught.value.status == 503
+    assert "overloaded" in (caught.value.body or "")
+    await agent.aclose()
+
+
+async def test_page_crash_while_waiting_raises_agent_error(page, site):
+    agent = await open_agent(page, site, mode="silent", timeout_s=5.0)
+
+    async def crash() -> None:
+        await anyio.sleep(0.5)
+        try:
+            await page.goto("chrome://crash", timeout=2000)
+        except Exception:
+            pass  # the navigation itself fails: the renderer is gone
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(crash)
+        with pytest.raises(AgentError, match="crashed"):
+            await agent.respond(Turn(episode_id="e1", message="hi"))
+    await agent.aclose()
+
+
+async def test_page_closed_while_waiting_raises_browser_error(page, site):
+    agent = await open_agent(page, site, mode="silent", timeout_s=5.0)
+
+    async def close() -> None:
+        await anyio.sleep(0.5)
+        await page.close()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(close)
+        with pytest.raises(BrowserError, match="closed"):
+            await agent.respond(Turn(episode_id="e1", message="hi"))
+
+
+COMMON_WIDGET = """<!doctype html><title>Common</title>
+<div class="chat-widget">
+  <div class="messages"></div>
+  <form><textarea name="q"></textarea><button type="submit">Send</button></form>
+</div>
+<script>
+const box = document.querySelector(".messages");
+function add(cls, text) {
+  const d = document.createElement("div"); d.className = cls; d.textContent = text;
+  box.appendChild(d);
+}
+document.querySelector("form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const t = document.querySelector("textarea"); const q = t.value; t.value = "";
+  add("message user", q);
+  setTimeout(() => add("message bot", "Echo: " + q), 100);
+});
+</script>"""
+
+ENTER_ONLY_WIDGET = """<!doctype html><title>Enter</title>
+<div id="chatbox"><ol></ol><input placeholder="Say something"></div>
+<script>
+const input = document.querySelector("#chatbox input");
+input.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter") return;
+  const li = document.createElement("li"); li.className = "assistant";
+  li.textContent = "Got: " + input.value; input.value = "";
+  setTimeout(() => document.querySelector("#chatbox ol").appendChild(li), 50);
+});
+</script>"""
+
+
+async def test_default_selectors_drive_a_common_chat_widget(page):
+    await page.set_content(COMMON_WIDGET)
+    agent = WebChatAgent(page, settle_ms=150, timeout_s=5.0)
+    reply = await agent.respond(Turn(episode_id="e1", message="ping"))
+    assert reply.text == "Echo: ping"
+    await agent.aclose()
+
+
+async def test_enter_is_pressed_when_the_widget_has_no_send_button(page):
+    await page.set_content(ENTER_ONLY_WIDGET)
+    agent = WebChatAgent(page, settle_ms=150, timeout_s=5.0)
+    reply = await agent.respond(Turn(episode_id="e1", message="pong"))
+    assert reply.text == "Got: pong"
+    await agent.aclose()
+
+
+async def test_widget_that_reloads_the_page_on_send_is_read_after_reload(page, site):
+    await page.goto(f"{site.url}/form")
+    agent = WebChatAgent(
+        page, widget=WidgetSelectors(agent_message=".chat-area .them"), settle_ms=150
+    )
+    await agent.respond(Turn(episode_id="e1", message="first"))
+    reply = await agent.respond(Turn(episode_id="e1", message="second"))
+    assert reply.text == "Noted: second"
+    await agent.aclose()
