@@ -1,5 +1,17 @@
 """The browser channel: Chromium via Playwright, page observations and web actions."""
 
+from vistasim.browser._actions import ACTION_DESCRIPTIONS, StepResult, execute_step, locate
+from vistasim.browser._discover import LAUNCH_ARGS, find_chromium
+from vistasim.browser._observe import (
+    ChatWidgetSpec,
+    estimate_tokens,
+    fit_budget,
+    observe_page,
+    parse_aria_snapshot,
+    read_chat,
+)
+from vistasim.browser._pool import BrowserPool, Launcher, launch_chromium
+from vistasim.browser._session import PageSession
 from vistasim.browser._types import (
     Back,
     Click,
@@ -15,15 +27,31 @@ from vistasim.browser._types import (
 )
 
 __all__ = [
+    "ACTION_DESCRIPTIONS",
     "Back",
+    "BrowserPool",
+    "ChatWidgetSpec",
     "Click",
     "ElementView",
+    "LAUNCH_ARGS",
+    "Launcher",
     "Navigate",
+    "PageSession",
     "PageView",
     "Scroll",
     "SelectOption",
+    "StepResult",
     "TypeText",
     "WebActionKind",
     "WebStep",
     "WidgetMessage",
+    "estimate_tokens",
+    "execute_step",
+    "find_chromium",
+    "fit_budget",
+    "launch_chromium",
+    "locate",
+    "observe_page",
+    "parse_aria_snapshot",
+    "read_chat",
 ]

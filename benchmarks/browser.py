@@ -1,0 +1,211 @@
+"""Browser benchmark: action latency, observation size and memory per concurrent session.
+
+The shop site runs under uvicorn in its own process on 127.0.0.1 (as a product under test would),
+so its CPU is not counted against the browser layer. Reports:
+
+- action latency p50/p95 (click, type+enter, select, navigate, back, scroll) on shop pages,
+  each including the bounded settle wait (target p50 <= 150 ms);
+- observation tokens vs raw HTML tokens per page (target <= 15 %);
+- 8 concurrent sessions, and memory per extra session: proportional set size (PSS, shared pages
+  split fairly) of all Chromium processes, from 1 to 8 open sessions (target <= 80 MB).
+
+    .venv/bin/python benchmarks/browser.py [--rounds 20] [--sessions 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vistasim.browser import (  # noqa: E402
+    Back,
+    BrowserPool,
+    Click,
+    Navigate,
+    PageSession,
+    Scroll,
+    SelectOption,
+    TypeText,
+    WebStep,
+)
+
+SERVER = """
+import socket, sys, uvicorn
+from vistasim.domains import get_domain
+domain = get_domain("shop")
+app = domain.make_web_app(domain.make_environment(), None)
+sock = socket.socket(); sock.bind(("127.0.0.1", 0)); sock.listen(64)
+print(sock.getsockname()[1], flush=True)
+uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off")).run(sockets=[sock])
+"""
+
+PAGES = ["/", "/product/P035", "/cart", "/checkout", "/orders", "/orders/W1007", "/account"]
+EMAIL = "priya.shah@example.com"
+
+
+def start_server() -> tuple[subprocess.Popen[str], str]:
+    """Start the shop site in a child process; return it and its base URL."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline())
+    return proc, f"http://127.0.0.1:{port}"
+
+
+async def log_in(session: PageSession, base: str) -> None:
+    """Log the session in as the benchmark customer."""
+    await session.goto(f"{base}/login")
+    await session.observe()
+    result = await session.act(TypeText(target="login-email", text=EMAIL, enter=True))
+    assert result.ok, result
+
+
+def one_round(base: str) -> list[tuple[str, WebStep]]:
+    """A realistic sequence of actions on the shop, ending where it started."""
+    return [
+        ("click", Click(target="order-link-W1007")),
+        ("select", SelectOption(target="return-refund-to", value="gift_card")),
+        ("click", Click(target="return-item-P035-RED")),
+        ("type", TypeText(target="return-reason", text="arrived damaged")),
+        ("navigate", Navigate(url=f"{base}/product/P035")),
+        ("back", Back()),
+        ("scroll", Scroll(direction="down")),
+        ("navigate", Navigate(url="/")),
+        ("type+enter", TypeText(target="search-input", text="daypack", enter=True)),
+        ("navigate", Navigate(url="/orders")),
+    ]
+
+
+async def measure_latency(session: PageSession, base: str, rounds: int) -> dict[str, list[float]]:
+    """Time each action (with its settle wait), observing between actions as a user would."""
+    times: dict[str, list[float]] = {}
+    await session.goto(f"{base}/orders")
+    for _ in range(rounds):
+        await session.observe()
+        for name, step in one_round(base):
+            start = time.perf_counter()
+            result = await session.act(step)
+            times.setdefault(name, []).append((time.perf_counter() - start) * 1000)
+            assert result.ok, result
+            await session.observe()
+    return times
+
+
+async def measure_observation(session: PageSession, base: str) -> list[tuple[str, int, int, float]]:
+    """Observe each shop page: (path, view tokens, raw HTML tokens, observe ms)."""
+    rows = []
+    for path in PAGES:
+        await session.goto(f"{base}{path}")
+        start = time.perf_counter()
+        view = await session.observe()
+        took = (time.perf_counter() - start) * 1000
+        rows.append((path, view.tokens, view.raw_html_tokens, took))
+    return rows
+
+
+def chromium_memory_mb() -> float:
+    """PSS (or RSS where PSS is unknown) of this process's Chromium descendants, in MB."""
+    total = 0
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" not in proc.name():
+                continue
+            info = proc.memory_full_info()
+            total += getattr(info, "pss", info.rss)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return total / 2**20
+
+
+async def measure_memory(pool: BrowserPool, base: str, count: int) -> tuple[list[float], float]:
+    """Open `count` logged-in sessions concurrently; memory after each, and the wall time."""
+    sessions: list[PageSession] = []
+    memory = []
+    start = time.perf_counter()
+    for _ in range(count):
+        sessions.append(await pool.new_session(allowed_origins=[base]))
+    async with anyio.create_task_group() as group:
+        for session in sessions:
+            group.start_soon(drive, session, base)
+    wall = time.perf_counter() - start
+    for keep in range(count, 0, -1):
+        await anyio.sleep(0.3)  # let Chromium settle after closing a context
+        memory.append(chromium_memory_mb())
+        await sessions[keep - 1].close()
+    return memory[::-1], wall
+
+
+async def drive(session: PageSession, base: str) -> None:
+    """One concurrent episode: log in, open an order, observe."""
+    await log_in(session, base)
+    await session.act(Click(target="order-link-W1007"))
+    await session.observe()
+
+
+def pct(values: list[float], q: float) -> float:
+    """Return the q-quantile of `values` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def main(rounds: int, sessions: int) -> None:
+    """Run the three measurements and print the figures."""
+    server, base = start_server()
+    try:
+        async with BrowserPool() as pool:
+            session = await pool.new_session(allowed_origins=[base])
+            await log_in(session, base)
+            for _ in range(2):  # warm up caches and the server
+                await measure_latency(session, base, 1)
+            times = await measure_latency(session, base, rounds)
+            rows = await measure_observation(session, base)
+            await session.close()
+            memory, wall = await measure_memory(pool, base, sessions)
+    finally:
+        server.terminate()
+        server.wait()
+    report(times, rows, memory, wall)
+
+
+def report(
+    times: dict[str, list[float]],
+    rows: list[tuple[str, int, int, float]],
+    memory: list[float],
+    wall: float,
+) -> None:
+    """Print the figures against their targets."""
+    every = [t for values in times.values() for t in values]
+    print(f"action latency (ms, incl. settle), {len(every)} actions:")
+    for name, values in times.items():
+        print(f"  {name:<10} p50 {pct(values, 0.5):6.1f}  p95 {pct(values, 0.95):6.1f}")
+    p50, p95 = pct(every, 0.5), pct(every, 0.95)
+    print(f"  {'all':<10} p50 {p50:6.1f}  p95 {p95:6.1f}  (target p50 <= 150)")
+    print("observation tokens vs raw HTML tokens (target <= 15 %):")
+    for path, tokens, raw, took in rows:
+        share = 100 * tokens / raw
+        print(f"  {path:<16} {tokens:5d} / {raw:5d} = {share:5.1f} %  observe {took:5.1f} ms")
+    total = sum(r[1] for r in rows) / sum(r[2] for r in rows)
+    print(f"  {'all pages':<16} {100 * total:5.1f} %")
+    extra = [b - a for a, b in zip(memory, memory[1:], strict=False)]
+    print(f"{len(memory)} concurrent sessions: log in + open an order each, {wall:.2f} s wall")
+    print("  chromium PSS by open sessions (MB): " + ", ".join(f"{m:.0f}" for m in memory))
+    print(f"  per extra session: mean {statistics.fmean(extra):.1f} MB (target <= 80)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--sessions", type=int, default=8)
+    args = parser.parse_args()
+    anyio.run(main, args.rounds, args.sessions)

@@ -1,0 +1,56 @@
+"""Browser fixtures: one Chromium for all browser tests, one context per test, loopback sites."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from tests.browser.sites import fixture_app, serve, shop_app
+from vistasim.browser import BrowserPool, PageSession, find_chromium
+from vistasim.errors import BrowserError
+
+
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    # Session scope so one browser (an asyncio-bound Playwright) serves every browser test.
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    try:
+        return find_chromium()
+    except BrowserError as exc:
+        pytest.skip(f"no Chromium for the browser tests: {exc}")
+
+
+@pytest.fixture(scope="session")
+async def pool(chromium) -> AsyncIterator[BrowserPool]:
+    async with BrowserPool(executable=chromium) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="session")
+def shop() -> Iterator[str]:
+    with serve(shop_app()) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    with serve(fixture_app()) as base:
+        yield base
+
+
+@pytest.fixture
+async def session(pool, shop, site) -> AsyncIterator[PageSession]:
+    session = await pool.new_session(allowed_origins=[shop, site])
+    yield session
+    await session.close()
+
+
+async def log_in(session: PageSession, shop: str, email: str = "priya.shah@example.com") -> None:
+    """Log the session's browser context in to the shop (a form post sharing its cookies)."""
+    response = await session.page.request.post(f"{shop}/login", form={"email": email})
+    assert response.ok, response.status

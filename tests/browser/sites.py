@@ -1,0 +1,110 @@
+"""Loopback web sites for the browser tests: the built-in shop, and small pages of our own."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import anyio
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from vistasim.domains import get_domain
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """Serve an ASGI app on 127.0.0.1 (a free port) in a thread; yield its base URL."""
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
+
+
+def shop_app() -> Any:
+    """The built-in shop site on a fresh environment, with its rule-based support agent."""
+    domain = get_domain("shop")
+    return domain.make_web_app(domain.make_environment(), None)
+
+
+PLAIN = """<!doctype html><html><head><title>Plain form</title></head><body>
+<h1>Contact us</h1>
+<p>We answer within two days.</p>
+<label for="name">Your name</label> <input id="name" value="Ada">
+<label>Topic <select><option>Billing</option><option selected>Delivery</option></select></label>
+<label><input type="checkbox" checked> Send me a copy</label>
+<button disabled>Archive</button>
+<button onclick="document.getElementById('out').textContent = 'Sent!'">Send</button>
+<p id="out"></p>
+<div id="helpdesk"><ul class="thread">
+  <li class="from-me">Hello?</li><li class="from-them">Hi, how can I help?</li>
+</ul></div>
+</body></html>"""
+
+LINKS = """<!doctype html><html><head><title>Links</title></head><body>
+<a href="https://elsewhere.example.com/" data-semantic-id="away">Somewhere else</a>
+<a href="/plain" data-semantic-id="plain">Plain page</a>
+<img src="https://tracker.example.com/pixel.png" alt="">
+</body></html>"""
+
+
+POLL = """<!doctype html><html><head><title>Live</title></head><body>
+<p id="state">waiting</p>
+<button data-semantic-id="mark" onclick="document.getElementById('state').textContent = 'marked'">
+Mark</button>
+<script>fetch("/hang");</script>
+</body></html>"""
+
+
+async def _hang(_request: Any) -> Response:
+    # Stands in for a long poll: answers long after any action's settle bound.
+    await anyio.sleep(3)
+    return HTMLResponse("late")
+
+
+def _page(html: str) -> Any:
+    async def endpoint(_request: Any) -> Response:
+        return HTMLResponse(html)
+
+    return endpoint
+
+
+async def _set_cookie(_request: Any) -> Response:
+    response = HTMLResponse("<title>cookie</title><p>cookie set</p>")
+    response.set_cookie("flavour", "oat", samesite="lax")
+    return response
+
+
+def fixture_app() -> Starlette:
+    """Pages without semantic ids (aria fallback), links off-site, and a cookie setter."""
+    return Starlette(
+        routes=[
+            Route("/plain", _page(PLAIN)),
+            Route("/links", _page(LINKS)),
+            Route("/cookie", _set_cookie),
+            Route("/poll", _page(POLL)),
+            Route("/hang", _hang),
+        ]
+    )
