@@ -24,6 +24,7 @@ __all__ = [
     "AgendaItem",
     "Criteria",
     "Limits",
+    "Mode",
     "Persona",
     "Scalar",
     "Scenario",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 Scalar = str | int | float | bool
+Mode = Literal["chat", "ui", "api", "hybrid"]
 
 
 class _Strict(BaseModel):
@@ -83,6 +85,8 @@ class StateCriterion(_Strict):
     """Column values every selected row must have."""
     count: int | None = None
     """If set, exactly this many rows must match `where` (use 0 to assert absence)."""
+    modes: list[Mode] | None = None
+    """Run modes this check applies in; default: all."""
 
 
 class ActionCriterion(_Strict):
@@ -94,6 +98,9 @@ class ActionCriterion(_Strict):
     """Expected arguments."""
     match: Literal["exact", "partial"] = "partial"
     """`partial`: the given args are a subset of the call's; `exact`: the call's args equal them."""
+    modes: list[Mode] | None = None
+    """Run modes this check applies in; default: all. A required agent action usually applies
+    only in `chat` and `api`, since in `ui` and `hybrid` the user may do it on the site."""
 
 
 class StatementCriterion(_Strict):
@@ -103,6 +110,8 @@ class StatementCriterion(_Strict):
     """At least one agent message contains one of these."""
     contains_all: list[str] = []
     """Some agent message (not necessarily one) contains each of these."""
+    modes: list[Mode] | None = None
+    """Run modes this check applies in; default: all."""
 
 
 class Criteria(_Strict):

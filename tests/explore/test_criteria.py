@@ -83,3 +83,14 @@ def test_state_without_environment_fails():
     criteria = _criteria(state=[{"table": "orders", "where": {}}])
     judgment = evaluate_criteria(criteria, tool_calls=[], agent_texts=[], env=None)
     assert judgment.passed is False
+
+
+def test_checks_limited_to_other_modes_are_left_out():
+    criteria = _criteria(
+        actions=[{"tool": "cancel_order", "args": {}, "modes": ["chat", "api"]}],
+        statements=[{"contains_any": ["cancelled"], "modes": ["chat"]}],
+    )
+    chat = evaluate_criteria(criteria, tool_calls=[], agent_texts=[], env=None, mode="chat")
+    hybrid = evaluate_criteria(criteria, tool_calls=[], agent_texts=[], env=None, mode="hybrid")
+    assert chat.passed is False and len(chat.checks) == 2
+    assert hybrid.passed is True and hybrid.checks == []

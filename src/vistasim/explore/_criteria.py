@@ -24,13 +24,26 @@ def evaluate_criteria(
     tool_calls: Sequence[ToolCall],
     agent_texts: Sequence[str],
     env: Environment | None,
+    mode: str = "chat",
 ) -> Judgment:
-    """Check every criterion against the episode's tool calls, agent messages and end state."""
+    """Check the criteria against the episode's tool calls, agent messages and end state.
+
+    Checks whose `modes` exclude the run's mode are left out (a required agent action does not
+    apply when the user may do the thing on the site).
+    """
+
+    def applies(criterion: StateCriterion | ActionCriterion | StatementCriterion) -> bool:
+        return criterion.modes is None or mode in criterion.modes
+
     checks: list[dict[str, JsonValue]] = []
-    checks += [_check_state(c, env) for c in criteria.state]
-    checks += [_check_action(c, tool_calls, required=True) for c in criteria.actions]
-    checks += [_check_action(c, tool_calls, required=False) for c in criteria.forbidden_actions]
-    checks += [_check_statement(c, agent_texts) for c in criteria.statements]
+    checks += [_check_state(c, env) for c in criteria.state if applies(c)]
+    checks += [_check_action(c, tool_calls, required=True) for c in criteria.actions if applies(c)]
+    checks += [
+        _check_action(c, tool_calls, required=False)
+        for c in criteria.forbidden_actions
+        if applies(c)
+    ]
+    checks += [_check_statement(c, agent_texts) for c in criteria.statements if applies(c)]
     failed = [c for c in checks if not c["passed"]]
     reason = "; ".join(str(c["detail"]) for c in failed)
     return Judgment(judge="criteria", passed=not failed, checks=checks, reason=reason)

@@ -245,6 +245,7 @@ def _finish(
                 tool_calls=cursor.tool_calls,
                 agent_texts=agent_texts,
                 env=ep.env,
+                mode=ep.plan.mode,
             )
         )
     events.append(stop)
