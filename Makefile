@@ -18,6 +18,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
+	@scripts/ensure-chromium.sh $(BIN)/python
 	$(BIN)/vistasim demo
 
 lint: $(VENV)/.installed-dev

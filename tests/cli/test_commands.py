@@ -15,14 +15,14 @@ def _invoke(*args):
 
 def _demo(tmp_path):
     store = str(tmp_path / "v.db")
-    output = _invoke("demo", "--store", store, "--rollouts", "1")
+    output = _invoke("demo", "--store", store, "--rollouts", "1", "--mode", "chat")
     run_id = output.split("run ", 1)[1].split(":", 1)[0]
     return store, run_id, output
 
 
 def test_demo_runs_offline_and_says_where_results_are(tmp_path):
     store, run_id, output = _demo(tmp_path)
-    assert "8 episodes" in output
+    assert "9 episodes" in output
     assert f"stored in {store}" in output
     assert f"vistasim show {run_id}" in output
 
@@ -30,7 +30,7 @@ def test_demo_runs_offline_and_says_where_results_are(tmp_path):
 def test_runs_lists_the_demo_run(tmp_path):
     store, run_id, _ = _demo(tmp_path)
     output = _invoke("runs", "--store", store)
-    assert run_id in output and "8/8" in output
+    assert run_id in output and "9/9" in output
 
 
 def test_show_lists_episodes_and_prints_a_transcript(tmp_path):
@@ -123,8 +123,10 @@ def test_demo_finds_the_shop_agents_documented_flaws(tmp_path):
         view = read_run_view(db, run_id)
     verdicts = {e.scenario_id: e.events[-2].event.passed for e in view.episodes}
     assert verdicts["shop-cancel-pending-order"] is True
-    assert [s for s, ok in verdicts.items() if not ok] == [
+    failed = {s for s, ok in verdicts.items() if not ok}
+    assert failed >= {
         "shop-flaw-correction-cancel",
         "shop-flaw-two-items-return",
         "shop-flaw-order-before-email",
-    ]
+    }
+    assert not failed & {"shop-return-cracked-toaster", "shop-exchange-shirt-size"}

@@ -18,7 +18,7 @@ def _invoke(*args):
 
 def _demo(tmp_path):
     store = str(tmp_path / "v.db")
-    output = _invoke("demo", "--store", store, "--rollouts", "1")
+    output = _invoke("demo", "--store", store, "--rollouts", "1", "--mode", "chat")
     return store, output.split("run ", 1)[1].split(":", 1)[0]
 
 
@@ -53,7 +53,7 @@ def test_metrics_with_a_judge_over_http_computes_realism_in_one_call_per_episode
         calls = server.count
     report = json.loads(output)
     assert report["realism"]["computed"] is True
-    assert calls == report["episodes"] == 8
+    assert calls == report["episodes"] == 9
     with open_store(store) as db:
         roles = db.db.execute("SELECT role, COUNT(*) FROM model_calls GROUP BY role").fetchall()
-    assert [tuple(r) for r in roles] == [("judge", 8)]
+    assert [tuple(r) for r in roles] == [("judge", 9)]

@@ -112,3 +112,17 @@ async def test_a_browser_crash_errors_that_episode_and_the_run_goes_on(tmp_path)
     assert errored.stop_reason == "infra_error" and "browser" in errored.stop.detail
     other = next(e for e in view.episodes if e.status != "errored")
     assert other.stop_reason in ("goal_met", "user_stop", "max_turns")
+
+
+def test_demo_runs_in_hybrid_mode_and_writes_a_report(tmp_path):
+    from click.testing import CliRunner
+
+    from vistasim.cli import cli
+
+    result = CliRunner().invoke(cli, ["demo", "--store", str(tmp_path / "v.db")])
+    assert result.exit_code == 0, result.output
+    assert "hybrid mode" in result.output and "9 episodes" in result.output
+    with open_store(tmp_path / "v.db") as store:
+        kinds = dict(store.db.execute("SELECT kind, COUNT(*) FROM events GROUP BY kind").fetchall())
+    assert kinds["web_action"] and kinds["api_call"] and kinds["user_message"]
+    assert list((tmp_path / "reports").glob("*.html"))

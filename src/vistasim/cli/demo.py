@@ -13,6 +13,7 @@ from vistasim.config import RunConfig
 from vistasim.scenario import Scenario
 
 DEMO_SCENARIOS = (
+    "shop-hybrid-refund-coupon-status",
     "shop-cancel-pending-order",
     "shop-return-cracked-toaster",
     "shop-status-shipped",
@@ -22,14 +23,15 @@ DEMO_SCENARIOS = (
     "shop-flaw-two-items-return",
     "shop-flaw-order-before-email",
 )
-"""Common paths, a policy refusal, and three scenarios that trigger the agent's documented flaws."""
+"""A three-channel errand, common paths, a policy refusal, and scenarios that trigger the agent's
+documented flaws."""
 
 
-def demo_config(*, rollouts: int = 2) -> RunConfig:
+def demo_config(*, rollouts: int = 1, mode: str = "hybrid") -> RunConfig:
     """The demo's run config: agenda users against the shop's rule-based agent, no model needed."""
     return RunConfig.model_validate(
         {
-            "run": {"name": "demo", "rollouts": rollouts, "mode": "chat", "concurrency": 4},
+            "run": {"name": f"demo ({mode})", "rollouts": rollouts, "mode": mode, "concurrency": 4},
             "user": {"policy": "agenda"},
             "agent": {"kind": "python", "target": "vistasim.domains.shop:RuleShopAgent"},
             "environment": {"target": "shop"},
@@ -48,16 +50,20 @@ def demo_scenarios() -> list[Scenario]:
 
 @click.command("demo")
 @store_option
-@click.option("--rollouts", default=2, show_default=True, help="Episodes per scenario.")
-def command(store_path: Path | None, rollouts: int) -> None:
+@click.option("--rollouts", default=1, show_default=True, help="Episodes per scenario.")
+@click.option("--mode", type=click.Choice(["hybrid", "ui", "api", "chat"]), default="hybrid",
+              show_default=True, help="Channels the simulated users may use.")  # fmt: skip
+def command(store_path: Path | None, rollouts: int, mode: str) -> None:
     """Run the offline demo (no key, no network) and say where the results are."""
     from vistasim.explore import run
 
+    mode = _usable_mode(mode)
     scenarios = demo_scenarios()
-    config = demo_config(rollouts=rollouts)
+    config = demo_config(rollouts=rollouts, mode=mode)
     click.echo(
-        f"vistasim demo: {len(scenarios)} shop scenarios x {rollouts} rollouts, offline agenda "
-        "users against the shop's rule-based support agent (chat mode)"
+        f"vistasim demo: {len(scenarios)} shop scenarios x {rollouts} rollout(s), offline agenda "
+        f"users against the shop's rule-based support agent, {mode} mode"
+        + (" (web UI in Chromium + user-side APIs + chat widget)" if mode == "hybrid" else "")
     )
     with progress_bar("demo") as on_episode:
         result = anyio.run(
@@ -65,6 +71,22 @@ def command(store_path: Path | None, rollouts: int) -> None:
         )
     print_result(result)
     click.echo(f"  report:      {_write_report(Path(result.store_path), result.run_id)}")
+
+
+def _usable_mode(mode: str) -> str:
+    if mode not in ("ui", "hybrid"):
+        return mode
+    from vistasim.browser import find_chromium
+    from vistasim.errors import BrowserError, MissingExtraError
+
+    try:
+        import playwright  # noqa: F401
+
+        find_chromium()
+    except (BrowserError, ImportError, MissingExtraError) as exc:
+        click.echo(f"no browser for {mode} mode ({exc}); running the demo in chat mode", err=True)
+        return "chat"
+    return mode
 
 
 def _write_report(store_path: Path, run_id: str) -> Path:
