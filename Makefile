@@ -25,6 +25,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples
 
 test: lint
+	@scripts/ensure-chromium.sh $(BIN)/python
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-dev

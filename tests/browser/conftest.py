@@ -6,18 +6,19 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tests.browser.sites import fixture_app, serve, shop_app
+from tests.browser.sites import fixture_app, school_app, serve, shop_app
 from vistasim.browser import BrowserPool, PageSession, find_chromium
 from vistasim.errors import BrowserError
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def anyio_backend() -> str:
-    # Session scope so one browser (an asyncio-bound Playwright) serves every browser test.
+    # Module scope: one browser per test module; a session-scoped async fixture would keep an
+    # event loop running for the rest of the session and break later code that calls anyio.run.
     return "asyncio"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> str:
     try:
         return find_chromium()
@@ -25,19 +26,25 @@ def chromium() -> str:
         pytest.skip(f"no Chromium for the browser tests: {exc}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 async def pool(chromium) -> AsyncIterator[BrowserPool]:
     async with BrowserPool(executable=chromium) as pool:
         yield pool
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def shop() -> Iterator[str]:
     with serve(shop_app()) as base:
         yield base
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
+def school() -> Iterator[str]:
+    with serve(school_app()) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     with serve(fixture_app()) as base:
         yield base

@@ -49,6 +49,12 @@ def shop_app() -> Any:
     return domain.make_web_app(domain.make_environment(), None)
 
 
+def school_app() -> Any:
+    """The built-in school portal on a fresh environment, with its rule-based agent."""
+    domain = get_domain("school")
+    return domain.make_web_app(domain.make_environment(), None)
+
+
 PLAIN = """<!doctype html><html><head><title>Plain form</title></head><body>
 <h1>Contact us</h1>
 <p>We answer within two days.</p>
@@ -66,6 +72,7 @@ PLAIN = """<!doctype html><html><head><title>Plain form</title></head><body>
 LINKS = """<!doctype html><html><head><title>Links</title></head><body>
 <a href="https://elsewhere.example.com/" data-semantic-id="away">Somewhere else</a>
 <a href="/plain" data-semantic-id="plain">Plain page</a>
+<button data-semantic-id="secret" hidden>Secret</button>
 <img src="https://tracker.example.com/pixel.png" alt="">
 </body></html>"""
 

@@ -169,3 +169,11 @@ async def test_a_request_pending_from_before_the_action_is_not_waited_for(sessio
     assert result.ok
     assert time.monotonic() - started < 1.9  # the settle bound is 2 s
     assert "marked" in (await session.observe()).text
+
+
+async def test_hidden_element_is_not_observed_and_cannot_be_clicked(session, site):
+    await session.goto(f"{site}/links")
+    view = await session.observe()
+    assert "secret" not in {e.id for e in view.elements}
+    result = await session.act(Click(target="secret"))
+    assert not result.ok and "is hidden" in result.error

@@ -64,6 +64,21 @@ async def test_widget_transcript_is_read_from_the_shop_chat(session, shop):
     assert view.chat[1].role == "agent" and view.chat[1].text
 
 
+async def test_default_widget_spec_also_reads_the_school_chat(pool, school):
+    session = await pool.new_session(allowed_origins=[school])
+    try:
+        await session.goto(f"{school}/courses")
+        await session.observe()
+        await session.act(TypeText(target="chat-input", text="When is my exam?", enter=True))
+        view = await session.observe()
+    finally:
+        await session.close()
+    assert view.source == "semantic" and "course-search-input" in by_id(view)
+    assert view.chat[0] == WidgetMessage(role="user", text="When is my exam?")
+    assert view.chat[1].role == "agent" and view.chat[1].text
+    assert "Chat with Student Services" not in view.text
+
+
 async def test_page_without_semantic_ids_falls_back_to_aria_refs(session, site):
     await session.goto(f"{site}/plain")
     view = await session.observe()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 
 import anyio
 import psutil
@@ -152,3 +153,32 @@ async def test_another_port_on_the_same_host_is_another_origin(pool, shop, site)
             await session.page.goto(f"{site}/plain")  # past the action check: the route blocks
     finally:
         await session.close()
+
+
+async def test_pool_launches_once_lazily_for_concurrent_sessions(chromium, shop):
+    async with BrowserPool(executable=chromium) as pool:
+        assert pool.launches == 0
+        sessions = []
+
+        async def open_one():
+            sessions.append(await pool.new_session(allowed_origins=[shop]))
+
+        async with anyio.create_task_group() as group:
+            for _ in range(3):
+                group.start_soon(open_one)
+        assert pool.launches == 1
+        results = [await s.goto(f"{shop}/cart") for s in sessions]
+        assert all(r.ok for r in results)
+    assert all(s.closed for s in sessions)
+
+
+async def test_unreachable_allowed_site_is_an_action_error(pool):
+    with socket.socket() as probe:  # a port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        base = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    session = await pool.new_session(allowed_origins=[base])
+    try:
+        result = await session.goto(f"{base}/")
+    finally:
+        await session.close()
+    assert not result.ok and "ERR_CONNECTION_REFUSED" in result.error

@@ -52,7 +52,7 @@ _TEXT_TAGS = ("INPUT", "TEXTAREA")
 _NOT_TYPEABLE = ("checkbox", "radio", "submit", "button", "reset", "image", "file", "hidden")
 
 _PROBE_JS = r"""
-([selector, target]) => {
+(selector) => {
   const visible = (el) => el.checkVisibility({visibilityProperty: true});
   const el = selector ? document.querySelector(selector) : null;
   const ids = [];
@@ -68,6 +68,11 @@ _PROBE_JS = r"""
   return {found: el ? describe(el) : null, ids: ids};
   %DESCRIBE%}
 """
+
+_NEXT_FRAME_JS = """() => new Promise((done) => {
+  requestAnimationFrame(() => setTimeout(done, 0));
+  setTimeout(done, 50);  // hidden pages get no animation frames
+})"""
 
 _DESCRIBE_FN = r"""
 function describe(el) {
@@ -132,6 +137,11 @@ class NetworkWatch:
         """
         error = import_playwright().Error
         with anyio.move_on_after(timeout_s):
+            try:
+                # One frame lets the page's handlers run, so the fetches they start are seen.
+                await page.evaluate(_NEXT_FRAME_JS)
+            except error:
+                pass  # a navigation replaced the document: its requests are tracked below
             while True:
                 while self.busy_since(since):
                     await anyio.sleep(0.01)
@@ -232,12 +242,14 @@ async def _find(ctx: _Context, target: str) -> tuple[Any, dict[str, Any] | None,
         found = await _describe_aria(locator)
         ids = [e.id for e in ctx.known]
     else:
-        probe = await ctx.page.evaluate(_PROBE_JS, [_semantic_selector(target), target])
+        probe = await ctx.page.evaluate(_PROBE_JS, _semantic_selector(target))
         found, ids = probe["found"], probe["ids"]
-    if found is None or not found["visible"]:
+    if found is None:
         shown = ", ".join(ids[:40]) + (", ..." if len(ids) > 40 else "") if ids else "none"
         return locator, None, f"no element {target!r} on this page; available: {shown}"
     label = _label(ctx, target, found)
+    if not found["visible"]:
+        return locator, found, f"element {target!r} ({label!r}) is hidden; it cannot be used now"
     if not found["enabled"]:
         return locator, found, f"element {target!r} ({label!r}) is disabled; try something else"
     return locator, found, None
