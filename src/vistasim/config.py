@@ -25,6 +25,7 @@ from vistasim.errors import ConfigError
 __all__ = [
     "AgentSpec",
     "CacheSpec",
+    "EndpointSpec",
     "EnvironmentSpec",
     "HttpJsonAgentSpec",
     "ModelSpec",
@@ -75,6 +76,13 @@ class ModelSpec(_Section):
     """Retries on 429, 5xx and timeouts, with exponential backoff and jitter."""
     concurrency: int = Field(default=32, ge=1)
     """Most calls in flight at once for this role."""
+
+
+class EndpointSpec(_Section):
+    """Limits shared by every role that calls one endpoint."""
+
+    concurrency: int = Field(ge=1)
+    """Most calls in flight at once to this endpoint, over all roles."""
 
 
 class Price(_Section):
@@ -226,6 +234,8 @@ class RunConfig(_Section):
     """Models by role: `user`, `agent`, `judge`, `chooser`, `generator`, `embedder`."""
     prices: dict[str, Price] = {}
     """Price table by model name."""
+    endpoints: dict[str, EndpointSpec] = {}
+    """Shared limits by base URL, e.g. `[endpoints."http://localhost:8000/v1"] concurrency = 8`."""
     cache: CacheSpec = CacheSpec()
     web: WebSpec = WebSpec()
     base_dir: str = "."

@@ -224,3 +224,40 @@ def test_build_models_makes_one_limited_priced_model_per_role():
     assert user.limiter is not None and user.limiter.total_tokens == 5
     assert models["judge"].price is None
     assert models["judge"].limiter is not user.limiter
+
+
+def test_roles_on_one_endpoint_get_one_shared_limiter():
+    config = RunConfig.model_validate({
+        "models": {"user": {"model": "u", "base_url": "http://127.0.0.1:9/v1"},
+                   "judge": {"model": "j", "base_url": "http://127.0.0.1:9/v1"},
+                   "agent": {"model": "a", "base_url": "http://127.0.0.1:8/v1"}},
+        "endpoints": {"http://127.0.0.1:9/v1": {"concurrency": 3}},
+    })  # fmt: skip
+    models = build_models(config, cache=None)
+    assert models["user"].endpoint_limiter is models["judge"].endpoint_limiter
+    assert models["user"].endpoint_limiter.total_tokens == 3
+    assert models["agent"].endpoint_limiter is None
+
+
+async def test_the_endpoint_limit_caps_calls_over_all_roles():
+    in_flight = peak = 0
+
+    async def slow(request):
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await anyio.sleep(0.01)
+        in_flight -= 1
+        return "ok"
+
+    shared = anyio.CapacityLimiter(3)
+    models = [
+        RoleModel(FunctionLLM(slow), role=role, limiter=anyio.CapacityLimiter(10),
+                  endpoint_limiter=shared)
+        for role in ("user", "judge")
+    ]  # fmt: skip
+    request = ChatRequest(messages=[ChatMessage(role="user", content="hi")])
+    async with anyio.create_task_group() as tg:
+        for i in range(12):
+            tg.start_soon(models[i % 2].complete, request)
+    assert peak == 3

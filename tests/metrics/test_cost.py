@@ -79,3 +79,15 @@ def test_distribution_percentiles_interpolate():
 
 def test_distribution_of_nothing_is_zero():
     assert distribution([]).mean == 0.0
+
+
+def test_cache_hits_count_as_calls_but_spend_no_tokens():
+    from dataclasses import replace
+
+    hit = replace(model_call("user", 100, 10, 0.0), cache_hit=True)
+    run = make_run([episode("e1", "s1", [], model_calls=[hit, model_call("user", 5, 1, 0.001)])])
+    report = cost(run)
+    user_cost = report.by_role["user"]
+    assert (user_cost.calls, user_cost.cache_hits) == (2, 1)
+    assert (user_cost.input_tokens, user_cost.output_tokens) == (5, 1)
+    assert report.tokens.total == 6

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager, nullcontext
 
 import anyio
 
@@ -67,6 +67,7 @@ class RoleModel:
         cache: RequestCache | None = None,
         max_retries: int = 4,
         limiter: anyio.CapacityLimiter | None = None,
+        endpoint_limiter: anyio.CapacityLimiter | None = None,
         sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
         rng: random.Random | None = None,
     ) -> None:
@@ -78,6 +79,8 @@ class RoleModel:
         self.cache = cache
         self.max_retries = max_retries
         self.limiter = limiter
+        self.endpoint_limiter = endpoint_limiter
+        """Shared by every role on the same endpoint (`[endpoints."URL"] concurrency`)."""
         self._sleep = sleep
         self._rng = rng or random.Random()
 
@@ -133,8 +136,11 @@ class RoleModel:
         if aclose is not None:
             await aclose()
 
-    def _limit(self) -> AbstractAsyncContextManager[object]:
-        return self.limiter if self.limiter is not None else nullcontext()
+    @asynccontextmanager
+    async def _limit(self) -> AsyncIterator[None]:
+        # Role limit first, then the endpoint's: one fixed order, so two roles never deadlock.
+        async with self.limiter or nullcontext(), self.endpoint_limiter or nullcontext():
+            yield
 
     def _record_success(self, response: ChatResponse, *, attempts: int, latency_s: float) -> None:
         record_call(
@@ -176,14 +182,20 @@ def build_models(
         environ: Where API keys are read at call time (default: `os.environ`).
     """
     models: dict[str, RoleModel] = {}
+    endpoints: dict[str, anyio.CapacityLimiter] = {}
     for role, spec in config.models.items():
+        model = OpenAIChatModel(spec, environ=environ)
+        endpoint = config.endpoints.get(model.base_url)
+        if endpoint is not None and model.base_url not in endpoints:
+            endpoints[model.base_url] = anyio.CapacityLimiter(endpoint.concurrency)
         models[role] = RoleModel(
-            OpenAIChatModel(spec, environ=environ),
+            model,
             role=role,
             price=config.prices.get(spec.model),
             cache=cache,
             max_retries=spec.max_retries,
             limiter=anyio.CapacityLimiter(spec.concurrency),
+            endpoint_limiter=endpoints.get(model.base_url),
             rng=random.Random(config.run.seed),
         )
     return models

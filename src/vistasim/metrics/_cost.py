@@ -105,7 +105,10 @@ def cost(run: RunView) -> CostReport:
         episodes=len(run.episodes),
         wall_time_s=distribution(walls) if walls else None,
         tokens=distribution(
-            [sum(c.usage.input_tokens + c.usage.output_tokens for c in cs) for cs in calls]
+            [
+                sum(c.usage.input_tokens + c.usage.output_tokens for c in cs if not c.cache_hit)
+                for cs in calls
+            ]
         ),
         cost_usd=distribution([math.fsum(c.cost_usd for c in cs) for cs in calls]),
         actions={ch: distribution([a[ch] for a in actions]) for ch in CHANNELS},
@@ -137,6 +140,8 @@ def _add(sums: dict[str, float], call: ModelCall) -> None:
     sums["calls"] += 1
     sums["failed_calls"] += call.error is not None
     sums["cache_hits"] += call.cache_hit
+    if call.cache_hit:
+        return  # served by the record/replay cache: no token was spent
     sums["input_tokens"] += call.usage.input_tokens
     sums["output_tokens"] += call.usage.output_tokens
     sums["cached_tokens"] += call.usage.cached_tokens

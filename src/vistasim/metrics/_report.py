@@ -29,7 +29,7 @@ from vistasim.store._view import RunView
 
 __all__ = ["METRICS_VERSION", "MetricsReport", "compute_metrics", "format_metrics"]
 
-METRICS_VERSION = 2
+METRICS_VERSION = 3
 """Version of the metric definitions; bump it when a formula or a report field changes."""
 
 
