@@ -54,13 +54,15 @@ def _count(db_path: Path, sql: str) -> int:
         return 0
 
 
-def _start_and_kill(config: Path, db_path: Path) -> None:
+def _start_and_kill(
+    config: Path, db_path: Path, *, kind: str = "user_message", at_least: int = 25
+) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "vistasim.cli", "run", str(config), "--store", str(db_path)],
         cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while _count(db_path, "SELECT COUNT(*) FROM events WHERE kind = 'user_message'") < 25:
+    while _count(db_path, f"SELECT COUNT(*) FROM events WHERE kind = '{kind}'") < at_least:
         assert proc.poll() is None, "the run ended before it could be killed"
         assert time.monotonic() < deadline, "the run made no progress"
         time.sleep(0.02)
@@ -106,3 +108,61 @@ async def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     # No orphan or duplicated event: the table holds exactly the roots plus every episode's path.
     on_paths = sum(len(e.events) for e in resumed.episodes)
     assert events_in_table == on_paths + len(resumed.scenarios)
+
+
+HYBRID_CONFIG = """
+[run]
+scenarios = "shop.yaml"
+mode = "hybrid"
+rollouts = 2
+concurrency = 2
+
+[agent]
+kind = "python"
+target = "vistasim.domains.shop:RuleShopAgent"
+
+[environment]
+target = "shop"
+
+[cache]
+mode = "off"
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+async def test_kill_9_in_hybrid_mode_then_resume_finishes_every_episode(tmp_path):
+    import yaml
+
+    from vistasim.browser import find_chromium
+    from vistasim.domains import get_domain
+    from vistasim.errors import BrowserError
+
+    try:
+        find_chromium()
+    except BrowserError as exc:
+        pytest.skip(f"no Chromium: {exc}")
+    wanted = {"shop-hybrid-refund-coupon-status", "shop-cancel-pending-order", "shop-refund-status"}
+    scenarios = [s.model_dump(mode="json", exclude_defaults=True)
+                 for s in get_domain("shop").scenarios() if s.id in wanted]  # fmt: skip
+    (tmp_path / "shop.yaml").write_text(yaml.safe_dump(scenarios), encoding="utf-8")
+    config_path = tmp_path / "vistasim.toml"
+    config_path.write_text(HYBRID_CONFIG, encoding="utf-8")
+    db_path = tmp_path / "killed.db"
+    _start_and_kill(config_path, db_path, kind="web_action", at_least=8)
+    unfinished = _count(
+        db_path, "SELECT COUNT(*) FROM episodes WHERE status IN ('pending', 'running')"
+    )
+    assert unfinished > 0, "nothing was left to resume"
+
+    with open_store(db_path) as store:
+        [run_row] = store.list_runs()
+        await run(resume=run_row.run_id, store=store)
+        view = read_run_view(store, run_row.run_id)
+        events_in_table = store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    assert view.status == "done"
+    assert all(e.status in ("done", "errored") and e.stop is not None for e in view.episodes)
+    assert events_in_table == sum(len(e.events) for e in view.episodes) + len(view.scenarios)
+    for episode in view.episodes:
+        turns = [e.event.turn for e in episode.events if isinstance(e.event, Snapshot)]
+        assert turns == sorted(set(turns)), episode.episode_id  # no turn recorded twice

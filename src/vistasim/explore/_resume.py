@@ -34,7 +34,7 @@ async def resume_cursor(ep: Episode, leaf_id: int) -> Cursor:
     if ep.env is not None and last.env_state_ref is not None:
         ep.env.restore(ep.store.get_blob(last.env_state_ref))
     if ep.web is not None and last.browser_state_ref is not None:
-        await ep.web.session.restore(ep.store.get_blob(last.browser_state_ref))
+        await ep.web.restore(ep.store.get_blob(last.browser_state_ref))
     return cursor
 
 

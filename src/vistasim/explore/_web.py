@@ -8,6 +8,7 @@ UI and what the agent does in chat change the same state; an external product is
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ class WebChannel:
     """The `browser.PageSession` of the episode."""
     budget_tokens: int
     screenshots: bool
+    site_origin: str
+    """Origin of the site the episode started on."""
 
     async def observe(self) -> PageView:
         """The current page, trimmed to the token budget."""
@@ -41,6 +44,21 @@ class WebChannel:
     async def act(self, step: WebStep) -> Any:
         """Carry out one web action; errors come back in the result."""
         return await self.session.act(step)
+
+    async def restore(self, state: bytes) -> None:
+        """Restore a browser snapshot, moved to this episode's site if it was served elsewhere.
+
+        A built-in domain's site is served on a new port when a run resumes, so a stored URL on
+        the old origin is moved to the new one (cookies are per host, not per port).
+        """
+        data = json.loads(state)
+        old = _origin(data.get("url", ""))
+        if old and old != self.site_origin and old.startswith("http://127.0.0.1:"):
+            data["url"] = self.site_origin + data["url"][len(old) :]
+            storage = data.get("session_storage") or {}
+            if storage.get("origin") == old:
+                storage["origin"] = self.site_origin
+        await self.session.restore(json.dumps(data).encode())
 
 
 def open_pool(config: RunConfig) -> Any:
@@ -73,6 +91,7 @@ async def web_channel(
                     session=session,
                     budget_tokens=config.web.observation_tokens,
                     screenshots=config.web.screenshots,
+                    site_origin=_origin(start_url),
                 ),
                 agent,
             )
