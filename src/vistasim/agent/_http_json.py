@@ -4,151 +4,26 @@ Products expose their chatbots in many shapes. Instead of one adapter per produc
 describes the endpoint: a JSON request template with `{{message}}`, `{{session_id}}` and
 `{{history}}` placeholders, and dotted paths to the reply text and tool calls in the answer. Every
 way the endpoint can fail (HTTP error, timeout, garbage body, missing field) becomes an `AgentError`
-with the status and a body excerpt, so it is recorded as the agent's failure. `JsonEndpoint`, the
-HTTP part, is shared with the OpenAI-compatible adapter.
+with the status and a body excerpt, so it is recorded as the agent's failure. The HTTP part is
+`JsonEndpoint` (`_http.py`), shared with the other HTTP adapters.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import json
-import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-import anyio
 import httpx2
 
-import vistasim.llm
+from vistasim.agent._http import JsonAnswer, JsonEndpoint
 from vistasim.agent._python import coerce_tool_call
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import HttpJsonAgentSpec
 from vistasim.errors import AgentError, ConfigError
 
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _PLACEHOLDERS = ("message", "session_id", "history")
-_BODY_LIMIT = 2000
-_SHORTEST_SECRET = 4  # shorter header values would redact ordinary words from bodies
-
-
-@dataclass(frozen=True, kw_only=True)
-class JsonAnswer:
-    """A successful (status < 400) JSON answer from the agent's endpoint."""
-
-    status: int
-    data: Any
-    """The parsed JSON body."""
-    body: str
-    """The body text with header secrets redacted, at most 2,000 characters."""
-
-
-class JsonEndpoint:
-    """One agent endpoint: sends JSON, returns parsed JSON, turns every failure into `AgentError`.
-
-    Header values like `Bearer ${NAME}` are filled from `environ` at each call; header values never
-    appear in errors (they are redacted from echoed bodies too).
-    """
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        method: str = "POST",
-        headers: Mapping[str, str] | None = None,
-        auth_env: str | None = None,
-        timeout_s: float = 60.0,
-        environ: Mapping[str, str] | None = None,
-        transport: httpx2.AsyncBaseTransport | None = None,
-    ) -> None:
-        self.url = url
-        self._method = method
-        self._headers = dict(headers or {})
-        self._auth_env = auth_env
-        self._timeout_s = timeout_s
-        self._environ = environ
-        self._guard = transport is None
-        self._client = httpx2.AsyncClient(
-            transport=transport, timeout=timeout_s, follow_redirects=True
-        )
-
-    async def send(self, payload: Any) -> JsonAnswer:
-        """Send `payload` as JSON and parse the JSON answer.
-
-        Raises:
-            AgentError: timeout, connection failure, HTTP status >= 400 or a body that is not JSON.
-            ConfigError: a header names an unset environment variable, or the host is not loopback
-                while `vistasim.llm.ALLOW_REQUESTS` is off (tests).
-        """
-        headers, filled = self._render_headers()
-        # Redact both whole header values and the variables inside them: servers often echo
-        # just the key ("invalid key sk-...").
-        secrets = [s for s in (*headers.values(), *filled) if len(s) >= _SHORTEST_SECRET]
-        self._check_allowed()
-        try:
-            with anyio.fail_after(self._timeout_s):
-                response = await self._client.request(
-                    self._method, self.url, json=payload, headers=headers
-                )
-        except (TimeoutError, httpx2.TimeoutException):
-            raise AgentError(
-                f"agent at {self.url} did not answer within {self._timeout_s:g} s (agent.timeout_s)"
-            ) from None
-        except httpx2.HTTPError as exc:
-            detail = redact(f"{type(exc).__name__}: {exc}", secrets)
-            raise AgentError(f"cannot reach agent at {self.url}: {detail}") from None
-        body = redact(response.text, secrets)[:_BODY_LIMIT]
-        if response.status_code >= 400:
-            raise AgentError(
-                f"agent at {self.url} answered HTTP {response.status_code}",
-                status=response.status_code,
-                body=body,
-            )
-        try:
-            data = json.loads(response.text)
-        except ValueError:
-            raise AgentError(
-                f"agent at {self.url} answered HTTP {response.status_code} with a body that is "
-                f"not JSON: {body[:80]!r}",
-                status=response.status_code,
-                body=body,
-            ) from None
-        return JsonAnswer(status=response.status_code, data=data, body=body)
-
-    def fail(self, message: str, answer: JsonAnswer) -> AgentError:
-        """Build an `AgentError` about an unusable answer, keeping its status and body excerpt."""
-        return AgentError(f"agent at {self.url}: {message}", status=answer.status, body=answer.body)
-
-    async def aclose(self) -> None:
-        """Close the HTTP client."""
-        await self._client.aclose()
-
-    def _render_headers(self) -> tuple[dict[str, str], list[str]]:
-        """Return the headers to send and the environment values filled into them."""
-        environ = os.environ if self._environ is None else self._environ
-        filled: list[str] = []
-        rendered = {
-            name: _fill_env(value, environ, filled, key=f"agent.headers.{name}")
-            for name, value in self._headers.items()
-        }
-        if self._auth_env and not any(name.lower() == "authorization" for name in rendered):
-            key = _fill_env(f"${{{self._auth_env}}}", environ, filled, key="agent.api_key_env")
-            rendered["Authorization"] = f"Bearer {key}"
-        return rendered, filled
-
-    def _check_allowed(self) -> None:
-        if not self._guard or vistasim.llm.ALLOW_REQUESTS:
-            return
-        host = httpx2.URL(self.url).host
-        if host == "localhost" or _is_loopback_ip(host):
-            return
-        raise ConfigError(
-            f"requests to {host!r} are disabled because vistasim.llm.ALLOW_REQUESTS is False "
-            "(as in tests); point the agent at 127.0.0.1 or pass a transport",
-            key="agent.url",
-        )
 
 
 class HttpJsonAgent:
@@ -263,27 +138,6 @@ def dig(data: Any, path: str) -> tuple[bool, Any]:
     return True, node
 
 
-def redact(text: str, secrets: list[str]) -> str:
-    """Replace every occurrence of a secret in `text` with `***`."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
-
-
-def _fill_env(value: str, environ: Mapping[str, str], filled: list[str], *, key: str) -> str:
-    def lookup(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in environ:
-            raise ConfigError(
-                f"environment variable {name!r} is not set; export it before the run",
-                key=key,
-            )
-        filled.append(environ[name])
-        return environ[name]
-
-    return _ENV_REF.sub(lookup, value)
-
-
 def _check_placeholders(template: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(template, dict):
@@ -306,10 +160,3 @@ def _check_placeholders(template: Any) -> set[str]:
 
 def _is_index(part: str, length: int) -> bool:
     return part.lstrip("-").isdigit() and -length <= int(part) < length
-
-
-def _is_loopback_ip(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False

@@ -14,7 +14,7 @@ from typing import Any
 import httpx2
 from pydantic import JsonValue
 
-from vistasim.agent._http_json import JsonAnswer, JsonEndpoint
+from vistasim.agent._http import JsonAnswer, JsonEndpoint
 from vistasim.agent._python import parse_tool_args
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import OpenAIChatAgentSpec

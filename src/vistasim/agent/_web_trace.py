@@ -15,13 +15,17 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx2
 
-import vistasim.llm
-from vistasim.agent._http_json import _is_loopback_ip
+from vistasim.agent._http import EndpointNames, JsonEndpoint
 from vistasim.agent._python import coerce_tool_call
-from vistasim.errors import AgentError, ConfigError
+from vistasim.errors import AgentError
 from vistasim.events import ToolCall
 
-_BODY_LIMIT = 2000
+_TRACE = EndpointNames(
+    what="trace endpoint",
+    url_key="agent.trace_url",
+    headers_key="HttpTraceSource.headers",
+    timeout_key="HttpTraceSource.timeout_s",
+)
 _STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 _VALUE_KINDS = ("stringValue", "boolValue", "intValue", "doubleValue", "bytesValue")
 
@@ -45,8 +49,10 @@ class HttpTraceSource:
 
     Args:
         url: The endpoint.
-        headers: Extra request headers (e.g. an API key).
+        headers: Extra request headers (e.g. an API key); values may hold `${NAME}` references,
+            filled from `environ` and redacted from errors.
         timeout_s: Bound on one request.
+        environ: Where `${NAME}` references are read (default: `os.environ`).
         transport: An httpx2 transport (tests); without one, non-loopback hosts are refused while
             `vistasim.llm.ALLOW_REQUESTS` is off.
     """
@@ -57,12 +63,18 @@ class HttpTraceSource:
         *,
         headers: Mapping[str, str] | None = None,
         timeout_s: float = 10.0,
+        environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
     ) -> None:
         self.url = url
-        self._guard = transport is None
-        self._client = httpx2.AsyncClient(
-            transport=transport, timeout=timeout_s, headers=dict(headers or {})
+        self._endpoint = JsonEndpoint(
+            url,
+            method="GET",
+            headers=headers,
+            timeout_s=timeout_s,
+            environ=environ,
+            transport=transport,
+            names=_TRACE,
         )
 
     async def fetch(self, since: float) -> list[ToolCall]:
@@ -70,44 +82,15 @@ class HttpTraceSource:
 
         Raises:
             AgentError: the endpoint is unreachable, answers HTTP >= 400 or not the shapes above.
-            ConfigError: the host is not loopback while requests are disabled (tests).
+            ConfigError: a header names an unset environment variable, or the host is not
+                loopback while requests are disabled (tests).
         """
-        self._check_allowed()
-        try:
-            response = await self._client.get(self.url, params={"since": f"{since:.6f}"})
-        except httpx2.HTTPError as exc:
-            raise AgentError(f"cannot read the trace endpoint {self.url}: {exc}") from None
-        body = response.text[:_BODY_LIMIT]
-        if response.status_code >= 400:
-            raise AgentError(
-                f"the trace endpoint {self.url} answered HTTP {response.status_code}",
-                status=response.status_code,
-                body=body,
-            )
-        try:
-            data = json.loads(response.text)
-        except ValueError:
-            raise AgentError(
-                f"the trace endpoint {self.url} answered a body that is not JSON: {body[:80]!r}",
-                status=response.status_code,
-                body=body,
-            ) from None
-        return parse_trace(data, since)
+        answer = await self._endpoint.send(params={"since": f"{since:.6f}"})
+        return parse_trace(answer.data, since)
 
     async def aclose(self) -> None:
         """Close the HTTP client."""
-        await self._client.aclose()
-
-    def _check_allowed(self) -> None:
-        if not self._guard or vistasim.llm.ALLOW_REQUESTS:
-            return
-        host = httpx2.URL(self.url).host
-        if host != "localhost" and not _is_loopback_ip(host):
-            raise ConfigError(
-                f"requests to {host!r} are disabled because vistasim.llm.ALLOW_REQUESTS is False "
-                "(as in tests); point the trace endpoint at 127.0.0.1 or pass a transport",
-                key="agent.trace_url",
-            )
+        await self._endpoint.aclose()
 
 
 def parse_trace(data: Any, since: float) -> list[ToolCall]:

@@ -1,4 +1,4 @@
-"""The portal's routes: pages and form posts for students, JSON for the widget and user APIs.
+"""The portal's pages and the form posts students send from them.
 
 Form posts change the database through the same tools the agent uses (enroll, drop) or the
 student-side APIs (reschedule, pay, request a waiver), so the policy is enforced once.
@@ -9,19 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 
-from vistasim.agent._types import Turn, Utterance
-from vistasim.domains.school._web import (
-    COOKIE,
-    MAX_MESSAGE,
-    BadRequest,
-    Portal,
-    read_form,
-    read_json,
-    redirect,
-    status_for,
-)
+from vistasim.domains._site import BadRequest, redirect
+from vistasim.domains.school._web import Portal, read_fields
 
 
 def _student(portal: Portal, request: Request) -> str:
@@ -44,13 +35,13 @@ def add_page_routes(app: FastAPI, portal: Portal) -> None:
 
     @app.post("/login")
     async def login(request: Request) -> Response:
-        form = await read_form(request)
+        form = await read_fields(request)
         args = {"student_id": form.get("student_id", ""), "email": form.get("email", "")}
         result = portal.run("agent", "verify_student", args)
         sid, session = portal.session(request)
         session.update(student_id=result["student_id"], name=result["name"])
         response = redirect("/schedule", f"Welcome, {result['name']}.")
-        response.set_cookie(COOKIE, sid, httponly=True, samesite="lax")
+        portal.keep_session(response, sid)
         return response
 
     @app.post("/logout")
@@ -69,7 +60,7 @@ def add_page_routes(app: FastAPI, portal: Portal) -> None:
     @app.post("/courses/enroll")
     async def enroll(request: Request) -> Response:
         sid = _student(portal, request)
-        form = await read_form(request)
+        form = await read_fields(request)
         args = {"student_id": sid, "section_id": form.get("section_id", "")}
         result = portal.run("agent", "enroll_student", args)
         return redirect("/schedule", f"Enrolled in {result['enrolled']}.")
@@ -82,7 +73,7 @@ def add_page_routes(app: FastAPI, portal: Portal) -> None:
     @app.post("/schedule/drop")
     async def drop(request: Request) -> Response:
         sid = _student(portal, request)
-        form = await read_form(request)
+        form = await read_fields(request)
         result = portal.run(
             "agent", "drop_course", {"student_id": sid, "section_id": form.get("section_id", "")}
         )
@@ -97,7 +88,7 @@ def add_page_routes(app: FastAPI, portal: Portal) -> None:
     @app.post("/exams/reschedule")
     async def reschedule(request: Request) -> Response:
         sid = _student(portal, request)
-        form = await read_form(request)
+        form = await read_fields(request)
         args: dict[str, Any] = {k: form.get(k, "") for k in ("exam_id", "session_id", "reason")}
         if form.get("note_id"):
             args["note_id"] = form["note_id"]
@@ -117,56 +108,14 @@ def _add_fee_routes(app: FastAPI, portal: Portal) -> None:
     @app.post("/fees/pay")
     async def pay(request: Request) -> Response:
         sid = _student(portal, request)
-        form = await read_form(request)
+        form = await read_fields(request)
         result = portal.run("user", "pay_fee", {"student_id": sid, "fee_id": form.get("fee_id")})
         return redirect("/fees", f"Paid {result['paid']} ({result['amount']}).")
 
     @app.post("/fees/waiver")
     async def waiver(request: Request) -> Response:
         sid = _student(portal, request)
-        form = await read_form(request)
+        form = await read_fields(request)
         args = {"student_id": sid, "fee_id": form.get("fee_id"), "reason": form.get("reason")}
         result = portal.run("user", "request_fee_waiver", args)
         return redirect("/fees", f"Waiver {result['status']}: {result['message']}")
-
-
-def add_api_routes(app: FastAPI, portal: Portal) -> None:
-    """Register the chat endpoint and the user-side APIs."""
-
-    @app.post("/api/chat")
-    async def chat(request: Request) -> Response:
-        data = await read_json(request)
-        message = data.get("message")
-        if not isinstance(message, str) or not message.strip():
-            raise BadRequest(422, 'Send {"message": "..."} with a non-empty text.')
-        if len(message) > MAX_MESSAGE:
-            raise BadRequest(413, f"Messages are limited to {MAX_MESSAGE} characters.")
-        sid, session = portal.session(request)
-        if session["agent"] is None:
-            session["agent"] = portal.agent_factory()
-            session["history"] = []
-        history = tuple(session["history"])
-        reply = await session["agent"].respond(
-            Turn(episode_id=sid, message=message, history=history)
-        )
-        session["history"] += [
-            Utterance(role="user", text=message),
-            Utterance(role="agent", text=reply.text),
-        ]
-        calls = [call.model_dump(mode="json", exclude={"kind"}) for call in reply.tool_calls]
-        response = JSONResponse({"reply": reply.text, "tool_calls": calls})
-        response.set_cookie(COOKIE, sid, httponly=True, samesite="lax")
-        return response
-
-    @app.get("/api/user")
-    async def user_tools() -> Response:
-        specs = [spec.model_dump(mode="json") for spec in portal.env.user_tools()]
-        return JSONResponse({"tools": specs})
-
-    @app.post("/api/user/{name}")
-    async def user_api(name: str, request: Request) -> Response:
-        args = await read_json(request)
-        outcome = await portal.env.call_user_api(name, args)
-        if outcome.error is not None:
-            return JSONResponse({"error": outcome.error}, status_code=status_for(outcome.error))
-        return JSONResponse({"result": outcome.result})

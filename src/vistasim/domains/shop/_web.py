@@ -4,145 +4,88 @@ The site and the support agent share one `ShopEnvironment`, so what a customer d
 what the agent does in chat change the same database under the same policy. Every interactive
 control carries a `data-semantic-id` for the simulated user's browser. Text from the database and
 from agents is escaped (Jinja2 autoescape; the widget sets `textContent`). Handlers are `async`, so
-they run one at a time on the event loop and never race on the database.
+they run one at a time on the event loop and never race on the database. What all domain sites
+share (input limits, sessions, chat, user APIs) is `vistasim.domains._site`; this module holds the
+shop's own part: its session, its error page and which tool errors mean "not found".
 """
 
 from __future__ import annotations
 
-import inspect
-import json
-import secrets
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, quote
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
-from jinja2 import Environment, PackageLoader
+from fastapi.responses import Response
 
-from vistasim.agent._types import Turn
+from vistasim.domains._site import BadRequest, Site, add_api_routes, create_site_app
 from vistasim.domains.shop import _rules
 from vistasim.domains.shop._env import ShopEnvironment
 from vistasim.env import ToolFailure
 
 __all__ = ["create_app"]
 
-COOKIE = "shop_session"
-MAX_BODY = 64 * 1024
-"""Largest accepted request body; bigger ones get 413 before parsing."""
-MAX_MESSAGE = 4000
-MAX_SESSIONS = 500
+_NOT_FOUND = ("not found", "does not belong", "no product", "unknown tool")
 
 
-class BadRequest(Exception):
-    """Input the site refuses, with the HTTP status and a message for the user."""
+class ShopSite(Site[ShopEnvironment]):
+    """The shop's state shared by the handlers; a session knows the logged-in customer."""
 
-    def __init__(self, status: int, message: str) -> None:
-        self.status = status
-        super().__init__(message)
-
-
-class _Site:
-    """State shared by the handlers: the environment, templates and chat sessions."""
+    cookie = "shop_session"
+    package = "vistasim.domains.shop"
 
     def __init__(self, env: ShopEnvironment, agent_factory: Callable[[], Any]) -> None:
-        self.env = env
-        self.agent_factory = agent_factory
-        self.templates = Environment(
-            loader=PackageLoader("vistasim.domains.shop", "templates"), autoescape=True
-        )
-        self.sessions: dict[str, dict[str, Any]] = {}
+        super().__init__(env, agent_factory)
+        # APIs that act on a customer's account; a logged-in customer need not repeat their id.
+        self.needs_customer = {
+            spec.name
+            for spec in env.user_tools()
+            if "customer_id" in (spec.parameters.get("properties") or {})  # type: ignore[operator]
+        }
 
-    def session(self, request: Request) -> tuple[str, dict[str, Any]]:
-        sid = request.cookies.get(COOKIE, "")
-        if sid not in self.sessions:
-            sid = secrets.token_urlsafe(16)
-            if len(self.sessions) >= MAX_SESSIONS:  # forget the oldest session
-                self.sessions.pop(next(iter(self.sessions)))
-            self.sessions[sid] = {"customer_id": None, "agent": None}
-        return sid, self.sessions[sid]
+    def new_session(self) -> dict[str, Any]:
+        """Return a session with nobody logged in."""
+        return {"customer_id": None}
 
     def customer(self, session: dict[str, Any]) -> dict[str, Any] | None:
+        """Return the logged-in customer's account view, or None."""
         if session["customer_id"] is None:
             return None
         return _rules.customer_view(self.env.db, session["customer_id"])
 
-    def page(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        sid, session = self.session(request)
-        html = self.templates.get_template(name).render(
-            customer=self.customer(session),
-            msg=request.query_params.get("msg", "")[:300],
-            error=request.query_params.get("error", "")[:300],
-            **context,
-        )
-        response = HTMLResponse(html, status_code=status)
-        response.set_cookie(COOKIE, sid, httponly=True, samesite="lax")
-        return response
+    def page_context(self, request: Request, session: dict[str, Any]) -> dict[str, Any]:
+        """Render every page with the logged-in customer (for the header)."""
+        return {"customer": self.customer(session)}
 
-    def error_page(self, request: Request, status: int, message: str, back: str = "/") -> Response:
-        heading = {404: "Not found", 413: "Too large", 422: "Invalid input"}.get(status, "Sorry")
+    def error_page(self, request: Request, exc: BadRequest) -> Response:
+        """Show the error with a heading for its status and a link back to the page."""
+        heading = {404: "Not found", 413: "Too large", 422: "Invalid input"}.get(
+            exc.status, "Sorry"
+        )
         return self.page(
             request,
             "error.html",
-            status,
+            exc.status,
             title=heading,
             heading=heading,
-            message=message,
-            back=back,
+            message=str(exc),
+            back=request.url.path,
         )
 
-    def run(self, name: str, args: dict[str, Any]) -> Any:
-        outcome = self.env.run_tool("user", name, args)
-        if outcome.error is not None:
-            raise BadRequest(_status_for(outcome.error), outcome.error)
-        return outcome.result
+    def is_not_found(self, error: str) -> bool:
+        """Say whether a tool error names an unknown or foreign customer, order or product."""
+        lowered = error.lower()
+        return any(s in lowered for s in _NOT_FOUND)
 
+    def list_user_tools(self) -> Any:
+        """Return the user-side APIs as a bare list (the shop's `GET /api/user` shape)."""
+        return [spec.model_dump(mode="json") for spec in self.env.user_tools()]
 
-def _status_for(error: str) -> int:
-    if error.startswith("invalid arguments"):
-        return 422
-    lowered = error.lower()
-    if any(s in lowered for s in ("not found", "does not belong", "no product", "unknown tool")):
-        return 404
-    return 409
-
-
-async def _body(request: Request) -> bytes:
-    if int(request.headers.get("content-length") or 0) > MAX_BODY:
-        raise BadRequest(413, f"request body is larger than {MAX_BODY} bytes")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise BadRequest(413, f"request body is larger than {MAX_BODY} bytes")
-    return body
-
-
-async def _form(request: Request) -> dict[str, list[str]]:
-    body = await _body(request)
-    try:
-        return parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=50)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BadRequest(400, f"the form could not be read ({exc})") from None
-
-
-async def _json_object(request: Request) -> dict[str, Any]:
-    body = await _body(request)
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BadRequest(400, f"the body must be a JSON object ({exc})") from None
-    if not isinstance(data, dict):
-        raise BadRequest(400, f"the body must be a JSON object, got {type(data).__name__}")
-    return data
-
-
-def _first(form: dict[str, list[str]], key: str, default: str = "") -> str:
-    return (form.get(key) or [default])[0]
-
-
-def _redirect(url: str, msg: str | None = None) -> RedirectResponse:
-    target = f"{url}?msg={quote(msg)}" if msg else url
-    return RedirectResponse(target, status_code=303)
+    def user_api_args(self, request: Request, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Fill in the logged-in customer's id for APIs on their account, unless given."""
+        customer_id = self.session(request)[1]["customer_id"]
+        if customer_id is not None and "customer_id" not in args and name in self.needs_customer:
+            args["customer_id"] = customer_id
+        return args
 
 
 def create_app(env: ShopEnvironment, agent_factory: Callable[[], Any] | None = None) -> FastAPI:
@@ -153,42 +96,16 @@ def create_app(env: ShopEnvironment, agent_factory: Callable[[], Any] | None = N
         agent_factory: Makes a support agent (`respond(turn) -> Reply`); default: the rule agent.
     """
     from vistasim.domains.shop._rule_agent import RuleShopAgent
-    from vistasim.domains.shop._web_routes import add_api_routes, add_page_routes
+    from vistasim.domains.shop._web_routes import add_page_routes
 
-    site = _Site(env, agent_factory or (lambda: RuleShopAgent(env=env)))
-    app = FastAPI(title="Northwind Goods", docs_url=None, redoc_url=None, openapi_url=None)
+    site = ShopSite(env, agent_factory or (lambda: RuleShopAgent(env=env)))
+    app = create_site_app(site, title="Northwind Goods")
     app.state.site = site
-    app.mount("/static", StaticFiles(packages=[("vistasim.domains.shop", "static")]), name="static")
-
-    @app.exception_handler(BadRequest)
-    async def bad_request(request: Request, exc: BadRequest) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": str(exc)}, status_code=exc.status)
-        return site.error_page(request, exc.status, str(exc), back=request.url.path)
 
     @app.exception_handler(ToolFailure)
     async def not_found(request: Request, exc: ToolFailure) -> Response:
-        return await bad_request(request, BadRequest(404, str(exc)))
+        return site.refusal(request, BadRequest(404, str(exc)))
 
     add_page_routes(app, site)
     add_api_routes(app, site)
     return app
-
-
-async def chat(site: _Site, request: Request) -> JSONResponse:
-    """Answer one chat message with the session's agent; report its tool calls."""
-    data = await _json_object(request)
-    message = data.get("message")
-    if not isinstance(message, str) or not message.strip():
-        raise BadRequest(422, "'message' must be a non-empty string")
-    if len(message) > MAX_MESSAGE:
-        raise BadRequest(413, f"'message' is longer than {MAX_MESSAGE} characters")
-    sid, session = site.session(request)
-    if session["agent"] is None:
-        session["agent"] = site.agent_factory()
-    answer = session["agent"].respond(Turn(episode_id=sid, message=message))
-    reply = await answer if inspect.isawaitable(answer) else answer
-    calls = [c.model_dump(exclude={"kind"}) for c in reply.tool_calls]
-    response = JSONResponse({"reply": reply.text, "tool_calls": calls})
-    response.set_cookie(COOKIE, sid, httponly=True, samesite="lax")
-    return response

@@ -1,4 +1,4 @@
-"""The shop site's routes: catalog, product, cart, checkout, orders, account, chat and user APIs.
+"""The shop site's pages: catalog, product, cart, checkout, orders and account.
 
 Pages read the database directly (read-only) or through tools; every change goes through a
 user-side API of `ShopEnvironment`, so the site enforces exactly the policy the agent's tools do.
@@ -10,24 +10,20 @@ import re
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 
+from vistasim.domains._site import BadRequest, read_form, redirect
 from vistasim.domains.shop import _rules
-from vistasim.domains.shop._web import (
-    BadRequest,
-    _first,
-    _form,
-    _json_object,
-    _redirect,
-    _Site,
-    _status_for,
-    chat,
-)
+from vistasim.domains.shop._web import ShopSite
 
-__all__ = ["add_api_routes", "add_page_routes"]
+__all__ = ["add_page_routes"]
 
 
-def _login(site: _Site, request: Request) -> str | None:
+def _first(form: dict[str, list[str]], key: str, default: str = "") -> str:
+    return (form.get(key) or [default])[0]
+
+
+def _login(site: ShopSite, request: Request) -> str | None:
     return site.session(request)[1]["customer_id"]
 
 
@@ -39,7 +35,7 @@ def _priced(row: dict[str, Any], key: str = "price_cents", as_: str = "price") -
     return {**row, as_: _rules.dollars(int(row[key]))}
 
 
-def _agent_read(site: _Site, name: str, args: dict[str, Any]) -> Any:
+def _agent_read(site: ShopSite, name: str, args: dict[str, Any]) -> Any:
     outcome = site.env.run_tool("agent", name, args)
     if outcome.error is not None:
         status = 404 if "not found" in outcome.error else 422
@@ -47,7 +43,7 @@ def _agent_read(site: _Site, name: str, args: dict[str, Any]) -> Any:
     return outcome.result
 
 
-def _cart(site: _Site, customer_id: str) -> tuple[list[dict[str, Any]], str]:
+def _cart(site: ShopSite, customer_id: str) -> tuple[list[dict[str, Any]], str]:
     rows = site.env.db.execute(
         "SELECT c.sku, c.quantity, v.option, v.price_cents, p.name FROM cart_items c"
         " JOIN variants v ON v.sku = c.sku JOIN products p ON p.id = v.product_id"
@@ -59,7 +55,7 @@ def _cart(site: _Site, customer_id: str) -> tuple[list[dict[str, Any]], str]:
     return items, _rules.dollars(subtotal)
 
 
-def _own_order(site: _Site, customer_id: str, order_id: str) -> dict[str, Any]:
+def _own_order(site: ShopSite, customer_id: str, order_id: str) -> dict[str, Any]:
     if not re.fullmatch(r"[Ww]\d{4}", order_id):
         raise BadRequest(404, f"Order {order_id[:20]!r} was not found.")
     order = _rules.order_view(site.env.db, order_id.upper())
@@ -68,14 +64,14 @@ def _own_order(site: _Site, customer_id: str, order_id: str) -> dict[str, Any]:
     return order
 
 
-def add_page_routes(app: FastAPI, site: _Site) -> None:
+def add_page_routes(app: FastAPI, site: ShopSite) -> None:
     """Register the HTML pages and their form posts."""
     _add_catalog_routes(app, site)
     _add_cart_routes(app, site)
     _add_order_routes(app, site)
 
 
-def _add_catalog_routes(app: FastAPI, site: _Site) -> None:
+def _add_catalog_routes(app: FastAPI, site: ShopSite) -> None:
 
     @app.get("/")
     async def catalog(request: Request, q: str = "", category: str = "") -> Response:
@@ -113,20 +109,20 @@ def _add_catalog_routes(app: FastAPI, site: _Site) -> None:
 
     @app.post("/login")
     async def login(request: Request) -> Response:
-        email = _first(await _form(request), "email").strip()
+        email = _first(await read_form(request), "email").strip()
         found = site.env.run_tool("agent", "find_customer", {"email": email})
         if found.error is not None:
             raise BadRequest(404 if "No customer" in found.error else 422, found.error)
-        response = _redirect("/orders", f"Welcome back, {found.result['name']}.")
+        response = redirect("/orders", f"Welcome back, {found.result['name']}.")
         sid, session = site.session(request)
         session["customer_id"] = found.result["id"]
-        response.set_cookie("shop_session", sid, httponly=True, samesite="lax")
+        site.keep_session(response, sid)
         return response
 
     @app.post("/logout")
     async def logout(request: Request) -> Response:
         site.session(request)[1]["customer_id"] = None
-        return _redirect("/", "You are logged out.")
+        return redirect("/", "You are logged out.")
 
     @app.get("/account")
     async def account(request: Request) -> Response:
@@ -135,7 +131,7 @@ def _add_catalog_routes(app: FastAPI, site: _Site) -> None:
         return site.page(request, "account.html", title="Account")
 
 
-def _add_cart_routes(app: FastAPI, site: _Site) -> None:
+def _add_cart_routes(app: FastAPI, site: ShopSite) -> None:
     @app.get("/cart")
     async def cart(request: Request) -> Response:
         customer_id = _login(site, request)
@@ -149,8 +145,9 @@ def _add_cart_routes(app: FastAPI, site: _Site) -> None:
         customer_id = _login(site, request)
         if customer_id is None:
             return _to_login()
-        form = await _form(request)
+        form = await read_form(request)
         site.run(
+            "user",
             "add_to_cart",
             {
                 "customer_id": customer_id,
@@ -158,16 +155,18 @@ def _add_cart_routes(app: FastAPI, site: _Site) -> None:
                 "quantity": _first(form, "quantity", "1"),
             },
         )
-        return _redirect("/cart", "Added to your cart.")
+        return redirect("/cart", "Added to your cart.")
 
     @app.post("/cart/remove")
     async def cart_remove(request: Request) -> Response:
         customer_id = _login(site, request)
         if customer_id is None:
             return _to_login()
-        form = await _form(request)
-        site.run("remove_from_cart", {"customer_id": customer_id, "sku": _first(form, "sku")})
-        return _redirect("/cart", "Removed from your cart.")
+        form = await read_form(request)
+        site.run(
+            "user", "remove_from_cart", {"customer_id": customer_id, "sku": _first(form, "sku")}
+        )
+        return redirect("/cart", "Removed from your cart.")
 
     @app.get("/checkout")
     async def checkout_page(request: Request) -> Response:
@@ -189,15 +188,16 @@ def _add_cart_routes(app: FastAPI, site: _Site) -> None:
         customer_id = _login(site, request)
         if customer_id is None:
             return _to_login()
-        form = await _form(request)
+        form = await read_form(request)
         placed = site.run(
+            "user",
             "checkout",
             {"customer_id": customer_id, "payment_method_id": _first(form, "payment_method_id")},
         )
-        return _redirect(f"/orders/{placed['order_id']}", "Thank you! Your order is placed.")
+        return redirect(f"/orders/{placed['order_id']}", "Thank you! Your order is placed.")
 
 
-def _add_order_routes(app: FastAPI, site: _Site) -> None:
+def _add_order_routes(app: FastAPI, site: ShopSite) -> None:
     @app.get("/orders")
     async def orders(request: Request) -> Response:
         customer_id = _login(site, request)
@@ -230,8 +230,8 @@ def _add_order_routes(app: FastAPI, site: _Site) -> None:
         if customer_id is None:
             return _to_login()
         view = _own_order(site, customer_id, order_id)
-        site.run("cancel_my_order", {"customer_id": customer_id, "order_id": view["id"]})
-        return _redirect(f"/orders/{view['id']}", f"Order {view['id']} has been cancelled.")
+        site.run("user", "cancel_my_order", {"customer_id": customer_id, "order_id": view["id"]})
+        return redirect(f"/orders/{view['id']}", f"Order {view['id']} has been cancelled.")
 
     @app.post("/orders/{order_id}/return")
     async def return_items(request: Request, order_id: str) -> Response:
@@ -239,8 +239,9 @@ def _add_order_routes(app: FastAPI, site: _Site) -> None:
         if customer_id is None:
             return _to_login()
         view = _own_order(site, customer_id, order_id)
-        form = await _form(request)
+        form = await read_form(request)
         site.run(
+            "user",
             "return_my_items",
             {
                 "customer_id": customer_id,
@@ -250,33 +251,4 @@ def _add_order_routes(app: FastAPI, site: _Site) -> None:
                 "refund_to": _first(form, "refund_to", "original_payment"),
             },
         )
-        return _redirect(f"/orders/{view['id']}", "Your return is open; a label has been emailed.")
-
-
-def add_api_routes(app: FastAPI, site: _Site) -> None:
-    """Register the chat endpoint and the user-side APIs (JSON)."""
-    needs_customer = {
-        spec.name
-        for spec in site.env.user_tools()
-        if "customer_id" in (spec.parameters.get("properties") or {})  # type: ignore[operator]
-    }
-
-    @app.post("/api/chat")
-    async def chat_endpoint(request: Request) -> Response:
-        return await chat(site, request)
-
-    @app.get("/api/user")
-    async def user_tools() -> Response:
-        return JSONResponse([spec.model_dump() for spec in site.env.user_tools()])
-
-    @app.post("/api/user/{name}")
-    async def user_api(request: Request, name: str) -> Response:
-        args = await _json_object(request)
-        customer_id = _login(site, request)
-        # A logged-in customer acts on their own account without repeating their id.
-        if customer_id is not None and "customer_id" not in args and name in needs_customer:
-            args["customer_id"] = customer_id
-        outcome = site.env.run_tool("user", name[:60], args)
-        if outcome.error is not None:
-            return JSONResponse({"error": outcome.error}, status_code=_status_for(outcome.error))
-        return JSONResponse({"result": outcome.result})
+        return redirect(f"/orders/{view['id']}", "Your return is open; a label has been emailed.")
