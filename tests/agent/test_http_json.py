@@ -210,7 +210,7 @@ async def test_unreachable_agent_is_an_agent_error():
 
 
 async def test_non_loopback_url_is_refused_while_requests_are_disabled():
-    agent = HttpJsonAgent(HttpJsonAgentSpec(url="https://agent.example.com/chat"))
+    agent = HttpJsonAgent(HttpJsonAgentSpec(url="https://agent.example.invalid/chat"))
     async with aclosing(agent):
         with pytest.raises(ConfigError, match="ALLOW_REQUESTS"):
             await agent.respond(turn())
@@ -224,7 +224,7 @@ async def test_mock_transport_receives_the_rendered_request():
         return httpx2.Response(200, json={"out": {"text": "mocked"}})
 
     agent_spec = HttpJsonAgentSpec(
-        url="https://agent.example.com/v1/chat", response_path="out.text"
+        url="https://agent.example.invalid/v1/chat", response_path="out.text"
     )
     async with aclosing(HttpJsonAgent(agent_spec, transport=httpx2.MockTransport(handle))) as agent:
         reply = await agent.respond(turn())

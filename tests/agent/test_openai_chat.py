@@ -175,7 +175,7 @@ async def test_content_parts_are_joined_into_the_reply_text():
         parts = [{"type": "text", "text": "Ships "}, {"type": "text", "text": "tomorrow."}]
         return httpx2.Response(200, json=completion(content=parts))
 
-    agent_spec = OpenAIChatAgentSpec(base_url="https://llm.example.com/v1", model="m")
+    agent_spec = OpenAIChatAgentSpec(base_url="https://llm.example.invalid/v1", model="m")
     agent = OpenAIChatAgent(agent_spec, transport=httpx2.MockTransport(handle))
     async with aclosing(agent):
         reply = await agent.respond(turn())

@@ -174,7 +174,7 @@ async def test_disallowed_requests_to_a_remote_url_fail_without_network(monkeypa
     monkeypatch.setattr(socket, "getaddrinfo", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
     assert vistasim.llm.ALLOW_REQUESTS is False
-    spec = ModelSpec(model="gpt-x", base_url="https://api.example.com/v1")
+    spec = ModelSpec(model="gpt-x", base_url="https://api.example.invalid/v1")
     model = OpenAIChatModel(spec, environ={"OPENAI_API_KEY": "sk-test"})
     with pytest.raises(ModelCallFailed, match="ALLOW_REQUESTS") as info:
         await model.complete(hello())
@@ -183,7 +183,7 @@ async def test_disallowed_requests_to_a_remote_url_fail_without_network(monkeypa
 
 async def test_missing_key_for_a_remote_url_names_the_env_var(monkeypatch):
     monkeypatch.setattr(vistasim.llm, "ALLOW_REQUESTS", True)
-    spec = ModelSpec(model="m", base_url="https://api.example.com/v1", api_key_env="MY_KEY")
+    spec = ModelSpec(model="m", base_url="https://api.example.invalid/v1", api_key_env="MY_KEY")
     with pytest.raises(ConfigError, match="MY_KEY"):
         await OpenAIChatModel(spec, environ={}).complete(hello())
 
