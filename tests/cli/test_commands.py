@@ -130,3 +130,18 @@ def test_demo_finds_the_shop_agents_documented_flaws(tmp_path):
         "shop-flaw-order-before-email",
     }
     assert not failed & {"shop-return-cracked-toaster", "shop-exchange-shirt-size"}
+
+
+def test_resume_finds_the_store_named_by_the_config(tmp_path):
+    (tmp_path / "bot.py").write_text("def bot(turn):\n    return 'Done.'\n", encoding="utf-8")
+    (tmp_path / "s.yaml").write_text("- id: s\n  persona: {name: A}\n  goal: g\n", encoding="utf-8")
+    (tmp_path / "vistasim.toml").write_text(
+        '[run]\nscenarios = "s.yaml"\nstore = "runs/v.db"\n[agent]\nkind = "python"\n'
+        'target = "bot:bot"\n',
+        encoding="utf-8",
+    )
+    first = _main("run", "vistasim.toml", cwd=tmp_path)
+    run_id = first.stdout.split("run ", 1)[1].split(":", 1)[0]
+    again = _main("run", "vistasim.toml", "--resume", run_id, cwd=tmp_path)
+    assert again.returncode == 2
+    assert f"run {run_id!r} already finished" in again.stderr

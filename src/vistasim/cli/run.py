@@ -39,17 +39,28 @@ def command(
     model_flags: tuple[str, ...],
     **flags: Any,
 ) -> None:
-    """Run the scenarios of CONFIG (a vistasim.toml) against its agent."""
+    """Run the scenarios of CONFIG (a vistasim.toml) against its agent.
+
+    With --resume RUN_ID, finish an interrupted run from its store (given by --store, or by
+    CONFIG's `run.store`); the run's stored config is used.
+    """
     from vistasim.explore import run
+    from vistasim.explore._setup import default_store_path
 
     if config_path is None and resume is None:
         raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")
     config = None
-    if resume is None:
+    if config_path is not None:
         config = load_config(config_path, overrides=_overrides(model_flags, flags))
+    store = default_store_path(config, store_path)
     with progress_bar("running") as on_episode:
         result = anyio.run(
-            lambda: run(config, store=store_path, resume=resume, on_episode=on_episode)
+            lambda: run(
+                config if resume is None else None,
+                store=store,
+                resume=resume,
+                on_episode=on_episode,
+            )
         )
     print_result(result)
 
