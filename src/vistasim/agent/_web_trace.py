@@ -22,7 +22,7 @@ from vistasim.events import ToolCall
 
 _TRACE = EndpointNames(
     what="trace endpoint",
-    url_key="agent.trace_url",
+    url_key="web.trace_url",
     headers_key="HttpTraceSource.headers",
     timeout_key="HttpTraceSource.timeout_s",
 )

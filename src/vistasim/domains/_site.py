@@ -33,7 +33,7 @@ __all__ = [
     "MAX_SESSIONS",
     "BadRequest",
     "Site",
-    "add_api_routes",
+    "chat",
     "create_site_app",
     "read_form",
     "read_json",
@@ -189,19 +189,30 @@ def redirect(url: str, msg: str | None = None) -> RedirectResponse:
     return RedirectResponse(f"{url}?msg={quote(msg)}" if msg else url, status_code=303)
 
 
-def create_site_app(site: Site[Any], *, title: str) -> FastAPI:
-    """Make the app of `site`: its static files and its answer to a `BadRequest`."""
+def create_site_app(
+    site: Site[Any], *, title: str, add_page_routes: Callable[[FastAPI, Any], None]
+) -> FastAPI:
+    """Make the app of `site`: static files, the domain's pages, then chat and user APIs.
+
+    Args:
+        site: The domain's site.
+        title: The app's title.
+        add_page_routes: Registers the domain's pages and form posts on the app.
+    """
     app = FastAPI(title=title, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.site = site
     app.mount("/static", StaticFiles(packages=[(site.package, "static")]), name="static")
 
     @app.exception_handler(BadRequest)
     async def bad_request(request: Request, exc: BadRequest) -> Response:
         return site.refusal(request, exc)
 
+    add_page_routes(app, site)
+    _add_api_routes(app, site)
     return app
 
 
-def add_api_routes(app: FastAPI, site: Site[Any]) -> None:
+def _add_api_routes(app: FastAPI, site: Site[Any]) -> None:
     """Register `POST /api/chat` and the user-side APIs (`GET /api/user`, `POST /api/user/x`)."""
 
     @app.post("/api/chat")

@@ -10,7 +10,9 @@ JSON and a branch restores it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import JsonValue, TypeAdapter
 
@@ -26,41 +28,35 @@ __all__ = ["ToolCallingAgent"]
 _MESSAGES = TypeAdapter(list[ChatMessage])
 
 
-class ToolCallingAgent:
+class ToolCallingAgent(ABC):
     """An LLM agent that calls an environment's tools; one instance per episode.
 
-    Domains subclass it to supply their system prompt and their words for giving up.
+    A domain subclasses it and sets `give_up`, `give_up_metadata`, maybe `temperature`,
+    and `instructions()`, its written policy.
 
     Args:
         env: The environment whose agent tools it calls.
         model: The chat model that decides what to say and which tools to call.
-        system_prompt: The agent's instructions (the domain's policy).
-        give_up: What the agent says when a turn runs out of tool rounds.
-        give_up_metadata: The reply's metadata when it gives up.
         max_tool_rounds: Model calls per user turn before the agent gives up on the turn.
-        temperature: Sampling temperature of the model calls (None: the model's default).
     """
 
     restore_strategy: RestoreStrategy = "state"
+    give_up: ClassVar[str]
+    """What the agent says when a turn runs out of tool rounds."""
+    give_up_metadata: ClassVar[Mapping[str, JsonValue]]
+    """The reply's metadata when it gives up."""
+    temperature: ClassVar[float | None] = None
+    """Sampling temperature of the model calls (None: the model's default)."""
 
-    def __init__(
-        self,
-        env: Environment,
-        model: ChatModel,
-        *,
-        system_prompt: str,
-        give_up: str,
-        give_up_metadata: dict[str, JsonValue],
-        max_tool_rounds: int = 6,
-        temperature: float | None = None,
-    ) -> None:
+    def __init__(self, env: Environment, model: ChatModel, *, max_tool_rounds: int = 6) -> None:
         self.env = env
         self.model = model
         self.max_tool_rounds = max_tool_rounds
-        self._give_up = give_up
-        self._give_up_metadata = give_up_metadata
-        self._temperature = temperature
-        self._messages = [ChatMessage(role="system", content=system_prompt)]
+        self._messages = [ChatMessage(role="system", content=self.instructions())]
+
+    @abstractmethod
+    def instructions(self) -> str:
+        """Return the system prompt: the domain's role and written policy."""
 
     async def respond(self, turn: Turn) -> Reply:
         """Answer one user message, running the tools the model asks for.
@@ -74,7 +70,7 @@ class ToolCallingAgent:
         tools = self.env.agent_tools()
         for _ in range(self.max_tool_rounds):
             request = ChatRequest(
-                messages=list(self._messages), tools=tools, temperature=self._temperature
+                messages=list(self._messages), tools=tools, temperature=self.temperature
             )
             try:
                 response = await self.model.complete(request)
@@ -90,12 +86,12 @@ class ToolCallingAgent:
                 return Reply(text=response.text, tool_calls=tuple(calls), usage=usage)
             for model_call in response.tool_calls:
                 calls.append(await self._run(model_call))
-        self._messages.append(ChatMessage(role="assistant", content=self._give_up))
+        self._messages.append(ChatMessage(role="assistant", content=self.give_up))
         return Reply(
-            text=self._give_up,
+            text=self.give_up,
             tool_calls=tuple(calls),
             usage=usage,
-            metadata=dict(self._give_up_metadata),
+            metadata=dict(self.give_up_metadata),
         )
 
     def snapshot(self) -> JsonValue:
@@ -108,6 +104,7 @@ class ToolCallingAgent:
 
     async def aclose(self) -> None:
         """Release nothing: the model and the environment belong to the caller."""
+        return
 
     async def _run(self, model_call: ModelToolCall) -> ToolCall:
         args, error = _parse_arguments(model_call.arguments)

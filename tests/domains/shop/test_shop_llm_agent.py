@@ -130,3 +130,14 @@ async def test_scripted_conversation_through_the_fake_openai_server():
     assert reply.tool_calls[0].name == "get_order" and reply.tool_calls[0].error is None
     assert srv.count == 2
     assert "get_order" in {t["function"]["name"] for t in srv.requests[0]["tools"]}
+
+
+async def test_model_failure_is_an_agent_error():
+    import pytest
+
+    from vistasim.errors import AgentError
+    from vistasim.llm import ModelCallFailed
+
+    model = ScriptedLLM([ModelCallFailed("overloaded", retryable=True, status=529)])
+    with pytest.raises(AgentError, match="overloaded"):
+        await LLMShopAgent(ShopEnvironment(), model).respond(turn("hi"))

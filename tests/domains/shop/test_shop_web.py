@@ -235,3 +235,19 @@ def test_untrusted_text_is_escaped(priya, env):
 def test_static_chat_widget_sets_text_not_html(client):
     script = client.get("/static/chat.js").text
     assert "textContent" in script and "innerHTML" not in script
+
+
+def test_chat_passes_the_sessions_history_to_the_agent(env):
+    from vistasim.agent import Reply
+
+    seen = []
+
+    class Recorder:
+        def respond(self, turn):
+            seen.append([u.text for u in turn.history])
+            return Reply(text=f"echo {turn.message}")
+
+    client = TestClient(create_app(env, Recorder))
+    client.post("/api/chat", json={"message": "one"})
+    client.post("/api/chat", json={"message": "two"})
+    assert seen == [[], ["one", "echo one"]]

@@ -9,8 +9,6 @@ from __future__ import annotations
 from importlib import resources
 
 from vistasim.domains._tool_agent import ToolCallingAgent
-from vistasim.env._types import Environment
-from vistasim.llm._types import ChatModel
 
 GIVE_UP = (
     "Sorry — I couldn't finish that request. Please try again, or ask me to pass you to an advisor."
@@ -28,21 +26,12 @@ def system_prompt() -> str:
 
 
 class LLMSchoolAgent(ToolCallingAgent):
-    """The school's support agent driven by a chat model with tool calling.
+    """The school's tool-calling LLM support agent (arguments: `ToolCallingAgent`)."""
 
-    Args:
-        env: The school environment whose tools it calls.
-        model: The chat model that decides what to say and which tools to call.
-        max_tool_rounds: Model calls per user turn before the agent gives up on the turn.
-    """
+    give_up = GIVE_UP
+    give_up_metadata = {"stopped": "max_tool_rounds"}
+    temperature = 0.0
 
-    def __init__(self, env: Environment, model: ChatModel, *, max_tool_rounds: int = 6) -> None:
-        super().__init__(
-            env,
-            model,
-            system_prompt=system_prompt(),
-            give_up=GIVE_UP,
-            give_up_metadata={"stopped": "max_tool_rounds"},
-            max_tool_rounds=max_tool_rounds,
-            temperature=0.0,
-        )
+    def instructions(self) -> str:
+        """Return the policy prompt of `system_prompt()`."""
+        return system_prompt()

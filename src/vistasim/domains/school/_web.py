@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
-from vistasim.domains._site import Site, add_api_routes, create_site_app, read_form
+from vistasim.domains._site import Site, create_site_app, read_form
 from vistasim.domains.school._env import SchoolEnvironment
 
 __all__ = ["create_app"]
@@ -61,8 +61,6 @@ def create_app(env: SchoolEnvironment, agent_factory: Callable[[], Any] | None =
     from vistasim.domains.school._web_routes import add_page_routes
 
     portal = Portal(env, agent_factory or (lambda: RuleSchoolAgent(env=env)))
-    app = create_site_app(portal, title="Northgate Student Portal")
+    app = create_site_app(portal, title="Northgate Student Portal", add_page_routes=add_page_routes)
     app.state.portal = portal
-    add_page_routes(app, portal)
-    add_api_routes(app, portal)
     return app

@@ -9,8 +9,6 @@ from __future__ import annotations
 from importlib import resources
 
 from vistasim.domains._tool_agent import ToolCallingAgent
-from vistasim.env._types import Environment
-from vistasim.llm._types import ChatModel
 
 __all__ = ["LLMShopAgent", "system_prompt"]
 
@@ -29,20 +27,11 @@ def system_prompt() -> str:
 
 
 class LLMShopAgent(ToolCallingAgent):
-    """A tool-calling LLM agent for the shop; one instance per episode.
+    """The shop's tool-calling LLM support agent (arguments: `ToolCallingAgent`)."""
 
-    Args:
-        env: The shop environment whose tools it calls.
-        model: The chat model that decides what to say and which tools to call.
-        max_tool_rounds: Model calls per user turn before the agent gives up on the turn.
-    """
+    give_up = GAVE_UP
+    give_up_metadata = {"gave_up": "max_tool_rounds"}
 
-    def __init__(self, env: Environment, model: ChatModel, *, max_tool_rounds: int = 6) -> None:
-        super().__init__(
-            env,
-            model,
-            system_prompt=system_prompt(),
-            give_up=GAVE_UP,
-            give_up_metadata={"gave_up": "max_tool_rounds"},
-            max_tool_rounds=max_tool_rounds,
-        )
+    def instructions(self) -> str:
+        """Return the policy prompt of `system_prompt()`."""
+        return system_prompt()

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
-from vistasim.domains._site import BadRequest, Site, add_api_routes, create_site_app
+from vistasim.domains._site import BadRequest, Site, create_site_app
 from vistasim.domains.shop import _rules
 from vistasim.domains.shop._env import ShopEnvironment
 from vistasim.env import ToolFailure
@@ -25,6 +25,10 @@ from vistasim.env import ToolFailure
 __all__ = ["create_app"]
 
 _NOT_FOUND = ("not found", "does not belong", "no product", "unknown tool")
+
+
+class LoginNeeded(Exception):
+    """A page for logged-in customers was asked for without a login; it redirects to /login."""
 
 
 class ShopSite(Site[ShopEnvironment]):
@@ -99,13 +103,14 @@ def create_app(env: ShopEnvironment, agent_factory: Callable[[], Any] | None = N
     from vistasim.domains.shop._web_routes import add_page_routes
 
     site = ShopSite(env, agent_factory or (lambda: RuleShopAgent(env=env)))
-    app = create_site_app(site, title="Northwind Goods")
-    app.state.site = site
+    app = create_site_app(site, title="Northwind Goods", add_page_routes=add_page_routes)
 
     @app.exception_handler(ToolFailure)
     async def not_found(request: Request, exc: ToolFailure) -> Response:
         return site.refusal(request, BadRequest(404, str(exc)))
 
-    add_page_routes(app, site)
-    add_api_routes(app, site)
+    @app.exception_handler(LoginNeeded)
+    async def to_login(request: Request, exc: LoginNeeded) -> Response:
+        return RedirectResponse("/login?error=Please+log+in+first.", status_code=303)
+
     return app

@@ -10,11 +10,11 @@ import re
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from vistasim.domains._site import BadRequest, read_form, redirect
 from vistasim.domains.shop import _rules
-from vistasim.domains.shop._web import ShopSite
+from vistasim.domains.shop._web import LoginNeeded, ShopSite
 
 __all__ = ["add_page_routes"]
 
@@ -23,12 +23,11 @@ def _first(form: dict[str, list[str]], key: str, default: str = "") -> str:
     return (form.get(key) or [default])[0]
 
 
-def _login(site: ShopSite, request: Request) -> str | None:
-    return site.session(request)[1]["customer_id"]
-
-
-def _to_login() -> RedirectResponse:
-    return RedirectResponse("/login?error=Please+log+in+first.", status_code=303)
+def _customer_id(site: ShopSite, request: Request) -> str:
+    customer_id = site.session(request)[1]["customer_id"]
+    if customer_id is None:
+        raise LoginNeeded
+    return customer_id
 
 
 def _priced(row: dict[str, Any], key: str = "price_cents", as_: str = "price") -> dict[str, Any]:
@@ -126,25 +125,20 @@ def _add_catalog_routes(app: FastAPI, site: ShopSite) -> None:
 
     @app.get("/account")
     async def account(request: Request) -> Response:
-        if _login(site, request) is None:
-            return _to_login()
+        _customer_id(site, request)
         return site.page(request, "account.html", title="Account")
 
 
 def _add_cart_routes(app: FastAPI, site: ShopSite) -> None:
     @app.get("/cart")
     async def cart(request: Request) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         items, subtotal = _cart(site, customer_id)
         return site.page(request, "cart.html", title="Cart", items=items, subtotal=subtotal)
 
     @app.post("/cart/add")
     async def cart_add(request: Request) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         form = await read_form(request)
         site.run(
             "user",
@@ -159,9 +153,7 @@ def _add_cart_routes(app: FastAPI, site: ShopSite) -> None:
 
     @app.post("/cart/remove")
     async def cart_remove(request: Request) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         form = await read_form(request)
         site.run(
             "user", "remove_from_cart", {"customer_id": customer_id, "sku": _first(form, "sku")}
@@ -170,9 +162,7 @@ def _add_cart_routes(app: FastAPI, site: ShopSite) -> None:
 
     @app.get("/checkout")
     async def checkout_page(request: Request) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         _, subtotal = _cart(site, customer_id)
         customer = site.customer(site.session(request)[1])
         return site.page(
@@ -185,9 +175,7 @@ def _add_cart_routes(app: FastAPI, site: ShopSite) -> None:
 
     @app.post("/checkout")
     async def checkout(request: Request) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         form = await read_form(request)
         placed = site.run(
             "user",
@@ -200,17 +188,13 @@ def _add_cart_routes(app: FastAPI, site: ShopSite) -> None:
 def _add_order_routes(app: FastAPI, site: ShopSite) -> None:
     @app.get("/orders")
     async def orders(request: Request) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         view = _rules.customer_view(site.env.db, customer_id)
         return site.page(request, "orders.html", title="Orders", orders=view["orders"])
 
     @app.get("/orders/{order_id}")
     async def order(request: Request, order_id: str) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         view = _own_order(site, customer_id, order_id)
         view["items"] = [_priced(i, "unit_price_cents") for i in view["items"]]
         view["refunds"] = [_priced(r, "amount_cents", "amount") for r in view["refunds"]]
@@ -226,18 +210,14 @@ def _add_order_routes(app: FastAPI, site: ShopSite) -> None:
 
     @app.post("/orders/{order_id}/cancel")
     async def cancel(request: Request, order_id: str) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         view = _own_order(site, customer_id, order_id)
         site.run("user", "cancel_my_order", {"customer_id": customer_id, "order_id": view["id"]})
         return redirect(f"/orders/{view['id']}", f"Order {view['id']} has been cancelled.")
 
     @app.post("/orders/{order_id}/return")
     async def return_items(request: Request, order_id: str) -> Response:
-        customer_id = _login(site, request)
-        if customer_id is None:
-            return _to_login()
+        customer_id = _customer_id(site, request)
         view = _own_order(site, customer_id, order_id)
         form = await read_form(request)
         site.run(
