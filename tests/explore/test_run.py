@@ -174,3 +174,15 @@ def _transcripts(view):
         ]
         for e in view.episodes
     }
+
+
+async def test_web_mode_without_a_browser_fails_before_recording_a_run(tmp_path):
+    from vistasim.errors import BrowserError
+
+    config = _config(run={"mode": "hybrid"}, environment={"target": "shop"},
+                     agent={"target": "vistasim.domains.shop:RuleShopAgent"},
+                     web={"chromium": str(tmp_path / "no-such-chromium")})  # fmt: skip
+    store = open_store(tmp_path / "v.db")
+    with pytest.raises(BrowserError, match="no-such-chromium"):
+        await run(config, scenarios=_demo_scenarios()[:1], store=store)
+    assert store.list_runs() == []

@@ -121,16 +121,21 @@ def _create(
 
 
 def _check_web_mode(config: RunConfig) -> None:
+    """Fail before the run is recorded when a web mode has no page or no browser."""
     from vistasim.domains import DOMAINS
 
-    if config.run.mode not in ("ui", "hybrid") or config.web.start_url:
+    if config.run.mode not in ("ui", "hybrid"):
         return
-    if config.environment is None or config.environment.target not in DOMAINS:
+    no_domain = config.environment is None or config.environment.target not in DOMAINS
+    if not config.web.start_url and no_domain:
         raise ConfigError(
             f"mode {config.run.mode!r} needs a web page: set web.start_url to your product's page, "
             "or use a built-in domain as the environment (target = 'shop' or 'school')",
             key="web.start_url",
         )
+    from vistasim.browser import find_chromium
+
+    find_chromium(config.web.chromium)  # a clear BrowserError naming how to install one
 
 
 def _metadata(config: RunConfig) -> dict[str, object]:
