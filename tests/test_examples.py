@@ -24,3 +24,13 @@ async def test_offline_example_runs(tmp_path):
     result = await run(config, store=open_store(tmp_path / "v.db"))
     assert result.episodes == 6
     assert result.passed == 6
+
+
+def test_the_example_schema_file_is_current():
+    import json
+
+    from vistasim.scenario import scenario_schema
+
+    stored = json.loads((EXAMPLES / "scenario.schema.json").read_text(encoding="utf-8"))
+    # Regenerate with: vistasim schema > examples/scenario.schema.json
+    assert stored == scenario_schema()
