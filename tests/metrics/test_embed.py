@@ -22,3 +22,17 @@ def test_empty_input_gives_empty_array():
 
 def test_wordllama_embedder_is_an_embedder():
     assert isinstance(WordLlamaEmbedder(), Embedder)
+
+
+def test_loading_the_embedder_leaves_the_root_logger_alone():
+    # In a fresh interpreter: wordllama configures logging when it is first imported.
+    import subprocess
+    import sys
+
+    code = (
+        "import logging; from vistasim.llm._embed import WordLlamaEmbedder; "
+        "WordLlamaEmbedder().embed(['probe']); r = logging.getLogger(); "
+        "print(len(r.handlers), r.level)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "30"]

@@ -106,3 +106,14 @@ async def test_judge_sees_persona_goal_and_user_side():
 async def test_judge_tokens_are_reported_apart_from_the_run_cost():
     result = await realism(make_run([_ep("e1")]), ScriptedLLM([verdict(h=9), verdict()]))
     assert result.judge_usage.input_tokens > 0 and result.judge_calls == 2
+
+
+async def test_a_judge_that_fails_after_retries_is_recorded_per_episode():
+    from vistasim.llm import RoleModel
+
+    failing = ScriptedLLM([ModelCallFailed("timed out", retryable=False)] * 2)
+    judge = RoleModel(failing, role="judge", max_retries=0)
+    result = await realism(make_run([_ep("e1"), _ep("e2")]), judge)
+    assert isinstance(result, RealismReport)
+    assert len(result.errors) == 2 and "timed out" in result.errors[0].error
+    assert result.overall is None

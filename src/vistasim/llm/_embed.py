@@ -6,6 +6,7 @@ offline: the package is imported and loaded on first use only, never at import t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -53,16 +54,28 @@ class WordLlamaEmbedder:
 
     def _load(self) -> Any:
         if self._model is None:
-            try:
-                import wordllama
-            except ImportError:
-                raise MissingExtraError("wordllama", "embed") from None
+            wordllama = _import_wordllama()
             # The weights ship in the wheel: point the cache at the package and never download.
             package_dir = Path(wordllama.__file__).parent
             self._model = wordllama.WordLlama.load(
                 config=self._config, cache_dir=package_dir, dim=self._dim, disable_download=True
             )
         return self._model
+
+
+def _import_wordllama() -> Any:
+    # wordllama calls logging.basicConfig(level=INFO) on import; put the root logger back so a
+    # library import does not make every later HTTP request print a log line.
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        import wordllama
+    except ImportError:
+        raise MissingExtraError("wordllama", "embed") from None
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    return wordllama
 
 
 def _normalize(vectors: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 import anyio
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from vistasim.errors import ModelError
 from vistasim.events import AgentReply, ApiCall, Judgment, Note, Stop, ToolCall, UserMessage
 from vistasim.events import WebAction as WebActionEvent
 from vistasim.llm._structured import strip_fences
@@ -113,7 +114,8 @@ async def ask_json(
         )
         try:
             response = await model.complete(request)
-        except ModelCallFailed as exc:
+        except (ModelCallFailed, ModelError) as exc:
+            # A judge's provider failing is recorded per episode, never fatal to the metrics.
             raise JudgeFailed(f"model call failed: {exc}", calls=attempt, usage=usage) from exc
         usage = usage + response.usage
         try:
