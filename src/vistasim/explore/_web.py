@@ -9,8 +9,8 @@ UI and what the agent does in chat change the same state; an external product is
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -128,10 +128,17 @@ async def serve_app(app: Any, *, startup_timeout_s: float = 10.0) -> AsyncIterat
         import uvicorn
     except ImportError:
         raise MissingExtraError("uvicorn", "web") from None
-    server = uvicorn.Server(
+
+    class _Server(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # Several sites run at once inside a run: Ctrl-C must stop the run, not one site,
+            # and overlapping handler swaps must not leave a dead server's handler installed.
+            yield
+
+    server = _Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off")
     )
-    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
     async with anyio.create_task_group() as tg:
         tg.start_soon(server.serve)
         with anyio.fail_after(startup_timeout_s):
