@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
+from typing import get_args
 
 import anyio
 from pydantic import JsonValue
 
 from vistasim.agent._types import AgentAdapter, Turn, Utterance
-from vistasim.browser._types import Back, Click, Navigate, Scroll, SelectOption, TypeText, WebStep
+from vistasim.browser._types import WebStep
 from vistasim.env._types import Environment, ToolOutcome
 from vistasim.errors import AgentError, BrowserError, ModelError, SimulatorError, VistasimError
 from vistasim.events import (
@@ -37,7 +38,7 @@ from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserV
 
 logger = logging.getLogger(__name__)
 
-WEB_STEPS = (Click, TypeText, SelectOption, Scroll, Navigate, Back)
+WEB_STEPS = get_args(WebStep)
 
 
 @dataclass(kw_only=True)

@@ -168,6 +168,11 @@ def _lexicon_for(view: UserView, state: AgendaState) -> dict[str, list[str]]:
 def _decide(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     if state.pending_api is not None:
         return _after_api(step, state)
+    return _start_item(step, state) or _respond(step, state)
+
+
+def _start_item(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] | None:
+    """Finish, or take the current sub-goal's own channel (API, web skill, opening message)."""
     if not state.stack:
         return Finish(reason="goal_met", text=step.phrasing.styled("thanks")), state
     api_call = _api_call(step.view, state)
@@ -178,7 +183,7 @@ def _decide(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
         return web
     if not state.greeted:
         return _open(step, state)
-    return _respond(step, state)
+    return None
 
 
 def _api_call(view: UserView, state: AgendaState) -> tuple[Action, AgendaState] | None:
@@ -222,16 +227,9 @@ def _after_api(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
 
 def _advance(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     """Move to the next sub-goal after one is done: call its API, ask for it, or finish."""
-    if not state.stack:
-        return Finish(reason="goal_met", text=step.phrasing.styled("thanks")), state
-    api_call = _api_call(step.view, state)
-    if api_call is not None:
-        return api_call
-    web = _web_action(step, state)
-    if web is not None:
-        return web
-    if not state.greeted:
-        return _open(step, state)
+    started = _start_item(step, state)
+    if started is not None:
+        return started
     request = step.phrasing.request(_task(step, state.stack[0]))
     text = step.phrasing.pick(step.phrasing.templates.next_item, request=request)
     return Say(text=text), state
