@@ -2,6 +2,15 @@
 
 from vistasim.testing._agents import FakeAgent
 from vistasim.testing._fake_server import FakeOpenAIServer
+from vistasim.testing._ground_truth import FlawFired, note_flaw, record_flaws
 from vistasim.testing._models import FunctionLLM, ScriptedLLM
 
-__all__ = ["FakeAgent", "FakeOpenAIServer", "FunctionLLM", "ScriptedLLM"]
+__all__ = [
+    "FakeAgent",
+    "FakeOpenAIServer",
+    "FlawFired",
+    "FunctionLLM",
+    "ScriptedLLM",
+    "note_flaw",
+    "record_flaws",
+]
