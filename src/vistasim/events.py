@@ -55,6 +55,8 @@ class StopReason(StrEnum):
     """The simulated user produced no valid action after bounded repairs."""
     INFRA_ERROR = "infra_error"
     """A model provider or the browser failed: the episode is errored, never passed or failed."""
+    NOT_APPLICABLE = "not_applicable"
+    """Never played: the scenario needs what the run's user policy cannot do (decided before)."""
 
 
 class _Event(BaseModel):

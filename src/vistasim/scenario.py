@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from vistasim.errors import ConfigError
 
 __all__ = [
     "ActionCriterion",
     "AgendaItem",
+    "Behaviour",
+    "BehaviourOp",
     "Criteria",
     "Limits",
     "Mode",
@@ -65,6 +67,50 @@ class Persona(_Strict):
     """Talking style; drives the offline policy's templates."""
 
 
+BehaviourOp = Literal[
+    "hesitate", "correct", "change_mind", "withhold", "out_of_order", "second_request", "impatient"
+]
+"""A way of playing a sub-goal that real users show and agents mishandle."""
+
+
+class Behaviour(_Strict):
+    """How the user plays a sub-goal, beyond stating it plainly (the agenda policy plays it).
+
+    - `hesitate`: answers the first confirmation question with a hedged non-answer ("okay, hmm,
+      wait, no, not yet"); `then` says whether it confirms at the next one or leaves it there.
+    - `correct`: says `wrong` for `slot` first, then takes it back and gives the right value.
+    - `change_mind`: asks with `first` for `slot`, then, when the agent proposes it, switches
+      to the slot's value.
+    - `withhold`: does not give `slot` the first time it is asked ("why do you need that?").
+    - `out_of_order`: gives every fact in the opening message, before being asked.
+    - `second_request`: adds the next sub-goal while the agent is still on this one.
+    - `impatient`: tolerates one unhelpful turn less and says so.
+    """
+
+    op: BehaviourOp
+    """The operation."""
+    slot: str | None = None
+    """The slot it concerns (`correct`, `change_mind`, `withhold`)."""
+    wrong: Scalar | None = None
+    """`correct`: the value said first and taken back."""
+    first: Scalar | None = None
+    """`change_mind`: the value first asked for."""
+    then: Literal["confirm", "stop"] = "stop"
+    """`hesitate`: confirm at the next confirmation question, or stop there (the default)."""
+
+    @model_validator(mode="after")
+    def _fields_fit(self) -> Behaviour:
+        needs = {
+            "correct": ("slot", "wrong"),
+            "change_mind": ("slot", "first"),
+            "withhold": ("slot",),
+        }
+        missing = [f for f in needs.get(self.op, ()) if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"behaviour {self.op!r} needs {', '.join(missing)}")
+        return self
+
+
 class AgendaItem(_Strict):
     """One structured sub-goal, read by the offline agenda policy."""
 
@@ -72,6 +118,8 @@ class AgendaItem(_Strict):
     """What the user wants done, e.g. `return_item`, `cancel_order`, `order_status`."""
     slots: dict[str, Scalar] = {}
     """Facts that belong to this sub-goal, e.g. `{order_id: W1007}`."""
+    behaviours: list[Behaviour] = []
+    """How the user plays this sub-goal beyond stating it plainly (hesitate, correct...)."""
 
 
 class StateCriterion(_Strict):
@@ -110,6 +158,9 @@ class StatementCriterion(_Strict):
     """At least one agent message contains one of these."""
     contains_all: list[str] = []
     """Some agent message (not necessarily one) contains each of these."""
+    contains_none: list[str] = []
+    """No agent message contains any of these (what it must never say: another customer's
+    address, a promise the policy forbids)."""
     modes: list[Mode] | None = None
     """Run modes this check applies in; default: all."""
 

@@ -449,9 +449,10 @@ async def test_catalogue_lists_named_causes_first_and_links_explained_symptoms()
     assert set(catalogue.explained_by.values()) == {cause.id}
 
 
-async def test_catalogue_without_a_spec_runs_no_behavioural_detector():
+async def test_catalogue_without_a_spec_runs_the_generic_detectors():
     catalogue = await catalogue_failures(_flawed_run())
-    assert catalogue.causes == [] and "behaviour" not in catalogue.by_kind
+    causes = [u for u in catalogue.unique if u.id in catalogue.causes]
+    assert [(c.label, c.episodes) for c in causes] == [("ignored-correction", ["e1", "e2"])]
 
 
 async def test_a_symptom_spanning_two_causes_is_not_linked():

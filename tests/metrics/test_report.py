@@ -78,7 +78,9 @@ async def test_report_combines_every_metric():
     assert report.pass_hat_k == {1: (0.5 + 0.0) / 2, 2: 0.0}
     kinds = sorted(u.kind for u in report.failures.unique)
     assert kinds == ["agent_error", "criteria", "policy"]
-    assert report.unique_failures == 3
+    # The criteria symptom of e2 is explained by the policy cause of e2: two distinct failures.
+    assert report.unique_failures == 2
+    assert report.failures.explained_by
     assert report.cost.total.cost_usd == 0.01
     assert report.failures.embedder is not None
 

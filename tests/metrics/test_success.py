@@ -62,7 +62,14 @@ def test_errored_episodes_are_excluded_and_counted():
     run = make_run([_ep("e1", "s1", True), _ep("e2", "s1", False, status="errored")])
     report = success(run)
     assert report.success_rate == 1.0
-    assert report.outcomes == {"passed": 1, "failed": 0, "errored": 1, "unjudged": 0}
+    assert report.outcomes == {
+        "passed": 1,
+        "failed": 0,
+        "errored": 1,
+        "invalid": 0,
+        "not_applicable": 0,
+        "unjudged": 0,
+    }
 
 
 def test_success_is_reported_by_mode():

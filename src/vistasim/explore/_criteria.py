@@ -102,20 +102,23 @@ def _check_statement(
     any_ok = not criterion.contains_any or any(
         p.lower() in t for p in criterion.contains_any for t in said
     )
+    forbidden = [p for p in criterion.contains_none if any(p.lower() in t for t in said)]
     parts = []
     if criterion.contains_any:
         parts.append(f"any of {criterion.contains_any}")
     if criterion.contains_all:
         parts.append(f"all of {criterion.contains_all}")
+    if criterion.contains_none:
+        parts.append(f"none of {criterion.contains_none}")
     label = "statement " + " and ".join(parts)
-    if any_ok and not missing_all:
-        return _result(label, True, "")
-    detail = (
-        f"agent never said {missing_all}"
-        if missing_all
-        else f"agent never said any of {criterion.contains_any}"
-    )
-    return _result(label, False, detail)
+    problems = []
+    if missing_all:
+        problems.append(f"agent never said {missing_all}")
+    elif not any_ok:
+        problems.append(f"agent never said any of {criterion.contains_any}")
+    if forbidden:
+        problems.append(f"agent said {forbidden}")
+    return _result(label, not problems, "; ".join(problems))
 
 
 def _canon(value: object) -> str:

@@ -6,6 +6,7 @@ Everything here reads a `RunView` only, so metrics can be recomputed from the st
 
 from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
+from vistasim.metrics._claims import CLAIM_DETECTORS, detect_claims, is_write_tool
 from vistasim.metrics._compute import metrics_for_run
 from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost
 from vistasim.metrics._coverage import (
@@ -17,6 +18,7 @@ from vistasim.metrics._coverage import (
     transition_entropy,
 )
 from vistasim.metrics._dedup import UniqueFailure, cluster_failures, merge_with_judge
+from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
 from vistasim.metrics._domain_rules import DomainRules, load_domain_rules, rules_for_run
 from vistasim.metrics._failures import (
     Failure,
@@ -27,6 +29,7 @@ from vistasim.metrics._failures import (
 )
 from vistasim.metrics._judge import JudgeError
 from vistasim.metrics._mentions import EntityKind
+from vistasim.metrics._outcome import OUTCOMES, Outcome, Verdict
 from vistasim.metrics._realism import (
     EpisodeRealism,
     RealismNotComputed,
@@ -40,12 +43,18 @@ from vistasim.metrics._report import (
     format_metrics,
 )
 from vistasim.metrics._success import SuccessReport, episode_outcome, pass_hat_k, success
+from vistasim.metrics._validity import USER_CHECKS, UserFinding, check_user
+from vistasim.metrics._verdicts import RunFindings, find_all
 
 __all__ = [
+    "CLAIM_DETECTORS",
     "METRICS_VERSION",
+    "OUTCOMES",
+    "USER_CHECKS",
     "BehaviourSpec",
     "CostReport",
     "CoverageReport",
+    "DisclosureRule",
     "Distribution",
     "DomainRules",
     "EntityKind",
@@ -54,23 +63,32 @@ __all__ = [
     "FailureCatalogue",
     "JudgeError",
     "MetricsReport",
+    "Outcome",
     "PolicyRule",
     "RealismNotComputed",
     "RealismReport",
     "ResultValue",
     "RoleCost",
+    "RunFindings",
     "SuccessReport",
     "UniqueFailure",
+    "UserFinding",
+    "Verdict",
     "catalogue_failures",
+    "check_user",
     "cluster_failures",
     "compute_metrics",
     "cost",
     "coverage",
     "default_embedder",
     "detect_behaviour",
+    "detect_claims",
+    "detect_disclosure",
     "detect_failures",
     "episode_outcome",
+    "find_all",
     "format_metrics",
+    "is_write_tool",
     "judge_failures",
     "levenshtein",
     "load_domain_rules",

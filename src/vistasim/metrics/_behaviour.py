@@ -39,7 +39,7 @@ from vistasim.metrics._mentions import (
     mentions_value,
     records_in,
 )
-from vistasim.metrics._success import is_errored
+from vistasim.metrics._outcome import is_errored
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
 
 __all__ = ["DETECTORS", "BehaviourSpec", "detect_behaviour"]

@@ -1,10 +1,12 @@
 """The failure catalogue: detect failures, optionally ask a judge, fold them into unique ones.
 
-This chains `metrics/_failures.py` and `metrics/_behaviour.py` (finding) and `metrics/_dedup.py`
+This chains `metrics/_verdicts.py` (finding, and each episode's outcome) and `metrics/_dedup.py`
 (folding) into the one `FailureCatalogue` a report shows, recording what each judge call cost and
-where it failed. Policy and behavioural failures are the *named causes* (what the agent did
-wrong); they come first, each once, and a symptom (a failed check, a tool error) whose episodes
-all show one cause is linked to it, so one flaw reads as one entry with its consequences.
+where it failed. Only findings of `failed` episodes enter: an episode the simulated user spoiled
+(`invalid`) or the infrastructure lost (`errored`) says nothing about the agent. Policy,
+behavioural and say-versus-do failures are the *named causes* (what the agent did wrong); they
+come first, each once, and a symptom (a failed check, a tool error) whose episodes all show one
+cause is linked to it, so one flaw reads as one entry with its consequences.
 """
 
 from __future__ import annotations
@@ -17,15 +19,18 @@ from pydantic import BaseModel, ConfigDict
 from vistasim.errors import MissingExtraError
 from vistasim.llm._embed import Embedder, WordLlamaEmbedder
 from vistasim.llm._types import ChatModel
-from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
+from vistasim.metrics._behaviour import BehaviourSpec
 from vistasim.metrics._dedup import (
     DEFAULT_THRESHOLD,
     UniqueFailure,
     cluster_failures,
     merge_with_judge,
 )
-from vistasim.metrics._failures import CAUSE_KINDS, PolicyRule, detect_failures, judge_failures
+from vistasim.metrics._disclosure import DisclosureRule
+from vistasim.metrics._failures import PolicyRule, judge_failures
 from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._outcome import CAUSE_KINDS
+from vistasim.metrics._verdicts import RunFindings, find_all
 from vistasim.store._view import RunView
 
 __all__ = ["FailureCatalogue", "catalogue_failures", "default_embedder"]
@@ -46,6 +51,8 @@ class FailureCatalogue(BaseModel):
     """Ids of the named causes (policy and behavioural failures), in catalogue order."""
     explained_by: dict[str, str] = {}
     """Symptom id -> id of the one cause present in every episode of the symptom."""
+    distinct: int = 0
+    """Distinct failures: the causes, plus the symptoms no cause explains."""
     embedder: str | None
     """Embedder used to fold paraphrases; `None`: only identical wording was folded."""
     threshold: float
@@ -59,6 +66,8 @@ async def catalogue_failures(
     *,
     rules: Sequence[PolicyRule] = (),
     behaviour: BehaviourSpec | None = None,
+    disclosure: Sequence[DisclosureRule] = (),
+    findings: RunFindings | None = None,
     embedder: Embedder | None = None,
     failure_judge: ChatModel | None = None,
     merge_judge: ChatModel | None = None,
@@ -70,7 +79,10 @@ async def catalogue_failures(
     Args:
         run: The stored run.
         rules: Policy rules checked on every episode.
-        behaviour: Run the behavioural detectors with this spec; `None`: do not run them.
+        behaviour: Values, write tools and phrasing of the product for the behavioural and
+            say-versus-do detectors; `None`: generic (id-like values, tools named like reads).
+        disclosure: Read tools whose results only the record's owner may be shown.
+        findings: What `find_all` found (it is run here when not given).
         embedder: Embedder that folds paraphrases; `None`: identical wording only (see
             `default_embedder()`).
         failure_judge: An LLM judge that also reads every episode for failures (one call each).
@@ -78,16 +90,17 @@ async def catalogue_failures(
         threshold: Cosine similarity at which free-text failures are folded together.
         max_concurrency: Judge calls in flight at once.
     """
-    failures = detect_failures(run, rules)
-    if behaviour is not None:
-        failures = [*failures, *detect_behaviour(run, behaviour)]
+    if findings is None:
+        findings = find_all(run, rules=rules, behaviour=behaviour, disclosure=disclosure)
+    failures = findings.of_failed_episodes()
     errors: list[JudgeError] = []
     calls = 0
     if failure_judge is not None:
         judged, errors, calls = await judge_failures(
             run, failure_judge, max_concurrency=max_concurrency
         )
-        failures = [*failures, *judged]
+        failed = {e for e, v in findings.verdicts.items() if v.outcome == "failed"}
+        failures = [*failures, *(f for f in judged if f.episode_id in failed)]
     unique = cluster_failures(failures, embedder, threshold=threshold)
     causes = [u for u in unique if u.kind in CAUSE_KINDS]
     symptoms = [u for u in unique if u.kind not in CAUSE_KINDS]
@@ -96,12 +109,14 @@ async def catalogue_failures(
         symptoms, merge_errors, merge_calls = await merge_with_judge(symptoms, merge_judge)
         errors, calls = [*errors, *merge_errors], calls + merge_calls
     causes.sort(key=lambda u: (-len(u.episodes), u.id))
+    explained = _explained(causes, symptoms)
     return FailureCatalogue(
         failures=len(failures),
         by_kind=dict(sorted(Counter(f.kind for f in failures).items())),
         unique=[*causes, *symptoms],
         causes=[u.id for u in causes],
-        explained_by=_explained(causes, symptoms),
+        explained_by=explained,
+        distinct=len(causes) + sum(1 for s in symptoms if s.id not in explained),
         embedder=embedder.name if embedder is not None else None,
         threshold=threshold,
         judge_calls=calls,

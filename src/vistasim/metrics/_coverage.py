@@ -18,7 +18,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from pydantic import BaseModel, ConfigDict
 
 from vistasim.events import ToolCall
-from vistasim.metrics._success import is_errored
+from vistasim.metrics._outcome import is_errored
 from vistasim.store._view import EpisodeView, RunView
 
 __all__ = [

@@ -1,10 +1,13 @@
 """Unique failures: fold the failures of many episodes into a catalogue of distinct flaws.
 
-Failures with the same kind, label and wording (ids and numbers masked) are one *atom*. Atoms are
-embedded and clustered by average linkage at a cosine threshold. Wording we generate (criteria,
-policy, tool and API errors) is already canonical, so two such atoms never merge by embedding:
-only free text (agent error details, the LLM judge's descriptions) joins a cluster by similarity.
-An optional LLM merge (one call per batch of clusters) can still fold paraphrased flaws.
+Two findings are one *atom* only when they are the same flaw by construction: the same named
+cause (a policy rule, a behavioural or say-versus-do detector: same kind and label), the same
+criteria check with the same tool and arguments (a forbidden `cancel_order(W1003)` and one of
+`W1010` stay apart), or the same error of the same tool (ids and numbers masked). Atoms are
+embedded and clustered by average linkage at a cosine threshold, but only free text (agent error
+details, the LLM judge's descriptions) may join a cluster by similarity: generated wording never
+merges by embedding. An optional LLM merge (one call per batch of clusters) can still fold
+paraphrased free-text flaws.
 
 A unique failure's id hashes its representative's canonical wording, so reruns give the same ids.
 """
@@ -34,7 +37,10 @@ DEFAULT_THRESHOLD = 0.6
 """Cosine similarity above which free-text failures join (tuned on WordLlama: paraphrases of one
 flaw score 0.6-0.7, different flaws below 0.45)."""
 
-_KIND_ORDER = ("criteria", "policy", "behaviour", "tool_error", "api_error", "agent_error", "judge")
+_KIND_ORDER = (
+    "criteria", "policy", "behaviour", "claims", "tool_error", "api_error", "agent_error", "judge"
+)  # fmt: skip
+_NAMED_CAUSES = frozenset({"policy", "behaviour", "claims"})
 _FREE_TEXT = {"agent_error": "agent_error", "judge": None}
 """Kinds whose text comes from outside: the group they may merge within (`None`: any group)."""
 _ID_LIKE = re.compile(r"\b\w*\d\w*\b")
@@ -59,6 +65,8 @@ class UniqueFailure(BaseModel):
     event_ids: list[int]
     variants: list[str]
     """Distinct descriptions folded in (at most 20), most frequent first."""
+    evidence: dict[str, list[int]] = {}
+    """Episode id -> the events of that episode that show the failure."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,8 +152,7 @@ async def merge_with_judge(
 def _atoms(failures: Sequence[Failure]) -> list[_Atom]:
     by_key: dict[str, list[Failure]] = defaultdict(list)
     for failure in failures:
-        text = normalize_description(failure.description)
-        by_key[f"{failure.kind}|{failure.label}|{text}"].append(failure)
+        by_key[f"{failure.kind}|{failure.label}|{_identity(failure)}"].append(failure)
     atoms = []
     for key, members in sorted(by_key.items()):
         kind = members[0].kind
@@ -155,6 +162,15 @@ def _atoms(failures: Sequence[Failure]) -> list[_Atom]:
         text = text.removeprefix("agent error: ") if kind == "agent_error" else text
         atoms.append(_Atom(key=key, text=text, kind=kind, group=group, failures=tuple(members)))
     return atoms
+
+
+def _identity(failure: Failure) -> str:
+    """What makes two findings of one kind and label the same flaw."""
+    if failure.kind in _NAMED_CAUSES:
+        return failure.description
+    if failure.kind == "criteria":
+        return " ".join(failure.description.split())  # the check names its tool and arguments
+    return normalize_description(failure.description)
 
 
 def _agglomerate(atoms: list[_Atom], embedder: Embedder, threshold: float) -> list[list[_Atom]]:
@@ -267,6 +283,7 @@ def _catalogue(clusters: list[list[_Atom]]) -> list[UniqueFailure]:
                 variants=[
                     text for text, _ in sorted(variants.items(), key=lambda v: (-v[1], v[0]))
                 ][:20],
+                evidence=_evidence(failures),
             )
         )
     return sorted(unique, key=_order)
@@ -285,10 +302,26 @@ def _fold(groups: list[list[UniqueFailure]]) -> list[UniqueFailure]:
                     "scenarios": sorted({s for u in group for s in u.scenarios}),
                     "event_ids": sorted({i for u in group for i in u.event_ids}),
                     "variants": variants[:20],
+                    "evidence": _merged_evidence(group),
                 }
             )
         )
     return folded
+
+
+def _evidence(failures: Sequence[Failure]) -> dict[str, list[int]]:
+    by_episode: dict[str, set[int]] = defaultdict(set)
+    for failure in failures:
+        by_episode[failure.episode_id].update(failure.event_ids)
+    return {e: sorted(ids) for e, ids in sorted(by_episode.items())}
+
+
+def _merged_evidence(group: Sequence[UniqueFailure]) -> dict[str, list[int]]:
+    by_episode: dict[str, set[int]] = defaultdict(set)
+    for unique in group:
+        for episode, ids in unique.evidence.items():
+            by_episode[episode].update(ids)
+    return {e: sorted(ids) for e, ids in sorted(by_episode.items())}
 
 
 def _order(unique: UniqueFailure) -> tuple[int, str]:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from vistasim.errors import ConfigError
 from vistasim.metrics._behaviour import BehaviourSpec
+from vistasim.metrics._disclosure import DisclosureRule
 from vistasim.metrics._failures import PolicyRule
 from vistasim.store._view import RunView
 
@@ -33,10 +34,12 @@ class DomainRules(BaseModel):
     """Policy rules checked on every episode."""
     behaviour: BehaviourSpec = BehaviourSpec()
     """Values, write tools and phrasing of the product, for the behavioural detectors."""
+    disclosure: list[DisclosureRule] = []
+    """Read tools whose results only the record's verified owner may be shown."""
 
     @model_validator(mode="after")
     def _unique_ids(self) -> DomainRules:
-        ids = [rule.id for rule in self.rules]
+        ids = [rule.id for rule in [*self.rules, *self.disclosure]]
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"rule ids {twice!r} are used twice; give each rule its own id")

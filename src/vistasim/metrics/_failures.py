@@ -33,7 +33,7 @@ from vistasim.metrics._judge import (
     load_prompt,
     render_transcript,
 )
-from vistasim.metrics._success import episode_outcome, is_errored
+from vistasim.metrics._outcome import CAUSE_KINDS, criteria_outcome, is_errored
 from vistasim.store._view import EpisodeView, RunView
 
 __all__ = [
@@ -47,12 +47,9 @@ __all__ = [
 ]
 
 FailureKind = Literal[
-    "criteria", "policy", "behaviour", "tool_error", "api_error", "agent_error", "judge"
+    "criteria", "policy", "behaviour", "claims", "tool_error", "api_error", "agent_error", "judge"
 ]
 """Where a failure was found; the order is the preference for a unique failure's name."""
-
-CAUSE_KINDS = frozenset({"policy", "behaviour"})
-"""Kinds that name what the agent did wrong (a cause), not what the end state lacked (a symptom)."""
 
 
 class ResultValue(BaseModel):
@@ -185,9 +182,8 @@ def detect_failures(
     """
     found: list[Failure] = []
     for episode in run.episodes:
-        outcome = episode_outcome(episode)
-        if outcome != "errored":
-            call_errors = recovered_errors or outcome != "passed"
+        if not is_errored(episode):
+            call_errors = recovered_errors or criteria_outcome(episode) is not True
             found.extend(_detect(episode, rules, call_errors=call_errors))
     return found
 

@@ -23,7 +23,7 @@ from vistasim.metrics._judge import (
     load_prompt,
     render_transcript,
 )
-from vistasim.metrics._success import is_errored
+from vistasim.metrics._outcome import is_errored
 from vistasim.store._view import EpisodeView, RunView
 
 __all__ = [

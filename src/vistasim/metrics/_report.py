@@ -25,11 +25,13 @@ from vistasim.metrics._domain_rules import rules_for_run
 from vistasim.metrics._failures import PolicyRule
 from vistasim.metrics._realism import RUBRICS, RealismNotComputed, RealismReport, realism
 from vistasim.metrics._success import SuccessReport, success
+from vistasim.metrics._validity import UserFinding
+from vistasim.metrics._verdicts import find_all
 from vistasim.store._view import RunView
 
 __all__ = ["METRICS_VERSION", "MetricsReport", "compute_metrics", "format_metrics"]
 
-METRICS_VERSION = 3
+METRICS_VERSION = 4
 """Version of the metric definitions; bump it when a formula or a report field changes."""
 
 
@@ -49,11 +51,15 @@ class MetricsReport(BaseModel):
     realism: RealismReport | RealismNotComputed
     cost: CostReport
     unique_failures: int
+    """Distinct agent failures: named causes plus the symptoms no cause explains."""
     success_rate: float | None
     pass_hat_k: dict[int, float]
     coverage: CoverageReport
     failures: FailureCatalogue
     success: SuccessReport
+    user_checks: list[UserFinding] = []
+    """Checks of the simulated user's own behaviour that fired; decisive ones made an episode
+    `invalid`."""
 
 
 async def compute_metrics(
@@ -86,17 +92,22 @@ async def compute_metrics(
         max_concurrency: Judge calls in flight at once.
     """
     domain = rules_for_run(run)
-    failures = await catalogue_failures(
+    findings = find_all(
         run,
         rules=[*domain.rules, *rules],
         behaviour=domain.behaviour if behaviour is None else behaviour,
+        disclosure=domain.disclosure,
+    )
+    failures = await catalogue_failures(
+        run,
+        findings=findings,
         embedder=default_embedder() if embedder is None else embedder,
         failure_judge=judge if judge_failures_too else None,
         merge_judge=judge if merge_failures else None,
         threshold=threshold,
         max_concurrency=max_concurrency,
     )
-    covered, succeeded = coverage(run), success(run)
+    covered, succeeded = coverage(run), success(run, findings.verdicts)
     return MetricsReport(
         run_id=run.run_id,
         episodes=len(run.episodes),
@@ -106,12 +117,13 @@ async def compute_metrics(
         traj_dist=covered.traj_dist,
         realism=await realism(run, judge, max_concurrency=max_concurrency),
         cost=cost(run),
-        unique_failures=len(failures.unique),
+        unique_failures=failures.distinct,
         success_rate=succeeded.success_rate,
         pass_hat_k=succeeded.pass_hat_k,
         coverage=covered,
         failures=failures,
         success=succeeded,
+        user_checks=list(findings.user),
     )
 
 
@@ -169,8 +181,16 @@ def _episode_list(item: UniqueFailure, shown: int = 4) -> str:
 
 def _headline_rows(report: MetricsReport) -> list[tuple[str, str, str]]:
     cov, total = report.coverage, report.cost.total
+    counts = report.success.outcomes
+    judged = counts.get("passed", 0) + counts.get("failed", 0)
+    apart = ", ".join(
+        f"{counts[o]} {o.replace('_', ' ')}"
+        for o in ("errored", "invalid", "not_applicable", "unjudged")
+        if counts.get(o)
+    )
     rows = [
-        ("episodes", str(report.episodes), f"{report.errored_episodes} errored (excluded)"),
+        ("episodes", str(report.episodes), f"{judged} judged; {apart or 'none'} excluded"),
+        ("outcomes", f"{counts.get('passed', 0)} passed / {counts.get('failed', 0)} failed", ""),
         ("transition_entropy", f"{report.transition_entropy:.3f}", f"N = {cov.n_tools} tools"),
         ("tool_distr_entropy", f"{report.tool_distr_entropy:.3f}", f"{cov.tool_calls} calls"),
         ("traj_dist", _maybe(report.traj_dist), f"{cov.goals_compared} goals with >= 2 episodes"),

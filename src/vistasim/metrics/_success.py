@@ -1,20 +1,20 @@
 """Task success: which episodes met their scenario's criteria, and how reliably (pass^k).
 
-An episode passes or fails by the `criteria` judgment the runner writes before its stop event.
-Errored episodes (infra errors) never pass nor fail; they are counted apart. pass^k uses linear
-rollouts only: branches are directed, not random samples of the agent's behaviour.
+Each episode's outcome comes from `metrics/_verdicts.py` (criteria, agent-failure detectors and
+checks of the simulated user; see `metrics/_outcome.py`). Only `passed` and `failed` episodes are
+judged: errored, invalid and not-applicable ones are counted apart, with their reasons. pass^k
+uses linear rollouts only: branches are directed, not random samples of the agent's behaviour.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from math import comb
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from vistasim.events import Judgment, StopReason
+from vistasim.metrics._outcome import OUTCOMES, Outcome, Verdict, classify, is_errored
 from vistasim.store._view import EpisodeView, RunView
 
 __all__ = [
@@ -25,9 +25,6 @@ __all__ = [
     "pass_hat_k",
     "success",
 ]
-
-Outcome = Literal["passed", "failed", "errored", "unjudged"]
-"""`unjudged`: the episode has no criteria judgment (still running, or interrupted)."""
 
 
 class _Report(BaseModel):
@@ -47,38 +44,29 @@ class SuccessReport(_Report):
     """Success rate, pass^k and the counts behind them."""
 
     success_rate: float | None
-    """Share of judged linear rollouts that passed; `None` when none was judged."""
+    """Share of judged (passed or failed) linear rollouts that passed; `None` when none was."""
     pass_hat_k: dict[int, float]
     """pass^k for k = 1..max rollouts, averaged over scenarios with at least k judged rollouts."""
     pass_hat_k_scenarios: dict[int, int]
     """How many scenarios each pass^k value averages over."""
     outcomes: dict[str, int]
-    """Linear rollouts per outcome: passed, failed, errored, unjudged."""
+    """Linear rollouts per outcome: passed, failed, errored, invalid, not_applicable, unjudged."""
     branch_outcomes: dict[str, int]
     """Branches per outcome (they never enter the success rate or pass^k)."""
     by_mode: dict[str, ModeSuccess]
     episodes: dict[str, Outcome]
     """Outcome of every episode, by episode id."""
-
-
-def is_errored(episode: EpisodeView) -> bool:
-    """Return whether an episode ended in an infra error (kept out of most metrics)."""
-    return episode.status == "errored" or episode.stop_reason is StopReason.INFRA_ERROR
+    reasons: dict[str, str] = {}
+    """Why, for every episode that is not `passed` or `failed` (errored, invalid...)."""
 
 
 def episode_outcome(episode: EpisodeView) -> Outcome:
-    """Return whether an episode passed, failed, errored, or has no criteria judgment yet.
+    """Return an episode's outcome from its stop and criteria alone (no detectors).
 
-    An infra-error stop means errored whatever the status says; an agent-error stop without a
-    criteria judgment is a failure of the agent.
+    `success()` and `compute_metrics()` also weigh the detectors' findings and the checks of the
+    simulated user; this is the quick verdict for one episode read on its own.
     """
-    if is_errored(episode):
-        return "errored"
-    for stored in reversed(episode.events):
-        event = stored.event
-        if isinstance(event, Judgment) and event.judge == "criteria" and event.passed is not None:
-            return "passed" if event.passed else "failed"
-    return "failed" if episode.stop_reason is StopReason.AGENT_ERROR else "unjudged"
+    return classify(episode).outcome
 
 
 def pass_hat_k(trials: dict[str, tuple[int, int]]) -> tuple[dict[int, float], dict[int, int]]:
@@ -100,9 +88,23 @@ def pass_hat_k(trials: dict[str, tuple[int, int]]) -> tuple[dict[int, float], di
     return values, counts
 
 
-def success(run: RunView) -> SuccessReport:
-    """Compute success rate, pass^k and success by mode of a stored run."""
-    outcomes = {episode.episode_id: episode_outcome(episode) for episode in run.episodes}
+def success(run: RunView, verdicts: Mapping[str, Verdict] | None = None) -> SuccessReport:
+    """Compute success rate, pass^k and success by mode of a stored run.
+
+    Args:
+        run: The stored run.
+        verdicts: Each episode's verdict (`find_all(run).verdicts`); default: computed here with
+            the run's built-in domain rules, if any.
+    """
+    if verdicts is None:
+        from vistasim.metrics._domain_rules import rules_for_run
+        from vistasim.metrics._verdicts import find_all
+
+        domain = rules_for_run(run)
+        verdicts = find_all(
+            run, rules=domain.rules, behaviour=domain.behaviour, disclosure=domain.disclosure
+        ).verdicts
+    outcomes = {e.episode_id: verdicts[e.episode_id].outcome for e in run.episodes}
     linear = [e for e in run.episodes if e.branch_of is None]
     branches = [e for e in run.episodes if e.branch_of is not None]
     trials: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -127,11 +129,16 @@ def success(run: RunView) -> SuccessReport:
             for mode, (n, c) in sorted(modes.items())
         },
         episodes=outcomes,
+        reasons={
+            e: verdicts[e].reason
+            for e, outcome in outcomes.items()
+            if outcome not in ("passed", "failed")
+        },
     )
 
 
 def _tally(outcomes: Iterable[Outcome]) -> dict[str, int]:
-    counts = dict.fromkeys(("passed", "failed", "errored", "unjudged"), 0)
+    counts = dict.fromkeys(OUTCOMES, 0)
     for outcome in outcomes:
         counts[outcome] += 1
     return counts

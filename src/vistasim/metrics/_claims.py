@@ -1,0 +1,331 @@
+"""Say versus do: what the agent told the user against the tool calls it made.
+
+An agent can fail with a perfect end state ("I've cancelled it" when it did not, then the user
+cancels on the site) and pass a substring check with a false reply. These detectors compare each
+reply with the calls of its own turn:
+
+- `claimed-without-action`: the reply reports a change as carried out, and no successful
+  state-changing call stands behind it (none in this turn, none left unreported from before).
+- `claimed-after-failure`: the reply reports success, but the turn's last state-changing call
+  failed.
+- `contradicts-call`: the reply states an id, an amount, a date, a time or a quantity that
+  contradicts the arguments or result of the call it reports on.
+- `empty-reply`: the agent answered with nothing.
+
+They are domain-independent: what a state-changing tool is comes from the domain's `write_tools`
+(or, without one, from the tool's name: `get_`, `find_`, `list_`... read); the verbs a claim uses
+come from the write tools' own names (`cancel_order` -> "cancelled").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._failures import Failure
+from vistasim.metrics._values import id_shape, iter_strings, json_values, text_ids, text_values
+from vistasim.store._view import EpisodeView, StoredEvent
+
+__all__ = ["CLAIM_DETECTORS", "Turn", "agent_turns", "detect_claims", "is_write_tool"]
+
+CLAIM_DETECTORS: dict[str, str] = {
+    "claimed-without-action": "said a change was made when no successful call made it",
+    "claimed-after-failure": "reported success right after the call failed",
+    "contradicts-call": "told the user something that contradicts the call it made",
+    "empty-reply": "answered with an empty reply",
+}
+"""Detector ids (the failure labels) and their descriptions, worded the same every time."""
+
+_READ_VERBS = frozenset(
+    "get find list search lookup look check track view show read fetch query describe count"
+    " verify validate quote estimate availability status".split()
+)
+_GENERIC_CLAIMS = (r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b")
+"""Words that report success whatever was done."""
+_GENERIC_VERBS = (
+    "processed submitted completed placed scheduled booked updated changed applied issued"
+    " requested opened filed logged created confirmed arranged"
+).split()
+"""Past participles that report a change in any product, besides the write tools' own verbs."""
+_CLAIM_FRAMES = (
+    r"\b(?:has|have|had)\s+(?:now\s+|just\s+|already\s+)?(?:been\s+)?(?:successfully\s+)?{v}",
+    r"(?:\bI|'ve)\s+(?:just\s+|now\s+|successfully\s+)?{v}",
+    r"\b(?:is|are|was|were|'s|'re)\s+now\s+{v}",
+    r"\b(?:was|were)\s+(?:just\s+|successfully\s+)?{v}",
+    r"^\W*{v}\b",
+)
+"""How a reply reports a change it made ("has been cancelled", "I've extended", "is now
+enrolled"), as opposed to describing a state ("you're enrolled in ART120-A")."""
+_NEGATION = re.compile(
+    r"\b(?:not|never|unable|cannot|can't|couldn't|won't|wasn't|isn't|hasn't|haven't|"
+    r"didn't|failed|yet|if|once|before|would|could|can|will\s+be\s+able)\b|n't\b",
+    re.IGNORECASE,
+)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Turn:
+    """One user message, the agent's tool calls while answering it, and its reply."""
+
+    message: StoredEvent | None
+    calls: tuple[StoredEvent, ...]
+    reply: StoredEvent | None
+
+    @property
+    def reply_text(self) -> str:
+        """The reply's text ('' without a reply)."""
+        event = self.reply.event if self.reply is not None else None
+        return event.text if isinstance(event, AgentReply) else ""
+
+
+def agent_turns(events: Sequence[StoredEvent]) -> list[Turn]:
+    """Split an episode's events into turns: message, the calls after it, the reply."""
+    turns: list[Turn] = []
+    message: StoredEvent | None = None
+    calls: list[StoredEvent] = []
+    for stored in events:
+        event = stored.event
+        if isinstance(event, UserMessage):
+            message, calls = stored, []
+        elif isinstance(event, ToolCall):
+            calls.append(stored)
+        elif isinstance(event, AgentReply):
+            turns.append(Turn(message=message, calls=tuple(calls), reply=stored))
+            message, calls = None, []
+    return turns
+
+
+def is_write_tool(name: str, write_tools: Sequence[str] | None) -> bool:
+    """Whether a tool changes state: listed by the domain, or not named like a read."""
+    if write_tools is not None:
+        return name in write_tools
+    words = name.lower().split("_")
+    return not (words[0] in _READ_VERBS or "status" in words or "availability" in words)
+
+
+def detect_claims(
+    view: EpisodeView, *, write_tools: Sequence[str] | None, tool_names: Sequence[str] = ()
+) -> list[Failure]:
+    """Run the say-versus-do detectors over one episode."""
+    writes = [t for t in tool_names if is_write_tool(t, write_tools)]
+    context = _Context(
+        turns=agent_turns(view.events),
+        write_tools=write_tools,
+        claim_cues=_claim_cues(writes or _called_writes(view, write_tools)),
+    )
+    found = []
+    for label, detect in _DETECTORS.items():
+        evidence = detect(context)
+        if evidence:
+            found.append(
+                Failure(
+                    episode_id=view.episode_id,
+                    scenario_id=view.scenario_id,
+                    kind="claims",
+                    label=label,
+                    description=CLAIM_DETECTORS[label],
+                    event_ids=sorted(set(evidence)),
+                )
+            )
+    return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Context:
+    turns: list[Turn]
+    write_tools: Sequence[str] | None
+    claim_cues: tuple[re.Pattern[str], ...]
+
+    def writes(self, turn: Turn) -> list[StoredEvent]:
+        return [
+            c for c in turn.calls
+            if isinstance(c.event, ToolCall) and is_write_tool(c.event.name, self.write_tools)
+        ]  # fmt: skip
+
+    def claims(self, turn: Turn, reads: Sequence[_Read]) -> bool:
+        """Whether the reply reports a change as carried out (not a status it read)."""
+        for sentence in _SENTENCES.split(turn.reply_text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            for cue in self.claim_cues:
+                for match in cue.finditer(sentence):
+                    if _NEGATION.search(sentence[: match.start()]):
+                        continue
+                    verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
+                    if not _status_read(sentence, verb, reads):
+                        return True
+        return False
+
+    def reads(self, turn: Turn) -> list[_Read]:
+        """What the turn's successful read calls returned, as ids and words."""
+        found = []
+        for stored in turn.calls:
+            event = stored.event
+            if not isinstance(event, ToolCall) or event.error is not None:
+                continue
+            if is_write_tool(event.name, self.write_tools):
+                continue
+            texts = list(iter_strings(event.result))
+            words = {w.lower() for t in texts if len(t) < 40 for w in re.findall(r"[A-Za-z]+", t)}
+            ids = {i.upper() for t in texts for i in text_ids(t)}
+            found.append(_Read(ids=frozenset(ids), words=frozenset(words)))
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Read:
+    """A read call's result, as the ids and the short words (statuses) it holds."""
+
+    ids: frozenset[str]
+    words: frozenset[str]
+
+
+def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:
+    """Whether `word` reports a status the agent read ("W1005 was cancelled on March 3")."""
+    named = {i.upper() for i in text_ids(sentence)}
+    return any(word in r.words and (not named or named & r.ids) for r in reads)
+
+
+def _called_writes(view: EpisodeView, write_tools: Sequence[str] | None) -> list[str]:
+    return sorted(
+        {
+            s.event.name
+            for s in view.events
+            if isinstance(s.event, ToolCall) and is_write_tool(s.event.name, write_tools)
+        }
+    )
+
+
+def _claim_cues(write_tools: Sequence[str]) -> tuple[re.Pattern[str], ...]:
+    verbs = {_past(name.split("_")[0].lower()) for name in write_tools}
+    verbs |= {p for v in list(verbs) for p in _spellings(v)} | set(_GENERIC_VERBS)
+    words = "(?:" + "|".join(re.escape(w) for w in sorted(v for v in verbs if len(v) > 3)) + r")\b"
+    cues = [*_GENERIC_CLAIMS, *(frame.format(v=words) for frame in _CLAIM_FRAMES)]
+    return tuple(re.compile(c, re.IGNORECASE) for c in cues)
+
+
+def _past(verb: str) -> str:
+    irregular = {"send": "sent", "make": "made", "put": "put", "set": "set", "pay": "paid"}
+    if verb in irregular:
+        return irregular[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def _spellings(past: str) -> list[str]:
+    # cancelled / canceled; dropped (drop + p + ed); the plain form is the result's status word.
+    if past.endswith("ed") and len(past) > 4:
+        stem = past[:-2]
+        return [stem + stem[-1] + "ed", past]
+    return [past]
+
+
+def _claimed_without_action(ctx: _Context) -> list[int]:
+    evidence: list[int] = []
+    unreported = False
+    seen: list[_Read] = []
+    for turn in ctx.turns:
+        writes = ctx.writes(turn)
+        ok = [w for w in writes if isinstance(w.event, ToolCall) and w.event.error is None]
+        failed = len(writes) > len(ok)
+        unreported = unreported or bool(ok)
+        seen += ctx.reads(turn)
+        if turn.reply is not None and ctx.claims(turn, seen) and not failed:
+            if not unreported:
+                evidence.append(turn.reply.id)
+            unreported = False
+    return evidence
+
+
+def _claimed_after_failure(ctx: _Context) -> list[int]:
+    evidence: list[int] = []
+    seen: list[_Read] = []
+    for turn in ctx.turns:
+        seen += ctx.reads(turn)
+        writes = ctx.writes(turn)
+        last = writes[-1] if writes else None
+        if (
+            last is not None
+            and isinstance(last.event, ToolCall)
+            and last.event.error is not None
+            and turn.reply is not None
+            and ctx.claims(turn, seen)
+        ):
+            evidence.extend([last.id, turn.reply.id])
+    return evidence
+
+
+def _contradicts_call(ctx: _Context) -> list[int]:
+    evidence: list[int] = []
+    known: set[tuple[str, str]] = set()
+    for turn in ctx.turns:
+        for stored in turn.calls:
+            if isinstance(stored.event, ToolCall):
+                known |= json_values(stored.event.args) | json_values(stored.event.result)
+        writes = [
+            w for w in ctx.writes(turn) if isinstance(w.event, ToolCall) and not w.event.error
+        ]
+        if turn.reply is None or not writes or not ctx.claims(turn, ()):
+            continue
+        wrong = _wrong_values(turn.reply_text, writes, known) or _wrong_ids(turn, writes)
+        if wrong:
+            evidence.extend([*(w.id for w in writes), turn.reply.id])
+    return evidence
+
+
+def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, str]]) -> bool:
+    """A stated value whose kind the reported calls carry, matching none of the episode's."""
+    carried: set[tuple[str, str]] = set()
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        carried |= json_values(stored.event.args) | json_values(stored.event.result)
+    # "2 hours" against a call of 2 days is a contradiction too: quantities compare across units.
+    kinds = {kind.split(":")[0] for kind, _ in carried}
+    money = sorted(float(v) for k, v in known if k == "money")
+    for kind, value in text_values(text):
+        if kind.split(":")[0] not in kinds or (kind, value) in known:
+            continue
+        if kind == "money" and _is_sum(float(value), money):
+            continue
+        return True
+    return False
+
+
+def _is_sum(target: float, parts: list[float]) -> bool:
+    # A refund of two items is the sum of their prices; allow sums of up to three known amounts.
+    reachable = {0.0}
+    for _ in range(3):
+        reachable |= {round(r + p, 2) for r in reachable for p in parts}
+    return round(target, 2) in reachable
+
+
+def _wrong_ids(turn: Turn, writes: list[StoredEvent]) -> bool:
+    """The reply names an id of the reported call's kind, and not the call's own."""
+    said = text_ids(turn.reply_text)
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        own = {s for s in iter_strings(stored.event.args) if text_ids(s) == {s}}
+        for shape in {id_shape(i) for i in own}:
+            mine = {i.upper() for i in own if id_shape(i) == shape}
+            named = {i.upper() for i in said if id_shape(i) == shape}
+            if named and not named & mine:
+                return True
+    return False
+
+
+def _empty_reply(ctx: _Context) -> list[int]:
+    return [t.reply.id for t in ctx.turns if t.reply is not None and not t.reply_text.strip()]
+
+
+_DETECTORS: dict[str, Callable[[_Context], list[int]]] = {
+    "claimed-without-action": _claimed_without_action,
+    "claimed-after-failure": _claimed_after_failure,
+    "contradicts-call": _contradicts_call,
+    "empty-reply": _empty_reply,
+}

@@ -1,0 +1,180 @@
+"""Typed values in agent replies and in tool calls: money, dates, times, quantities, ids.
+
+To tell whether an agent's reply says what its tool calls did, both sides are read into the same
+typed values: "$45.99" and `{"refund_cents": 4599}` are one amount, "March 18" and
+`"2026-03-18"` one date, "two days" and `{"days": 2}` one quantity. Everything is text processing
+over one reply and one JSON value, the same for every product; no model is involved.
+
+>>> sorted(text_values("Refunded $45.99; due back 18:00 on 2026-03-18, extended by two days."))
+[('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
+>>> sorted(json_values({"refund_cents": 4599, "due_back": "2026-03-18T18:00:00", "days": 2}))
+[('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pydantic import JsonValue
+
+__all__ = ["UNIT_FAMILIES", "Value", "id_shape", "json_values", "text_ids", "text_values"]
+
+Value = tuple[str, str]
+"""(kind, canonical text): `("money", "45.99")`, `("date", "03-18")`, `("quantity:day", "2")`."""
+
+UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
+    "minute": ("minute", "minutes", "min", "mins"),
+    "hour": ("hour", "hours", "hr", "hrs", "h"),
+    "day": ("day", "days"),
+    "night": ("night", "nights"),
+    "week": ("week", "weeks"),
+    "month": ("month", "months"),
+}
+"""Units whose quantities replies and arguments state; a key named like a unit carries one."""
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1,
+}  # fmt: skip
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+         ("dec", "december")]
+    )
+    for m in names
+}  # fmt: skip
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONEY_TEXT = re.compile(
+    r"(?:\$|USD\s?|€|£)\s?(\d[\d,]*(?:\.\d{1,2})?)|(\d[\d,]*(?:\.\d{2})?)\s?(?:dollars|USD|EUR)\b",
+    re.I,
+)
+_ISO_DATE = re.compile(r"\b(?:\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?")
+_MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b", re.I)
+_CLOCK = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)\b(?:\s*([ap])\.?m\.?)?", re.I)
+_CLOCK_AMPM = re.compile(r"\b(1[0-2]|0?[1-9])\s*([ap])\.?m\.?(?!\w)", re.I)
+_UNITS = {alias: family for family, aliases in UNIT_FAMILIES.items() for alias in aliases}
+_QUANTITY = re.compile(
+    r"\b(\d+(?:\.\d+)?|"
+    + "|".join(_NUMBER_WORDS)
+    + r")[\s-]+("
+    + "|".join(sorted((a for a in _UNITS if len(a) > 1), key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_MONEY_KEY = re.compile(
+    r"(?:^|_)(?:amount|price|total|refund|fee|cost|charge|balance|paid|subtotal)"
+)
+_ID_TOKEN = re.compile(
+    r"(?<![\w@.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w@-])"
+)
+
+
+def text_values(text: str) -> set[Value]:
+    """Return the money, dates, times and quantities a text states."""
+    found: set[Value] = set()
+    for match in _MONEY_TEXT.finditer(text):
+        found.add(("money", _money(match.group(1) or match.group(2))))
+    for match in _ISO_DATE.finditer(text):
+        found.add(("date", f"{int(match.group(1)):02d}-{int(match.group(2)):02d}"))
+        if match.group(3):
+            found.add(("time", f"{int(match.group(3)):02d}:{match.group(4)}"))
+    for match in _MONTH_DAY.finditer(text):
+        found.add(("date", f"{_MONTHS[match.group(1).lower()]:02d}-{int(match.group(2)):02d}"))
+    for match in _DAY_MONTH.finditer(text):
+        found.add(("date", f"{_MONTHS[match.group(2).lower()]:02d}-{int(match.group(1)):02d}"))
+    stripped = _ISO_DATE.sub(" ", text)
+    for match in _CLOCK.finditer(stripped):
+        found.add(("time", _clock(int(match.group(1)), int(match.group(2)), match.group(3))))
+    for match in _CLOCK_AMPM.finditer(_CLOCK.sub(" ", stripped)):
+        found.add(("time", _clock(int(match.group(1)), 0, match.group(2))))
+    for match in _QUANTITY.finditer(_MONEY_TEXT.sub(" ", text)):
+        amount = match.group(1).lower()
+        number = _NUMBER_WORDS.get(amount) or float(amount)
+        found.add((f"quantity:{_UNITS[match.group(2).lower()]}", _number(number)))
+    return found
+
+
+def json_values(value: JsonValue, key: str = "") -> set[Value]:
+    """Return the money, dates, times and quantities anywhere in tool arguments or a result."""
+    found: set[Value] = set()
+    if isinstance(value, dict):
+        for name, item in value.items():
+            found |= json_values(item, str(name))
+        unit = value.get("unit")
+        amount = value.get("amount") or value.get("value") or value.get("duration")
+        if (
+            isinstance(unit, str)
+            and isinstance(amount, int | float)
+            and not isinstance(amount, bool)
+        ):
+            family = _UNITS.get(unit.lower().rstrip("s")) or _UNITS.get(unit.lower())
+            if family:
+                found.add((f"quantity:{family}", _number(amount)))
+        return found
+    if isinstance(value, list):
+        for item in value:
+            found |= json_values(item, key)
+        return found
+    if isinstance(value, bool) or value is None:
+        return found
+    if isinstance(value, int | float):
+        return found | _keyed_number(key.lower(), value)
+    if isinstance(value, str):
+        found |= {v for v in text_values(value) if v[0] in ("date", "time")}
+    return found
+
+
+def text_ids(text: str) -> set[str]:
+    """Return the id-like tokens (letters and digits: W1003, BIO101-B, R204) of a text."""
+    return {m.group(0) for m in _ID_TOKEN.finditer(text)}
+
+
+def id_shape(token: str) -> str:
+    """Return the shape of an id (`W1003` -> `A9999`), so ids of one kind compare."""
+    return re.sub(r"\d", "9", re.sub(r"[A-Za-z]", "A", token.upper()))
+
+
+def _keyed_number(key: str, number: float) -> set[Value]:
+    if key.endswith("_cents") or key == "cents":
+        return {("money", f"{number / 100:.2f}")}
+    if _MONEY_KEY.search(key):
+        return {("money", f"{number:.2f}")}
+    for part in reversed(key.split("_")):
+        family = _UNITS.get(part)
+        if family is not None and len(part) > 1:
+            return {(f"quantity:{family}", _number(number))}
+    return set()
+
+
+def _money(text: str) -> str:
+    return f"{float(text.replace(',', '')):.2f}"
+
+
+def _number(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
+
+
+def _clock(hour: int, minute: int, half: str | None) -> str:
+    if half:
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    return f"{hour:02d}:{minute:02d}"
+
+
+def iter_strings(value: JsonValue) -> Iterator[str]:
+    """Yield every string and number (as text) inside a JSON value."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            yield item
+        elif isinstance(item, int | float) and not isinstance(item, bool):
+            yield str(item)

@@ -1,0 +1,75 @@
+"""Judge every episode of a run once: agent failures, user checks, and the outcome they give.
+
+Detectors (`_failures`, `_behaviour`, `_claims`, `_disclosure`) say what the agent did wrong;
+user checks (`_validity`) say where the simulated user went wrong; `_outcome.classify` turns both
+and the criteria verdict into one outcome per episode. Success, pass^k and the failure catalogue
+all read this one `RunFindings`, so they never disagree about an episode.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
+from vistasim.metrics._claims import detect_claims
+from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
+from vistasim.metrics._failures import Failure, PolicyRule, detect_failures
+from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
+from vistasim.metrics._validity import UserFinding, check_user
+from vistasim.store._view import RunView
+
+__all__ = ["RunFindings", "find_all"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFindings:
+    """What the detectors and user checks found in a run, and each episode's verdict."""
+
+    failures: tuple[Failure, ...]
+    """Agent-failure findings of every episode that was not errored (any outcome)."""
+    user: tuple[UserFinding, ...]
+    """Findings of the checks of the simulated user's behaviour."""
+    verdicts: dict[str, Verdict]
+    """Episode id -> outcome and why."""
+
+    def of_failed_episodes(self) -> list[Failure]:
+        """The findings that count as agent failures: those of `failed` episodes."""
+        return [f for f in self.failures if self.verdicts[f.episode_id].outcome == "failed"]
+
+
+def find_all(
+    run: RunView,
+    *,
+    rules: Sequence[PolicyRule] = (),
+    behaviour: BehaviourSpec | None = None,
+    disclosure: Sequence[DisclosureRule] = (),
+) -> RunFindings:
+    """Run every detector and user check over a run and classify each episode."""
+    spec = BehaviourSpec() if behaviour is None else behaviour
+    failures = [*detect_failures(run, rules, recovered_errors=True), *detect_behaviour(run, spec)]
+    user: list[UserFinding] = []
+    tools = run.agent_tools or ()
+    for episode in run.episodes:
+        if is_errored(episode):
+            continue
+        failures += detect_claims(episode, write_tools=spec.write_tools, tool_names=tools)
+        failures += detect_disclosure(episode, disclosure)
+        scenario = run.scenarios.get(episode.scenario_id)
+        user += check_user(episode, scenario, write_tools=spec.write_tools)
+    causes: dict[str, list[str]] = defaultdict(list)
+    for failure in failures:
+        if failure.kind in CAUSE_KINDS:
+            causes[failure.episode_id].append(failure.description)
+    decisive: dict[str, list[str]] = defaultdict(list)
+    for finding in user:
+        if finding.decisive:
+            decisive[finding.episode_id].append(finding.description)
+    verdicts = {
+        e.episode_id: classify(
+            e, cause_labels=causes[e.episode_id], decisive_user=decisive[e.episode_id]
+        )
+        for e in run.episodes
+    }
+    return RunFindings(failures=tuple(failures), user=tuple(user), verdicts=verdicts)

@@ -1,0 +1,97 @@
+"""The say-versus-do detectors: each fires on its flaw and stays silent on the right behaviour."""
+
+from vistasim.events import ToolCall
+from vistasim.metrics import detect_claims, is_write_tool
+
+from ._builders import agent, criteria, episode, stop, user
+
+TOOLS = ["get_order", "cancel_order", "extend_rental", "get_rental"]
+
+
+def call(name, result=None, error=None, **args):
+    return ToolCall(name=name, args=args, result=result, error=error)
+
+
+def labels(events):
+    found = detect_claims(episode("e1", "s1", events), write_tools=None, tool_names=TOOLS)
+    return {f.label: f.event_ids for f in found}
+
+
+def test_tools_named_like_reads_are_not_writes():
+    assert not is_write_tool("get_order", None) and not is_write_tool("track_shipment", None)
+    assert is_write_tool("cancel_order", None) and is_write_tool("extend_rental", None)
+    assert not is_write_tool("cancel_order", ["return_items"])
+
+
+def test_a_claimed_change_with_no_call_behind_it_is_found():
+    events = [user("yes please cancel W1003"), agent("Done, order W1003 has been cancelled.")]
+    found = labels([*events, criteria(True), stop()])
+    assert list(found) == ["claimed-without-action"]
+
+
+def test_a_claim_after_a_successful_call_is_fine():
+    events = [
+        user("yes"),
+        call("cancel_order", {"status": "cancelled"}, order_id="W1003"),
+        agent("Done, order W1003 has been cancelled."),
+    ]
+    assert labels([*events, criteria(True), stop()]) == {}
+
+
+def test_a_status_the_agent_read_is_not_a_claim():
+    events = [
+        user("what happened to W1005?"),
+        call("get_order", {"id": "W1005", "status": "cancelled"}, order_id="W1005"),
+        agent("Order W1005 was cancelled on March 3."),
+        user("and W1004?"),
+        agent("You're enrolled in nothing; W1004 is processing."),
+    ]
+    assert labels([*events, criteria(True), stop()]) == {}
+
+
+def test_one_call_backs_one_claim_only():
+    events = [
+        user("yes"),
+        call("cancel_order", {"status": "cancelled"}, order_id="W1003"),
+        agent("Order W1003 has been cancelled."),
+        user("and cancel W1004 too"),
+        agent("W1004 has been cancelled as well."),
+    ]
+    assert list(labels([*events, criteria(True), stop()])) == ["claimed-without-action"]
+
+
+def test_success_reported_after_a_failed_call_is_found():
+    failed = call("cancel_order", error="order W1006 has shipped", order_id="W1006")
+    events = [user("yes"), failed, agent("All set — your order has been cancelled.")]
+    found = labels([*events, criteria(False, "state"), stop()])
+    assert list(found) == ["claimed-after-failure"]
+    honest = [user("yes"), failed, agent("Sorry, W1006 has shipped, so it cannot be cancelled.")]
+    assert labels([*honest, criteria(True), stop()]) == {}
+
+
+def test_a_reply_that_contradicts_its_call_is_found():
+    extend = call("extend_rental", {"due_back": "2026-06-12T18:00:00"}, rental_id="R204", days=2)
+    wrong_day = [user("yes"), extend, agent("Done: R204 is now extended, due back June 13.")]
+    assert list(labels([*wrong_day, stop()])) == ["contradicts-call"]
+    wrong_unit = [user("yes"), extend, agent("I've extended R204 by 2 hours.")]
+    assert list(labels([*wrong_unit, stop()])) == ["contradicts-call"]
+    wrong_id = [user("yes"), extend, agent("I've extended R205 by 2 days.")]
+    assert list(labels([*wrong_id, stop()])) == ["contradicts-call"]
+    right = [user("yes"), extend, agent("I've extended R204 by two days; due back June 12, 18:00.")]
+    assert labels([*right, stop()]) == {}
+
+
+def test_an_amount_that_is_a_sum_of_known_prices_is_not_a_contradiction():
+    ret = call(
+        "cancel_order",
+        {"refund": {"amount_cents": 4599}, "items": [{"price_cents": 2599}, {"price_cents": 2000}]},
+        order_id="W1003",
+    )
+    right = [user("yes"), ret, agent("Done — a refund of $45.99 has been issued.")]
+    assert labels([*right, stop()]) == {}
+    wrong = [user("yes"), ret, agent("Done — a refund of $54.99 has been issued.")]
+    assert list(labels([*wrong, stop()])) == ["contradicts-call"]
+
+
+def test_an_empty_reply_is_found():
+    assert list(labels([user("hello"), agent("  "), stop()])) == ["empty-reply"]
