@@ -179,3 +179,43 @@ async def test_llm_merge_with_bad_partition_is_repaired_then_left_unmerged():
     assert [u.id for u in merged] == [u.id for u in unique]
     assert calls == 3 and errors[0].judge == "merge"
     assert "exactly one group" in judge.requests[1].messages[-1].content
+
+
+def test_criteria_checks_with_different_arguments_never_merge(embedder):
+    failures = [
+        fail(
+            "criteria not met: forbidden action cancel_order(order_id=W1003)",
+            kind="criteria",
+            label="criteria",
+            episode=f"e{i}",
+            ids=[i],
+        )  # fmt: skip
+        for i in (1, 2)
+    ]
+    failures.append(
+        fail(
+            "criteria not met: forbidden action cancel_order(order_id=W1010)",
+            kind="criteria",
+            label="criteria",
+            episode="e3",
+            ids=[3],
+        )  # fmt: skip
+    )
+    unique = cluster_failures(failures, embedder)
+    assert sorted(u.episodes for u in unique) == [["e1", "e2"], ["e3"]]
+    assert {e for u in unique for e in u.evidence} == {"e1", "e2", "e3"}
+
+
+def test_one_named_cause_on_other_records_is_one_unique_failure(embedder):
+    failures = [
+        fail(
+            "acted on a value the user had corrected",
+            kind="behaviour",
+            label="ignored-correction",
+            episode=f"e{i}",
+            ids=[i],
+        )  # fmt: skip
+        for i in (1, 2)
+    ]
+    [unique] = cluster_failures(failures, embedder)
+    assert unique.evidence == {"e1": [1], "e2": [2]}

@@ -15,7 +15,7 @@ import vistasim.llm
 from vistasim.config import RunConfig
 from vistasim.domains import DOMAINS, get_domain
 from vistasim.explore import run
-from vistasim.metrics import compute_metrics, episode_outcome
+from vistasim.metrics import compute_metrics
 from vistasim.store import open_store, read_run_view
 
 AGENTS = {
@@ -89,7 +89,8 @@ def test_each_triggered_flaw_is_named_once_as_a_cause(played):
     triggered = {f: s for f, (s, offline) in documented_flaws(domain).items() if offline}
     for flaw, scenarios in triggered.items():
         flawed = _episodes(view, scenarios)
-        assert all(episode_outcome(e) == "failed" for e in view.episodes if e.episode_id in flawed)
+        outcomes = {e: report.success.episodes[e] for e in flawed}
+        assert set(outcomes.values()) == {"failed"}, outcomes
         naming = [c for c in causes if flawed & set(c.episodes)]
         assert len(naming) == 1, (flaw, [(c.label, c.scenarios) for c in naming])
         assert flawed <= set(naming[0].episodes), (flaw, naming[0].label)
@@ -99,6 +100,8 @@ def test_each_triggered_flaw_is_named_once_as_a_cause(played):
 def test_flaws_the_offline_user_cannot_trigger_are_not_named(played):
     domain, view, report = played
     untriggered = [s for s, offline in documented_flaws(domain).values() if not offline]
+    if not untriggered:
+        pytest.skip(f"the agenda user triggers every documented flaw of {domain}")
     quiet = _episodes(view, [s for scenarios in untriggered for s in scenarios])
     named = {
         e for u in report.failures.unique if u.id in report.failures.causes for e in u.episodes
@@ -111,7 +114,7 @@ def test_passing_common_path_episodes_have_no_named_cause(played):
     common = {
         e.episode_id
         for e in view.episodes
-        if episode_outcome(e) == "passed"
+        if report.success.episodes[e.episode_id] == "passed"
         and any(COMMON_PATH.match(t) for t in view.scenarios[e.scenario_id].tags)
     }
     named = {

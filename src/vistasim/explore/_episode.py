@@ -136,7 +136,12 @@ async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Eve
     cursor.last_web_error = None
     if isinstance(action, Finish):
         reason = StopReason.GOAL_MET if action.reason == "goal_met" else StopReason.USER_STOP
-        return Stop(reason=reason, detail=action.text)
+        detail = (
+            f"accepted the agent's refusal: {action.text}"
+            if action.reason == "refused"
+            else action.text
+        )
+        return Stop(reason=reason, detail=detail)
     if isinstance(action, CallApi):
         outcome = await _call_api(ep, action)
         events.append(
@@ -265,6 +270,7 @@ async def _view(ep: Episode, cursor: Cursor) -> UserView:
         api_tools=ep.api_tools,
         last_api_result=cursor.last_api_result,
         lexicon=ep.env.lexicon() if ep.env is not None else {},
+        agent_tools=tuple(ep.env.agent_tools()) if ep.env is not None else (),
         page=await ep.web.observe() if ep.web is not None else None,
         last_web_error=cursor.last_web_error,
     )

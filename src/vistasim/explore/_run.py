@@ -208,6 +208,9 @@ async def _play_one(
     root_id: int,
     pool: Any,
 ) -> str:
+    unplayable = _unplayable(parts.policy, scenario)
+    if unplayable is not None and plan.leaf_event_id is None:
+        return _record_stop(db, run_id, plan, root_id, StopReason.NOT_APPLICABLE, unplayable)
     env = parts.make_env() if parts.make_env is not None else None
     try:
         async with _agent_and_page(config, parts, env, pool) as (agent, web):
@@ -260,14 +263,27 @@ def _api_tools(config: RunConfig, env: Environment | None) -> tuple[ToolSpec, ..
 
 
 def _record_errored(db: Store, run_id: str, plan: EpisodePlan, root_id: int, detail: str) -> str:
+    return _record_stop(db, run_id, plan, root_id, StopReason.INFRA_ERROR, detail)
+
+
+def _record_stop(
+    db: Store, run_id: str, plan: EpisodePlan, root_id: int, reason: StopReason, detail: str
+) -> str:
     current = db.list_episodes(run_id)
     leaf = next((p.leaf_event_id for p in current if p.episode_id == plan.episode_id), None)
-    stop = Stop(reason=StopReason.INFRA_ERROR, detail=detail)
+    stop = Stop(reason=reason, detail=detail)
+    status = "errored" if reason is StopReason.INFRA_ERROR else "done"
     db.append_events(
         run_id, plan.episode_id, leaf or root_id, [(plan.turns, stop)],
-        status="errored", stop_reason=stop.reason.value,
+        status=status, stop_reason=stop.reason.value,
     )  # fmt: skip
     return stop.reason.value
+
+
+def _unplayable(policy: object, scenario: Scenario) -> str | None:
+    """Why the run's user policy cannot play a scenario, decided before play (or `None`)."""
+    check = getattr(policy, "unplayable", None)
+    return check(scenario) if callable(check) else None
 
 
 def episode_seed(run_seed: int, scenario_id: str, rollout: int) -> int:

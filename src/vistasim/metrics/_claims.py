@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure
-from vistasim.metrics._values import id_shape, iter_strings, json_values, text_ids, text_values
 from vistasim.store._view import EpisodeView, StoredEvent
+from vistasim.values import id_shape, iter_strings, json_values, text_ids, text_values
 
 __all__ = ["CLAIM_DETECTORS", "Turn", "agent_turns", "detect_claims", "is_write_tool"]
 

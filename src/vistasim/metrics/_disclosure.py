@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, ResultValue
-from vistasim.metrics._values import iter_strings
 from vistasim.store._view import EpisodeView, StoredEvent
+from vistasim.values import iter_strings
 
 __all__ = ["OWNER_FIELDS", "DisclosureRule", "detect_disclosure"]
 

@@ -8,9 +8,8 @@ the user's side of an episode against its scenario:
   to say (a `correct` or `change_mind` behaviour plans one). Decisive when the agent then acted on
   the wrong value.
 - `leaked-hidden-fact`: the user said a hidden fact when the agent had not asked anything.
-- `repeated-goal`: the user sent the same request three times or more. Decisive when the episode
-  failed on its criteria alone and ended with the user giving up or out of turns: the user did
-  not follow the agent, so the criteria verdict says nothing about the agent.
+- `repeated-goal`: the user sent the same request three times or more. Never decisive on its own:
+  an agent that cannot do the request makes a sound user repeat it too.
 - `acted-against-goal`: the user itself changed the state (a user-side API, a submitting click on
   the site), the criteria failed, and the agent changed nothing. Decisive.
 - `agent-not-reached`: the agent received no message at all. Decisive when the criteria failed:
@@ -30,15 +29,14 @@ from vistasim.events import (
     AgentReply,
     ApiCall,
     Judgment,
-    StopReason,
     ToolCall,
     UserMessage,
     WebAction,
 )
 from vistasim.metrics._claims import is_write_tool
-from vistasim.metrics._values import id_shape, iter_strings, text_ids, text_values
 from vistasim.scenario import Scalar, Scenario
 from vistasim.store._view import EpisodeView
+from vistasim.values import id_shape, iter_strings, text_ids, text_values
 
 __all__ = ["USER_CHECKS", "UserFinding", "check_user"]
 
@@ -87,7 +85,7 @@ def check_user(
     criteria_failed = _criteria_failed(episode)
     found += _contradictions(episode, held, planned)
     found += _leaks(episode, scenario, planned)
-    found += _repeats(episode, criteria_failed)
+    found += _repeats(episode)
     found += _against_goal(episode, criteria_failed, write_tools)
     if criteria_failed is not None and not any(
         isinstance(s.event, UserMessage) for s in episode.events
@@ -198,7 +196,7 @@ def _leaks(episode: EpisodeView, scenario: Scenario | None, planned: set[str]) -
     return []
 
 
-def _repeats(episode: EpisodeView, criteria_failed: bool | None) -> list[UserFinding]:
+def _repeats(episode: EpisodeView) -> list[UserFinding]:
     seen: dict[str, list[int]] = {}
     for stored in episode.events:
         if isinstance(stored.event, UserMessage):
@@ -207,10 +205,7 @@ def _repeats(episode: EpisodeView, criteria_failed: bool | None) -> list[UserFin
     repeated = next((ids for ids in seen.values() if len(ids) >= 3), None)
     if repeated is None:
         return []
-    gave_up = episode.stop_reason in (StopReason.USER_STOP, StopReason.MAX_TURNS)
-    return [
-        _finding(episode, "repeated-goal", repeated, decisive=bool(criteria_failed and gave_up))
-    ]
+    return [_finding(episode, "repeated-goal", repeated, decisive=False)]
 
 
 def _against_goal(

@@ -17,14 +17,15 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from pydantic import JsonValue, ValidationError
 
 from vistasim.errors import SimulatorError
 from vistasim.llm._types import ToolSpec
-from vistasim.scenario import AgendaItem, Scalar, Scenario
+from vistasim.scenario import AgendaItem, BehaviourOp, Scalar, Scenario
+from vistasim.user._agenda_say import mark, say_task, say_value, spoken_goal, withholds
+from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._lexicon import (
     DEFAULT_LEXICON,
-    Mismatch,
     asked_slots,
     find_mismatch,
     is_confirmation_request,
@@ -32,7 +33,6 @@ from vistasim.user._lexicon import (
     merge_lexicons,
     normalize,
     shadowed_slots,
-    slot_phrases,
 )
 from vistasim.user._phrasing import (
     Phrasing,
@@ -41,47 +41,19 @@ from vistasim.user._phrasing import (
     lower_first,
     sentence,
 )
+from vistasim.user._reading import (
+    answers_request,
+    is_change_intent,
+    is_refusal,
+    slot_phrases,
+    tool_lexicon,
+    value_mismatch,
+)
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
 from vistasim.user._web_route import advance_skill
 from vistasim.user._web_skills import WebSkill, web_failed_phrases
 
 _NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class AgendaEntry(_Strict):
-    """One sub-goal on the agenda stack."""
-
-    intent: str
-    slots: dict[str, Scalar] = {}
-    task: str | None = None
-    """Words for the request; the first entry uses the scenario's goal text."""
-    api_tried: bool = False
-    """The user already called the matching user-side API for this entry."""
-    web_step: int = 0
-    """Steps of the entry's web skill already taken."""
-    web_off: bool = False
-    """The web route failed for this entry: the user now asks in chat."""
-    web_facts: dict[str, str] = {}
-    """What the web skill's steps learned on the pages (`bind`), for its later steps."""
-
-
-class AgendaState(_Strict):
-    """Everything the agenda policy remembers between steps (stored in snapshots)."""
-
-    seed: int
-    step: int = 0
-    """Number of actions taken; with `seed` it seeds this step's RNG."""
-    stack: list[AgendaEntry]
-    """Sub-goals still to do, the current one first."""
-    patience: int
-    """Unhelpful agent turns still tolerated; the next one at 0 makes the user give up."""
-    greeted: bool = False
-    pending_api: str | None = None
-    """Name of the API called last step, whose result the next step reads."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,6 +72,11 @@ class _Reaction:
     text: str
     progress: bool
     done: bool = False
+    """The sub-goal is over: advance (after saying `text`, when there is one)."""
+    refused: bool = False
+    """The agent refused the sub-goal with a reason, and the user accepts that."""
+    played: tuple[BehaviourOp, ...] = ()
+    rejected: str | None = None
 
 
 class AgendaPolicy:
@@ -125,10 +102,23 @@ class AgendaPolicy:
     def initial_state(self, scenario: Scenario, *, seed: int) -> JsonValue:
         """Build the stack from `scenario.agenda`, or one item from the goal and knowledge."""
         items = scenario.agenda or [AgendaItem(intent="goal", slots=dict(scenario.knowledge))]
-        stack = [AgendaEntry(intent=item.intent, slots=dict(item.slots)) for item in items]
-        stack[0] = stack[0].model_copy(update={"task": scenario.goal})
-        state = AgendaState(seed=seed, stack=stack, patience=scenario.persona.style.patience)
+        stack = [
+            AgendaEntry(intent=item.intent, slots=dict(item.slots), behaviours=item.behaviours)
+            for item in items
+        ]
+        goal = spoken_goal(scenario.goal)
+        stack[0] = stack[0].model_copy(update={"task": goal or None})
+        patience = scenario.persona.style.patience
+        if any(b.op == "impatient" for item in items for b in item.behaviours):
+            patience = max(1, patience - 1)
+        state = AgendaState(seed=seed, stack=stack, patience=patience)
         return state.model_dump(mode="json")
+
+    def unplayable(self, scenario: Scenario) -> str | None:
+        """Why this policy cannot play a scenario (tagged `needs:llm-user`), else `None`."""
+        if "needs:llm-user" in scenario.tags:
+            return "the scenario is tagged needs:llm-user; the agenda user cannot play it"
+        return None
 
     async def next_action(self, view: UserView, state: JsonValue) -> tuple[Action, JsonValue]:
         """Return one action for this step and the new state."""
@@ -158,11 +148,13 @@ def _parse_state(state: JsonValue) -> AgendaState:
 
 
 def _lexicon_for(view: UserView, state: AgendaState) -> dict[str, list[str]]:
+    # A product needs no hand-written lexicon: its tools' argument names and the scenario's slot
+    # names say what the agent will ask for; a domain's own lexicon only adds phrases.
     names = {*view.scenario.knowledge, *view.scenario.hidden}
     for entry in state.stack:
         names.update(entry.slots)
     own = {name: slot_phrases(name) for name in sorted(names) if name != "api"}
-    return merge_lexicons(DEFAULT_LEXICON, view.lexicon, own)
+    return merge_lexicons(DEFAULT_LEXICON, view.lexicon, tool_lexicon(view.agent_tools), own)
 
 
 def _decide(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
@@ -250,12 +242,12 @@ def _web_action(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] |
     )
     if progress.status == "act" and progress.action is not None:
         learned = {**entry.web_facts, **progress.bound}
-        return progress.action, _update_entry(state, web_step=progress.next_step, web_facts=learned)
+        return progress.action, state.with_entry(web_step=progress.next_step, web_facts=learned)
     if progress.status == "done":
         return _advance(step, state.model_copy(update={"stack": state.stack[1:]}))
     if progress.status == "unavailable":
         return None
-    state = _update_entry(state, web_off=True)
+    state = state.with_entry(web_off=True)
     failed = step.phrasing.pick(list(web_failed_phrases()))
     request = step.phrasing.request(_task(step, entry))
     opening = [step.phrasing.greeting()] if not state.greeted else []
@@ -263,24 +255,44 @@ def _web_action(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] |
     return Say(text=text), state.model_copy(update={"greeted": True})
 
 
-def _update_entry(state: AgendaState, **changes: object) -> AgendaState:
-    entry = state.stack[0].model_copy(update=changes)
-    return state.model_copy(update={"stack": [entry, *state.stack[1:]]})
-
-
 def _open(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     ph = step.phrasing
-    request = ph.request(_task(step, state.stack[0]))
+    entry = state.stack[0]
+    task, played = say_task(ph, entry, _task(step, entry))
+    request = ph.request(task)
     parts = [ph.greeting(), request]
     count = {"low": 0, "medium": ph.rng.choice([0, 1]), "high": ph.rng.choice([1, 2])}
     offered = [
         (slot, value)
-        for slot, value in _volunteerable(step, state.stack[0])
-        if str(value).casefold() not in request.casefold()
-    ][: count[ph.verbosity]]
+        for slot, value in _volunteerable(step, entry)
+        if str(value).casefold() not in request.casefold() and not withholds(entry, slot)
+    ]
+    if entry.pending("out_of_order") is not None:
+        offered, played = offered[::-1], [*played, "out_of_order"]  # every fact, last one first
+    else:
+        # A value to be corrected is said up front, so the correction has something to take back.
+        first = [p for p in offered if _plays_on(entry, p[0])]
+        offered = first or offered[: count[ph.verbosity]]
     if offered:
-        parts.append(ph.pick(ph.templates.volunteer, facts=ph.facts(offered)))
-    return Say(text=join_sentences(parts)), state.model_copy(update={"greeted": True})
+        facts = []
+        for slot, value in offered:
+            said, ops = say_value(ph, entry, slot, value)
+            facts.append(ph.fact(slot, said))
+            played += ops
+        parts.append(ph.pick(ph.templates.volunteer, facts=_joined(facts)))
+    state = mark(state, played).model_copy(update={"greeted": True})
+    return Say(text=join_sentences(parts)), state
+
+
+def _plays_on(entry: AgendaEntry, slot: str) -> bool:
+    correct = entry.pending("correct")
+    return correct is not None and correct.slot == slot
+
+
+def _joined(clauses: list[str]) -> str:
+    if len(clauses) <= 1:
+        return "".join(clauses)
+    return ", ".join(clauses[:-1]) + " and " + clauses[-1]
 
 
 def _volunteerable(step: _Step, entry: AgendaEntry) -> list[tuple[str, Scalar]]:
@@ -300,9 +312,17 @@ def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     latest, previous = _agent_turns(step.view)
     repeated = bool(latest) and previous is not None and normalize(latest) == normalize(previous)
     reaction = _react(step, state, latest) if latest else None
+    if reaction is not None:
+        state = mark(state, list(reaction.played))
+        if reaction.rejected is not None:
+            state = state.model_copy(update={"rejected": [*state.rejected, reaction.rejected]})
+    if reaction is not None and reaction.refused:
+        return _after_refusal(step, state.popped())
     # A done report counts even if worded as before: agents reuse one line for every request.
     if reaction is not None and reaction.done:
-        return _advance(step, state.model_copy(update={"stack": state.stack[1:]}))
+        if reaction.text:
+            return Say(text=reaction.text), state.popped()
+        return _advance(step, state.popped())
     if reaction is not None and reaction.progress and not repeated:
         return Say(text=reaction.text), state
     if state.patience <= 0:
@@ -312,6 +332,13 @@ def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
         prefix = step.phrasing.pick(step.phrasing.templates.repeat_prefix)
         return Say(text=f"{prefix} {lower_first(reaction.text)}"), state
     return Say(text=_rephrase(step, state)), state
+
+
+def _after_refusal(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    """Accept a refusal that gave a reason: go on with the next sub-goal, or leave."""
+    if state.stack:
+        return _advance(step, state)
+    return Finish(reason="refused", text=step.phrasing.styled("accept_refusal")), state
 
 
 def _agent_turns(view: UserView) -> tuple[str, str | None]:
@@ -331,31 +358,97 @@ def _agent_turns(view: UserView) -> tuple[str, str | None]:
 
 
 def _react(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
-    # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact.
-    asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
+    entry = state.stack[0]
+    held = _held(step, state)
     confirming = is_confirmation_request(message)
-    if asked and (not confirming or any(s in _held(step, state) for s in asked)):
-        return _Reaction(text=_answer(step, state, message, asked), progress=True)
-    mismatch = find_mismatch(message, _checkable(step, state), step.lexicon)
+    # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
+    # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
+    # so only facts the user holds are answered there.
+    asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
     if confirming:
-        text = _correction(step, mismatch) if mismatch else step.phrasing.styled("confirm")
-        return _Reaction(text=text, progress=True)
+        asked = [s for s in asked if s in held]
+    if asked:
+        return _answer(step, state, message, asked)
+    if confirming:
+        return _on_confirmation(step, state, message)
+    mismatch = _mismatch(step, state, message)
     if is_done(message):
-        if mismatch:
-            return _Reaction(text=_correction(step, mismatch), progress=True)
+        if mismatch is not None:
+            return mismatch
+        return _Reaction(text="", progress=True, done=True)
+    if is_refusal(message):
+        return _Reaction(text="", progress=True, refused=True)
+    if entry.has("hesitate") is not None and "hesitate" in entry.played:
+        return _Reaction(text="", progress=True, done=True)  # the agent held off, as asked
+    if not is_change_intent(entry.intent) and answers_request(
+        message, _entities(entry), _user_said(step.view)
+    ):
         return _Reaction(text="", progress=True, done=True)
     return None
 
 
-def _answer(step: _Step, state: AgendaState, message: str, asked: list[str]) -> str:
+def _on_confirmation(step: _Step, state: AgendaState, message: str) -> _Reaction:
     ph = step.phrasing
+    entry = state.stack[0]
+    hesitate = entry.has("hesitate")
+    if hesitate is not None and "hesitate" not in entry.played:
+        return _Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
+    if hesitate is not None and hesitate.then == "stop":
+        return _Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
+    change = entry.pending("change_mind")
+    if change is not None and change.slot is not None:
+        value = str(entry.slots.get(change.slot, ""))
+        text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
+        return _Reaction(text=text, progress=True, played=("change_mind",))
+    mismatch = _mismatch(step, state, message)
+    if mismatch is not None:
+        return mismatch
+    return _Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _mismatch(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
+    """Object to a proposal or report that disagrees with the goal in any slot."""
+    ph = step.phrasing
+    checkable = _checkable(step, state)
+    found = find_mismatch(message, checkable, step.lexicon)
+    if found is not None:
+        label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
+        text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)
+        return _Reaction(text=text, progress=True, rejected=found.wrong)
+    items = [s for s in checkable if "item" in s]
+    other = value_mismatch(message, checkable, items)
+    if other is None:
+        return None
+    _, wrong, right = other
+    text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
+    return _Reaction(text=text, progress=True, rejected=wrong)
+
+
+def _answer(step: _Step, state: AgendaState, message: str, asked: list[str]) -> _Reaction:
+    ph = step.phrasing
+    entry = state.stack[0]
     held = _held(step, state)
     shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
-    clauses = [ph.fact(slot, held[slot]) for slot in asked if slot in held]
+    clauses: list[str] = []
+    played: list[BehaviourOp] = []
+    for slot in (s for s in asked if s in held):
+        if withholds(entry, slot):
+            clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot)))
+            played.append("withhold")
+            continue
+        said, ops = say_value(ph, entry, slot, held[slot])
+        clauses.append(ph.fact(slot, said))
+        played += ops
+    # Answer what was asked and nothing more: a second slot name in the same question ("refund to
+    # your original payment method or a gift card?") is usually part of the first one's options.
     missing = [slot for slot in asked if slot not in held and slot not in shadowed]
-    if missing:
+    if missing and not clauses:
         clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0])))
-    return ph.answer(clauses)
+    if entry.pending("second_request") is not None and len(state.stack) > 1:
+        later = ph.request(_task(step, state.stack[1]))
+        clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))
+        played.append("second_request")
+    return _Reaction(text=ph.answer(clauses), progress=True, played=tuple(played))
 
 
 def _held(step: _Step, state: AgendaState) -> dict[str, Scalar]:
@@ -372,17 +465,29 @@ def _held(step: _Step, state: AgendaState) -> dict[str, Scalar]:
 
 
 def _checkable(step: _Step, state: AgendaState) -> dict[str, Scalar]:
-    # Hidden facts are left out: correcting one would reveal it unasked.
-    held = {k: v for k, v in state.stack[0].slots.items() if k != "api"}
+    # Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
+    # user has yet to change its mind about is left out too: the agent's proposal is what it said.
+    entry = state.stack[0]
+    change = entry.pending("change_mind")
+    held = {
+        k: v
+        for k, v in entry.slots.items()
+        if k != "api" and not (change is not None and change.slot == k)
+    }
     for key, value in step.view.scenario.knowledge.items():
         held.setdefault(key, value)
     return held
 
 
-def _correction(step: _Step, mismatch: Mismatch) -> str:
-    ph = step.phrasing
-    label = ph.templates.value_labels.get(mismatch.slot, ph.label(mismatch.slot))
-    return ph.pick(ph.templates.correct, label=label, value=mismatch.right, wrong=mismatch.wrong)
+def _entities(entry: AgendaEntry) -> list[str]:
+    """The ids an informational request is about (an order, a rental), if it names any."""
+    return [
+        str(v) for k, v in entry.slots.items() if k != "api" and _is_id(v) and "@" not in str(v)
+    ]
+
+
+def _user_said(view: UserView) -> str:
+    return " ".join(u.text for u in view.transcript if u.role == "user")
 
 
 def _rephrase(step: _Step, state: AgendaState) -> str:
@@ -392,12 +497,15 @@ def _rephrase(step: _Step, state: AgendaState) -> str:
     ids = [
         (slot, value)
         for slot, value in _volunteerable(step, entry)
-        if str(value).casefold() not in request.casefold() and _is_id(value)
+        if str(value).casefold() not in request.casefold()
+        and _is_id(value)
+        and not withholds(entry, slot)
     ]
     if ids:
         request = f"{request} {sentence(ph.facts(ids))}"
     text = ph.pick(ph.templates.rephrase, request=request)
-    if state.patience <= 1:
+    impatient = entry.has("impatient") is not None
+    if state.patience <= 1 or impatient:
         text = f"{ph.pick(ph.templates.impatient)} {text}"
     return text
 

@@ -24,6 +24,11 @@ Formality = Literal["casual", "neutral", "formal"]
 Verbosity = Literal["low", "medium", "high"]
 
 _FIRST_PERSON = re.compile(r"^(i|i'd|i'm|i've|i'll|my|we|we'd|our|please|can|could)\b", re.I)
+_QUESTION = re.compile(
+    r"^(what|when|where|which|who|whom|whose|why|how|is|are|am|was|were|do|does|did|will|would|"
+    r"should|shall|may|might|has|have)\b",
+    re.I,
+)
 
 
 class _ByFormality(BaseModel):
@@ -46,7 +51,6 @@ class AgendaTemplates(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     greet: _ByFormality
     introduce: list[str]
-    context: list[str]
     request: _ByFormality
     volunteer: list[str]
     next_item: list[str]
@@ -65,6 +69,14 @@ class AgendaTemplates(BaseModel):
     api_failed: list[str]
     thanks: _ByFormality
     give_up: _ByFormality
+    hesitate: list[str]
+    decline: list[str]
+    self_correct: list[str]
+    change_mind: list[str]
+    withhold: list[str]
+    second_request: list[str]
+    accept_refusal: _ByFormality
+    object_value: list[str]
 
 
 @cache
@@ -107,19 +119,20 @@ class Phrasing:
         return template.format(**filled).strip()
 
     def greeting(self) -> str:
-        """Return the opening: a greeting, a name for formal or chatty users, some context."""
+        """Return the opening: a greeting, and a name for formal or chatty users.
+
+        The persona's profile shapes how the user talks; it is never said aloud ("35, teacher").
+        """
         parts = [self.pick(getattr(self.templates.greet, self.formality))]
         if self.formality == "formal" or self.verbosity == "high":
             parts.append(self.pick(self.templates.introduce, name=self.persona.name))
-        profile = self.persona.profile.strip().rstrip(".")
-        if self.verbosity == "high" and profile:
-            parts.append(self.pick(self.templates.context, profile=profile))
         return join_sentences(parts)
 
     def request(self, task: str) -> str:
-        """Return a sentence asking for `task`; a first-person goal is used as written."""
+        """Return a sentence asking for `task`; a first-person goal or a question is kept."""
         task = task.strip()
-        if _FIRST_PERSON.match(task):
+        if _FIRST_PERSON.match(task) or _QUESTION.match(task) or task.endswith("?"):
+            task = task[0].upper() + task[1:]
             return task if task[-1:] in ".!?" else f"{task}."
         return self.pick(getattr(self.templates.request, self.formality), task=lower_first(task))
 

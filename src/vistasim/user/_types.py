@@ -33,9 +33,10 @@ class CallApi:
 
 @dataclass(frozen=True, kw_only=True)
 class Finish:
-    """End the episode: goal met, or the user stops (gives up, leaves)."""
+    """End the episode: goal met, or the user stops (gives up, leaves, accepts a refusal)."""
 
-    reason: Literal["goal_met", "user_stop"]
+    reason: Literal["goal_met", "user_stop", "refused"]
+    """`refused`: the agent declined with a reason and the user accepts it (a `user_stop`)."""
     text: str = ""
     """The user's last words, kept in the stop event (not sent to the agent)."""
     kind: Literal["finish"] = "finish"
@@ -61,6 +62,8 @@ class UserView:
     """Result of the user's previous action, if it was an API call."""
     lexicon: dict[str, list[str]] = field(default_factory=dict)
     """Slot names and the phrases an agent uses to ask for them."""
+    agent_tools: tuple[ToolSpec, ...] = ()
+    """The agent's tools (their argument names say what the agent will ask the user for)."""
     error: str | None = None
     """Why the previous proposed action was rejected (set on a repair re-prompt)."""
     page: PageView | None = None
@@ -71,7 +74,12 @@ class UserView:
 
 @runtime_checkable
 class UserPolicy(Protocol):
-    """Plays a scenario: picks exactly one action per step. State in, state out."""
+    """Plays a scenario: picks exactly one action per step. State in, state out.
+
+    A policy may also offer `unplayable(scenario) -> str | None`: why it cannot play a scenario
+    (it needs an LLM user, say). The runner then records the episode as not applicable and never
+    plays it.
+    """
 
     name: str
 

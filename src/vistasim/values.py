@@ -3,7 +3,8 @@
 To tell whether an agent's reply says what its tool calls did, both sides are read into the same
 typed values: "$45.99" and `{"refund_cents": 4599}` are one amount, "March 18" and
 `"2026-03-18"` one date, "two days" and `{"days": 2}` one quantity. Everything is text processing
-over one reply and one JSON value, the same for every product; no model is involved.
+over one reply and one JSON value, the same for every product; no model is involved. The failure
+detectors read agent replies with it, and the offline user reads proposals with it.
 
 >>> sorted(text_values("Refunded $45.99; due back 18:00 on 2026-03-18, extended by two days."))
 [('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
@@ -18,7 +19,15 @@ from collections.abc import Iterator
 
 from pydantic import JsonValue
 
-__all__ = ["UNIT_FAMILIES", "Value", "id_shape", "json_values", "text_ids", "text_values"]
+__all__ = [
+    "UNIT_FAMILIES",
+    "Value",
+    "id_shape",
+    "iter_strings",
+    "json_values",
+    "text_ids",
+    "text_values",
+]
 
 Value = tuple[str, str]
 """(kind, canonical text): `("money", "45.99")`, `("date", "03-18")`, `("quantity:day", "2")`."""

@@ -1,0 +1,85 @@
+"""What the agenda user says of its goal and facts, with the scenario's behaviours applied.
+
+A scenario's goal text is for LLM users and people: it may carry instructions ("but hesitate and
+do not confirm yet") that a real customer would never say. The offline user speaks only the
+request part, and plays the instructions as behaviours (`correct` says a wrong value and takes it
+back; `change_mind` first asks for another value; `withhold` keeps a fact back once).
+"""
+
+from __future__ import annotations
+
+import re
+
+from vistasim.scenario import BehaviourOp, Scalar
+from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._phrasing import Phrasing
+
+_INSTRUCTION = re.compile(
+    r"\b(?:hesitat\w*|do not confirm|don't confirm|not confirm|when asked|if asked|if the agent|"
+    r"when the agent|pretend\w*|insist\w*|refuse to|say to|say that|be sure to|make sure to|"
+    r"at first|then say|act as|play the|without confirming|never confirm|ask about)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r",?\s+but\s+|;\s*|(?<=[.!?])\s+")
+
+
+def spoken_goal(goal: str) -> str:
+    """Return the goal without the clauses that instruct the simulated user.
+
+    >>> spoken_goal("Ask about cancelling order W1003, but hesitate and do not confirm it yet.")
+    ''
+    >>> spoken_goal("Cancel order W1001; I found the coffee maker cheaper elsewhere.")
+    'Cancel order W1001; I found the coffee maker cheaper elsewhere.'
+    """
+    if not _INSTRUCTION.search(goal):
+        return goal.strip()
+    clauses = [c for c in _CLAUSE_BREAK.split(goal) if c.strip()]
+    kept = [c.strip().rstrip(".,;") for c in clauses if not _INSTRUCTION.search(c)]
+    return ". ".join(kept) + ("." if kept else "")
+
+
+def say_value(
+    phrasing: Phrasing, entry: AgendaEntry, slot: str, value: Scalar
+) -> tuple[str, list[BehaviourOp]]:
+    """Return how the user states `slot` now, and the behaviours that this plays."""
+    correct = entry.pending("correct")
+    if correct is not None and correct.slot == slot:
+        text = phrasing.pick(
+            phrasing.templates.self_correct, wrong=str(correct.wrong), right=str(value)
+        )
+        return text, ["correct"]
+    change = entry.pending("change_mind")
+    if change is not None and change.slot == slot:
+        return str(change.first), []
+    return str(value), []
+
+
+def say_task(phrasing: Phrasing, entry: AgendaEntry, task: str) -> tuple[str, list[BehaviourOp]]:
+    """Return the request words with the entry's value behaviours applied to its slots."""
+    played: list[BehaviourOp] = []
+    correct = entry.pending("correct")
+    if correct is not None and str(correct.wrong) in task:
+        played.append("correct")  # the goal's own words already say it, then take it back
+        entry = entry.model_copy(update={"played": [*entry.played, "correct"]})
+    for slot, value in entry.slots.items():
+        text = str(value)
+        if text and text in task:
+            said, ops = say_value(phrasing, entry, slot, value)
+            if said != text:
+                task = task.replace(text, said, 1)
+                played += ops
+    return task, played
+
+
+def withholds(entry: AgendaEntry, slot: str) -> bool:
+    """Whether the user still keeps `slot` back (a `withhold` behaviour not yet played)."""
+    withhold = entry.pending("withhold")
+    return withhold is not None and withhold.slot == slot
+
+
+def mark(state: AgendaState, ops: list[BehaviourOp]) -> AgendaState:
+    """Mark behaviours as played on the current entry."""
+    for op in dict.fromkeys(ops):
+        if state.stack and state.stack[0].pending(op) is not None:
+            state = state.played(op)
+    return state

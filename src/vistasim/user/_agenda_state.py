@@ -1,0 +1,72 @@
+"""The agenda user's memory: a stack of sub-goals, as plain JSON that snapshots hold."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from vistasim.scenario import Behaviour, BehaviourOp, Scalar
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AgendaEntry(_Strict):
+    """One sub-goal on the agenda stack."""
+
+    intent: str
+    slots: dict[str, Scalar] = {}
+    task: str | None = None
+    """Words for the request; the first entry uses the scenario's goal text."""
+    behaviours: list[Behaviour] = []
+    """How the user plays this sub-goal (the scenario's `behaviours`)."""
+    played: list[BehaviourOp] = []
+    """Behaviours already played (each is played once)."""
+    api_tried: bool = False
+    """The user already called the matching user-side API for this entry."""
+    web_step: int = 0
+    """Steps of the entry's web skill already taken."""
+    web_off: bool = False
+    """The web route failed for this entry: the user now asks in chat."""
+    web_facts: dict[str, str] = {}
+    """What the web skill's steps learned on the pages (`bind`), for its later steps."""
+
+    def pending(self, op: BehaviourOp) -> Behaviour | None:
+        """The behaviour `op` of this entry, if it is still to be played."""
+        if op in self.played:
+            return None
+        return next((b for b in self.behaviours if b.op == op), None)
+
+    def has(self, op: BehaviourOp) -> Behaviour | None:
+        """The behaviour `op` of this entry, played or not."""
+        return next((b for b in self.behaviours if b.op == op), None)
+
+
+class AgendaState(_Strict):
+    """Everything the agenda policy remembers between steps (stored in snapshots)."""
+
+    seed: int
+    step: int = 0
+    """Number of actions taken; with `seed` it seeds this step's RNG."""
+    stack: list[AgendaEntry]
+    """Sub-goals still to do, the current one first."""
+    patience: int
+    """Unhelpful agent turns still tolerated; the next one at 0 makes the user give up."""
+    greeted: bool = False
+    pending_api: str | None = None
+    """Name of the API called last step, whose result the next step reads."""
+    rejected: list[str] = []
+    """Values the user objected to; proposing one again is an unhelpful turn."""
+
+    def with_entry(self, **changes: object) -> AgendaState:
+        """This state with the current entry changed."""
+        entry = self.stack[0].model_copy(update=changes)
+        return self.model_copy(update={"stack": [entry, *self.stack[1:]]})
+
+    def played(self, op: BehaviourOp) -> AgendaState:
+        """This state with `op` marked as played on the current entry."""
+        return self.with_entry(played=[*self.stack[0].played, op])
+
+    def popped(self) -> AgendaState:
+        """This state with the current entry done."""
+        return self.model_copy(update={"stack": self.stack[1:]})

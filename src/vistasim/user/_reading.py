@@ -1,0 +1,185 @@
+"""Read what an agent's message means for the user's goal, in any product's wording.
+
+The lexicon (`_lexicon.py`) tells what an agent asks for. This module tells the rest of what a
+rule-based user needs, without a hand-written list per product:
+
+- whether an informational request was answered (the reply names the thing asked about and
+  carries a value the user did not give: "R204 is due back at 18:00");
+- whether the agent refused with a reason ("I can't extend it because it is overdue");
+- whether a proposal or report disagrees with the user's goal in any slot — ids, numbers with
+  units ("2 hours" for "2 days"), dates, times, amounts, or a set of items only partly named;
+- which words of a slot's name an agent uses to ask for it (`rental_id` -> "rental number").
+
+>>> is_refusal("Sorry, I can't extend R204 because it is already overdue.")
+True
+>>> answers_request("R204 is due back at 18:00 today.", ["R204"], "When is R204 due back?")
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from vistasim.llm import ToolSpec
+from vistasim.scenario import Scalar
+from vistasim.values import text_ids, text_values
+
+__all__ = [
+    "is_change_intent",
+    "is_refusal",
+    "answers_request",
+    "item_parts",
+    "slot_phrases",
+    "tool_lexicon",
+    "value_mismatch",
+]
+
+_CHANGE_VERBS = frozenset(
+    "cancel return exchange update change apply enroll drop reschedule move waive extend reserve"
+    " book refund report escalate add remove buy swap transfer renew end close open create"
+    " register submit pay redeem upgrade downgrade replace rent hire start stop set switch"
+    " edit modify delete schedule file claim request unenroll withdraw join leave".split()
+)
+"""Verbs whose intent changes something; an intent with none of them asks for information."""
+_REFUSAL = re.compile(
+    r"\b(?:can(?:no|')t|cannot|unable to|not able to|not possible|(?:is|are)n't (?:possible|"
+    r"eligible|allowed)|not eligible|won't be able|do(?:es)?n't allow|not allowed|not permitted|"
+    r"(?:i'm|i am) afraid|unfortunately|no longer)\b",
+    re.IGNORECASE,
+)
+_REASON = re.compile(
+    r"\b(?:because|since|as (?:it|the|your|this|that)|due to|polic(?:y|ies)|only|already|past|"
+    r"exceed\w*|maximum|limit\w*|after|within|window|overdue|final.sale|expired|requires?|"
+    r"must|too (?:late|early|soon)|no (?:seats|stock|availability)|full)\b",
+    re.IGNORECASE,
+)
+_NEWS_WORD = re.compile(r"\b[a-z]{3,}(?:ed|ing|able)\b", re.IGNORECASE)
+_NOT_NEWS = frozenset(
+    "regarding looking thinking something anything nothing everything during following"
+    " according being having helping checking wondering waiting asking interested needed"
+    " provided included based required".split()
+)
+_ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "reference", "num"})
+
+
+def is_change_intent(intent: str) -> bool:
+    """Whether an agenda intent asks for a change (`extend_rental`) or for information."""
+    for word in re.split(r"[_\W]+", intent.lower()):
+        stem = re.sub(r"(?:ling|ing|ed|s)$", "", word)
+        if word in _CHANGE_VERBS or stem in _CHANGE_VERBS or stem + "e" in _CHANGE_VERBS:
+            return True
+    return False
+
+
+def is_refusal(text: str) -> bool:
+    """Whether a statement of the message declines the request and says why."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if sentence.rstrip().endswith("?"):
+            continue
+        refusal = _REFUSAL.search(sentence)
+        if refusal is not None and _REASON.search(sentence, refusal.end()):
+            return True
+    return False
+
+
+def answers_request(text: str, entities: Sequence[str], user_said: str) -> bool:
+    """Whether a reply answers an informational request about `entities`.
+
+    It must name one of them (when there are any) in a statement, and carry something the user
+    did not say: a value (date, time, amount, quantity, id) or a state word ("shipped").
+    """
+    statements = [
+        s
+        for s in re.split(r"(?<=[.!?])\s+|\n+", text)
+        if s.strip() and not s.rstrip().endswith("?")
+    ]
+    body = " ".join(statements)
+    if not body:
+        return False
+    if entities and not any(e.casefold() in body.casefold() for e in entities):
+        return False
+    said = user_said.casefold()
+    known_values = text_values(user_said)
+    if any(v not in known_values for v in text_values(body)):
+        return True
+    if any(i.casefold() not in said for i in text_ids(body)):
+        return True
+    return any(
+        w.lower() not in said and w.lower() not in _NOT_NEWS for w in _NEWS_WORD.findall(body)
+    )
+
+
+def item_parts(value: Scalar) -> list[str]:
+    """Split a list of items ("the toaster and the coffee maker") into its items."""
+    text = str(value)
+    parts = re.split(r"\s*(?:,\s*(?:and\s+)?|\band\b|&|\bplus\b)\s*", text)
+    cleaned = [re.sub(r"^(?:the|my|a|an|both)\s+", "", p.strip(), flags=re.I) for p in parts]
+    return [p for p in cleaned if p]
+
+
+def value_mismatch(
+    text: str, held: Mapping[str, Scalar], item_slots: Sequence[str] = ()
+) -> tuple[str, str, str] | None:
+    """Find a held slot the message states otherwise: `(slot, wrong, right)`, or `None`.
+
+    Compares numbers with units (any unit: "2 hours" against "2 days"), dates, times and amounts
+    of the same kind, and sets of items of which the message names some but not all.
+    """
+    stated = text_values(text)
+    for slot, value in held.items():
+        mine = text_values(str(value))
+        families = {k.split(":")[0] for k, _ in mine}
+        for kind, found in sorted(stated):
+            if kind.split(":")[0] in families and (kind, found) not in mine:
+                unit = kind.split(":")[1] if ":" in kind else ""
+                wrong = f"{found} {unit}s" if unit and found != "1" else f"{found} {unit}".strip()
+                return slot, wrong, str(value)
+    for slot in item_slots:
+        parts = item_parts(held.get(slot, ""))
+        named = [p for p in parts if _names_item(text, p)]
+        if len(parts) >= 2 and named and len(named) < len(parts):
+            return slot, " and ".join(named), str(held[slot])
+    return None
+
+
+def slot_phrases(slot: str) -> list[str]:
+    """Return the phrases a slot's name gives (`rental_id` -> "rental number", "which rental")."""
+    words = [w for w in slot.lower().split("_") if w]
+    if not words:
+        return []
+    phrases = [" ".join(words)]
+    noun = " ".join(w for w in words if w not in _ID_WORDS)
+    if noun and words[-1] in _ID_WORDS:
+        phrases += [f"{noun} {w}" for w in ("id", "number", "#", "code", "reference")]
+        phrases += [f"which {noun}", f"what {noun}"]
+    if {"days", "hours", "duration", "length", "period", "weeks", "nights"} & set(words):
+        phrases += ["how long", "how many days", "how many hours", "duration", "how much longer"]
+    if {"date", "day", "time", "when"} & set(words):
+        phrases += ["which date", "what date", "what time", "which day", "when"]
+    if "reason" in words:
+        phrases += ["why", "reason"]
+    return list(dict.fromkeys(phrases))
+
+
+def tool_lexicon(tools: Sequence[ToolSpec]) -> dict[str, list[str]]:
+    """Derive slot phrases from tool schemas: every argument name asks for that slot."""
+    lexicon: dict[str, list[str]] = {}
+    for tool in tools:
+        properties = tool.parameters.get("properties")
+        if not isinstance(properties, dict):
+            continue
+        for name in properties:
+            lexicon.setdefault(str(name), [])
+            for phrase in slot_phrases(str(name)):
+                if phrase not in lexicon[str(name)]:
+                    lexicon[str(name)].append(phrase)
+    return lexicon
+
+
+def _names_item(text: str, item: str) -> bool:
+    words = re.findall(r"[A-Za-z]+", item)
+    if not words:
+        return False
+    last = words[-1].lower().removesuffix("s")
+    return re.search(rf"\b{re.escape(last)}(?:e?s)?\b", text, re.IGNORECASE) is not None
