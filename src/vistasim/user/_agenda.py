@@ -52,6 +52,7 @@ from vistasim.user._reading import (
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
 from vistasim.user._web_route import advance_skill
 from vistasim.user._web_skills import WebSkill, web_failed_phrases
+from vistasim.values import text_ids, text_values
 
 _NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
 
@@ -106,7 +107,8 @@ class AgendaPolicy:
             AgendaEntry(intent=item.intent, slots=dict(item.slots), behaviours=item.behaviours)
             for item in items
         ]
-        goal = spoken_goal(scenario.goal)
+        # The goal text covers every sub-goal; with several, each is asked for on its own.
+        goal = spoken_goal(scenario.goal) if len(stack) == 1 else ""
         stack[0] = stack[0].model_copy(update={"task": goal or None})
         patience = scenario.persona.style.patience
         if any(b.op == "impatient" for item in items for b in item.behaviours):
@@ -311,7 +313,7 @@ def _task(step: _Step, entry: AgendaEntry) -> str:
 def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     latest, previous = _agent_turns(step.view)
     repeated = bool(latest) and previous is not None and normalize(latest) == normalize(previous)
-    reaction = _react(step, state, latest) if latest else None
+    reaction = _react(step, state, latest, previous) if latest else None
     if reaction is not None:
         state = mark(state, list(reaction.played))
         if reaction.rejected is not None:
@@ -357,7 +359,9 @@ def _agent_turns(view: UserView) -> tuple[str, str | None]:
     return " ".join(blocks[-1]), previous
 
 
-def _react(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
+def _react(
+    step: _Step, state: AgendaState, message: str, previous: str | None = None
+) -> _Reaction | None:
     entry = state.stack[0]
     held = _held(step, state)
     confirming = is_confirmation_request(message)
@@ -370,7 +374,7 @@ def _react(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
     if asked:
         return _answer(step, state, message, asked)
     if confirming:
-        return _on_confirmation(step, state, message)
+        return _on_confirmation(step, state, message, previous)
     mismatch = _mismatch(step, state, message)
     if is_done(message):
         if mismatch is not None:
@@ -381,13 +385,15 @@ def _react(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
     if entry.has("hesitate") is not None and "hesitate" in entry.played:
         return _Reaction(text="", progress=True, done=True)  # the agent held off, as asked
     if not is_change_intent(entry.intent) and answers_request(
-        message, _entities(entry), _user_said(step.view)
+        message, _entities(entry), _user_said(step.view), entry.intent
     ):
         return _Reaction(text="", progress=True, done=True)
     return None
 
 
-def _on_confirmation(step: _Step, state: AgendaState, message: str) -> _Reaction:
+def _on_confirmation(
+    step: _Step, state: AgendaState, message: str, previous: str | None
+) -> _Reaction:
     ph = step.phrasing
     entry = state.stack[0]
     hesitate = entry.has("hesitate")
@@ -401,6 +407,11 @@ def _on_confirmation(step: _Step, state: AgendaState, message: str) -> _Reaction
         text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
         return _Reaction(text=text, progress=True, played=("change_mind",))
     mismatch = _mismatch(step, state, message)
+    bare = not text_ids(message) and not text_values(message)
+    if mismatch is None and previous and state.rejected and bare:
+        # "Sorry, I need a clear yes or no": the proposal on the table is still the rejected one.
+        again = _mismatch(step, state, previous)
+        mismatch = again if again is not None and again.rejected in state.rejected else None
     if mismatch is not None:
         return mismatch
     return _Reaction(text=ph.styled("confirm"), progress=True)

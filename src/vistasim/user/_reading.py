@@ -63,9 +63,21 @@ _NOT_NEWS = frozenset(
 _ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "reference", "num"})
 
 
+_INFO_WORDS = frozenset(
+    "status info information when what which where whether how check track find know ask see"
+    " list balance availability available dates date schedule due cost price seats time"
+    " details lookup look view".split()
+)
+"""Words that make an intent a question even when it names a change (`refund_status`)."""
+_GENERIC_TOPIC = _INFO_WORDS | {"my", "the", "a", "an", "about", "of", "for", "order", "goal"}
+
+
 def is_change_intent(intent: str) -> bool:
     """Whether an agenda intent asks for a change (`extend_rental`) or for information."""
-    for word in re.split(r"[_\W]+", intent.lower()):
+    words = re.split(r"[_\W]+", intent.lower())
+    if _INFO_WORDS & set(words):
+        return False
+    for word in words:
         stem = re.sub(r"(?:ling|ing|ed|s)$", "", word)
         if word in _CHANGE_VERBS or stem in _CHANGE_VERBS or stem + "e" in _CHANGE_VERBS:
             return True
@@ -83,11 +95,12 @@ def is_refusal(text: str) -> bool:
     return False
 
 
-def answers_request(text: str, entities: Sequence[str], user_said: str) -> bool:
+def answers_request(text: str, entities: Sequence[str], user_said: str, intent: str = "") -> bool:
     """Whether a reply answers an informational request about `entities`.
 
     It must name one of them (when there are any) in a statement, and carry something the user
-    did not say: a value (date, time, amount, quantity, id) or a state word ("shipped").
+    did not say: a value (date, time, amount, quantity, id) or a state word ("shipped"). A state
+    word only counts if the reply also names the request's topic (`refund_status`: "refund").
     """
     statements = [
         s
@@ -105,6 +118,9 @@ def answers_request(text: str, entities: Sequence[str], user_said: str) -> bool:
         return True
     if any(i.casefold() not in said for i in text_ids(body)):
         return True
+    topic = [w for w in re.split(r"[_\W]+", intent.lower()) if w and w not in _GENERIC_TOPIC]
+    if topic and not any(re.search(rf"\b{re.escape(w[:5])}", body, re.I) for w in topic):
+        return False
     return any(
         w.lower() not in said and w.lower() not in _NOT_NEWS for w in _NEWS_WORD.findall(body)
     )
