@@ -44,7 +44,9 @@ class StopReason(StrEnum):
     """Why an episode ended."""
 
     GOAL_MET = "goal_met"
-    """The user says the goal was reached."""
+    """The simulated user considers its request settled: carried out, answered, or refused with
+    a reason it accepts (the detail then says so). It is the user's belief, not the verdict: a
+    `failed` episode can end `goal_met` when the user believed it was done."""
     USER_STOP = "user_stop"
     """The user stopped without the goal (gave up, or left)."""
     MAX_TURNS = "max_turns"

@@ -135,13 +135,7 @@ async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Eve
     cursor.last_api_result = None
     cursor.last_web_error = None
     if isinstance(action, Finish):
-        reason = StopReason.GOAL_MET if action.reason == "goal_met" else StopReason.USER_STOP
-        detail = (
-            f"accepted the agent's refusal: {action.text}"
-            if action.reason == "refused"
-            else action.text
-        )
-        return Stop(reason=reason, detail=detail)
+        return _finish_stop(action)
     if isinstance(action, CallApi):
         outcome = await _call_api(ep, action)
         events.append(
@@ -156,6 +150,17 @@ async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Eve
         await _web_step(ep, cursor, action, events)
         return None
     raise SimulatorError(f"unknown action {action!r}")
+
+
+def _finish_stop(action: Finish) -> Stop:
+    # An accepted refusal settles the request as far as the user is concerned: `goal_met`, with
+    # a detail that tells it apart from a request carried out.
+    if action.reason == "refused":
+        return Stop(
+            reason=StopReason.GOAL_MET, detail=f"accepted the agent's refusal: {action.text}"
+        )
+    reason = StopReason.GOAL_MET if action.reason == "goal_met" else StopReason.USER_STOP
+    return Stop(reason=reason, detail=action.text)
 
 
 async def _web_step(ep: Episode, cursor: Cursor, step: WebStep, events: list[Event]) -> None:

@@ -50,14 +50,15 @@ _GENERIC_VERBS = (
 ).split()
 """Past participles that report a change in any product, besides the write tools' own verbs."""
 _CLAIM_FRAMES = (
-    r"\b(?:has|have|had)\s+(?:now\s+|just\s+|already\s+)?(?:been\s+)?(?:successfully\s+)?{v}",
+    r"\b(?:has|have|had)\s+(?:now\s+|just\s+)?(?:been\s+)?(?:successfully\s+)?{v}",
     r"(?:\bI|'ve)\s+(?:just\s+|now\s+|successfully\s+)?{v}",
     r"\b(?:is|are|was|were|'s|'re)\s+now\s+{v}",
     r"\b(?:was|were)\s+(?:just\s+|successfully\s+)?{v}",
     r"^\W*{v}\b",
 )
 """How a reply reports a change it made ("has been cancelled", "I've extended", "is now
-enrolled"), as opposed to describing a state ("you're enrolled in ART120-A")."""
+enrolled"), as opposed to describing a state ("you're enrolled in ART120-A", "R198 has already
+ended")."""
 _NEGATION = re.compile(
     r"\b(?:not|never|unable|cannot|can't|couldn't|won't|wasn't|isn't|hasn't|haven't|"
     r"didn't|failed|yet|if|once|before|would|could|can|will\s+be\s+able)\b|n't\b",
@@ -306,15 +307,19 @@ def _is_sum(target: float, parts: list[float]) -> bool:
 
 
 def _wrong_ids(turn: Turn, writes: list[StoredEvent]) -> bool:
-    """The reply names an id of the reported call's kind, and not the call's own."""
-    said = text_ids(turn.reply_text)
+    """Whether the reply names a foreign id of the reported call's kind, and not the call's own.
+
+    Foreign: neither an argument nor in the result ("cancelled W1011" after `cancel(W1010)`).
+    """
+    said = {i.upper() for i in text_ids(turn.reply_text)}
     for stored in writes:
         assert isinstance(stored.event, ToolCall)
-        own = {s for s in iter_strings(stored.event.args) if text_ids(s) == {s}}
+        own = {s.upper() for s in iter_strings(stored.event.args) if text_ids(s) == {s}}
+        given = {i.upper() for s in iter_strings(stored.event.result) for i in text_ids(s)}
         for shape in {id_shape(i) for i in own}:
-            mine = {i.upper() for i in own if id_shape(i) == shape}
-            named = {i.upper() for i in said if id_shape(i) == shape}
-            if named and not named & mine:
+            mine = {i for i in own if id_shape(i) == shape}
+            foreign = {i for i in said if id_shape(i) == shape} - mine - given
+            if foreign and not said & mine:
                 return True
     return False
 

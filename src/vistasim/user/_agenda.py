@@ -369,14 +369,17 @@ def _react(
     # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
     # so only facts the user holds are answered there.
     asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
-    if confirming:
+    done = is_done(message)
+    if confirming or done:
+        # "Done — RS414 is cancelled. Which station...?" reports this sub-goal; a question about
+        # a fact the user does not hold is not its business.
         asked = [s for s in asked if s in held]
     if asked:
         return _answer(step, state, message, asked)
     if confirming:
         return _on_confirmation(step, state, message, previous)
     mismatch = _mismatch(step, state, message)
-    if is_done(message):
+    if done:
         if mismatch is not None:
             return mismatch
         return _Reaction(text="", progress=True, done=True)
@@ -453,13 +456,15 @@ def _answer(step: _Step, state: AgendaState, message: str, asked: list[str]) -> 
     # Answer what was asked and nothing more: a second slot name in the same question ("refund to
     # your original payment method or a gift card?") is usually part of the first one's options.
     missing = [slot for slot in asked if slot not in held and slot not in shadowed]
+    gives_facts = bool(clauses)
     if missing and not clauses:
         clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0])))
     if entry.pending("second_request") is not None and len(state.stack) > 1:
         later = ph.request(_task(step, state.stack[1]))
         clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))
         played.append("second_request")
-    return _Reaction(text=ph.answer(clauses), progress=True, played=tuple(played))
+    text = ph.answer(clauses, gives_facts=gives_facts)
+    return _Reaction(text=text, progress=True, played=tuple(played))
 
 
 def _held(step: _Step, state: AgendaState) -> dict[str, Scalar]:

@@ -209,11 +209,28 @@ def is_confirmation_request(text: str) -> bool:
     return any(_contains(s, CONFIRM_PHRASES) for s in question_sentences(text))
 
 
+_DONE_FRAMES = re.compile(
+    r"^\W*(?!(?:need|based|interested|located|required)\b)[A-Z][a-z]+ed\s*[—–:-]"
+    r"|\b(?:has|have) (?:now |just |already )?been (?!(?:asked|told|checked|looked|verified)\b)"
+    r"[a-z]+ed\b"
+    r"|\bI(?:'ve| have) (?:just |now |successfully )?(?!(?:checked|looked|verified|found|noted|"
+    r"received|located|pulled|searched|asked|reviewed)\b)[a-z]+ed\b"
+    r"|\b(?:is|are) now [a-z]+ed\b",
+)
+"""Generic reports of a change in any product: "Booked — RS415", "I've extended R204",
+"has been filed", "is now reserved" (read verbs such as "I've checked" do not count)."""
+
+
 def is_done(text: str) -> bool:
     """Return whether a statement in the message reports the request as carried out."""
     for sentence in split_sentences(text):
         if sentence.endswith("?"):
             continue
+        frame = _DONE_FRAMES.search(sentence)
+        if frame is not None and not _contains(
+            sentence[max(0, frame.start() - 24) : frame.start()], NEGATIONS
+        ):
+            return True
         for phrase in DONE_PHRASES:
             for match in _phrase_regex(phrase).finditer(sentence):
                 # Only nearby words negate: "cancelled; you will not be charged" is still done.

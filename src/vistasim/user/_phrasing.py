@@ -24,6 +24,12 @@ Formality = Literal["casual", "neutral", "formal"]
 Verbosity = Literal["low", "medium", "high"]
 
 _FIRST_PERSON = re.compile(r"^(i|i'd|i'm|i've|i'll|my|we|we'd|our|please|can|could)\b", re.I)
+_VERB_FIRST = re.compile(
+    r"^(?:cancel|return|exchange|update|change|apply|enroll|drop|reschedule|move|waive|extend|"
+    r"reserve|book|refund|report|escalate|add|remove|buy|end|close|open|create|register|submit|"
+    r"pay|renew|replace|rent|check|find|know|see|get|track|ask|talk|know|view|list|learn)\b",
+    re.I,
+)
 _QUESTION = re.compile(
     r"^(what|when|where|which|who|whom|whose|why|how|is|are|am|was|were|do|does|did|will|would|"
     r"should|shall|may|might|has|have)\b",
@@ -144,9 +150,24 @@ class Phrasing:
                 return template.format(**{k: str(v) for k, v in slots.items()})
             except (KeyError, IndexError):
                 pass  # a slot the template needs is missing: fall back to plain words
-        words = intent.replace("_", " ")
-        details = [self.value_label(k, v) for k, v in slots.items() if k != "api"]
-        return f"{words} ({', '.join(details)})" if details else words
+        return self._plain_task(intent, slots)
+
+    def _plain_task(self, intent: str, slots: dict[str, Scalar]) -> str:
+        """Return words for an intent no template knows ("check the rental due time for R205").
+
+        Identity facts (emails, phones) are left out: the user gives them when asked.
+        """
+        words = intent.replace("_", " ").strip()
+        if not _VERB_FIRST.match(words):
+            words = f"check the {words}"
+        ids = [str(v) for v in slots.values() if _is_id_like(v) and "@" not in str(v)]
+        others = [
+            self.value_label(k, v)
+            for k, v in slots.items()
+            if k not in ("api", "email", "phone") and not _is_id_like(v)
+        ]
+        text = f"{words} for {' and '.join(ids)}" if ids else words
+        return f"{text} ({', '.join(others)})" if others else text
 
     def fact(self, slot: str, value: Scalar) -> str:
         """Return a clause stating one fact ("my order number is W1007")."""
@@ -176,16 +197,25 @@ class Phrasing:
         """Pick a variant of an act keyed by formality (`confirm`, `thanks`, `give_up`)."""
         return self.pick(getattr(getattr(self.templates, act), self.formality))
 
-    def answer(self, clauses: list[str]) -> str:
-        """Wrap answer clauses in the persona's verbosity (bare, prefixed, or with a follow-up)."""
+    def answer(self, clauses: list[str], *, gives_facts: bool = True) -> str:
+        """Wrap answer clauses in the persona's verbosity (bare, prefixed, or with a follow-up).
+
+        An answer that gives no fact ("I don't have that on hand") gets no "Sure."/"Yes," prefix.
+        """
         body = " ".join(sentence(c) for c in clauses if c)
         prefix = self.pick(getattr(self.templates.answer_prefix, self.verbosity))
+        prefix = prefix if gives_facts else ""
         suffix = self.pick(getattr(self.templates.answer_suffix, self.verbosity))
         if prefix.endswith(","):
             body = f"{prefix} {lower_first(body)}"
         elif prefix:
             body = f"{prefix} {body}"
         return f"{body} {suffix}".strip()
+
+
+def _is_id_like(value: Scalar) -> bool:
+    text = str(value)
+    return " " not in text and ("@" in text or any(c.isdigit() for c in text))
 
 
 def sentence(clause: str) -> str:

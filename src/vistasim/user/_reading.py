@@ -49,9 +49,11 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 _REASON = re.compile(
-    r"\b(?:because|since|as (?:it|the|your|this|that)|due to|polic(?:y|ies)|only|already|past|"
-    r"exceed\w*|maximum|limit\w*|after|within|window|overdue|final.sale|expired|requires?|"
-    r"must|too (?:late|early|soon)|no (?:seats|stock|availability)|full)\b",
+    r"\b(?:because|since|so|as (?:it|the|your|this|that)|due to|polic(?:y|ies)|only|already|"
+    r"past|exceed\w*|maximum|limit\w*|after|within|window|overdue|final.sale|expired|requires?|"
+    r"must|too (?:late|early|soon|old)|no (?:seats|stock|availability)|full|more than|less than|"
+    r"longer than|older than|any ?more|ago|not (?:\w+ ){0,3}on your account|belongs? to)\b"
+    r"|:\s|\s[—–-]\s",
     re.IGNORECASE,
 )
 _NEWS_WORD = re.compile(r"\b[a-z]{3,}(?:ed|ing|able)\b", re.IGNORECASE)
@@ -90,7 +92,11 @@ def is_refusal(text: str) -> bool:
         if sentence.rstrip().endswith("?"):
             continue
         refusal = _REFUSAL.search(sentence)
-        if refusal is not None and _REASON.search(sentence, refusal.end()):
+        if refusal is None:
+            continue
+        # The reason may come first ("R204 isn't on your account, so I can't share it").
+        rest = sentence[: refusal.start()] + " " + sentence[refusal.end() :]
+        if _REASON.search(rest):
             return True
     return False
 
@@ -118,6 +124,9 @@ def answers_request(text: str, entities: Sequence[str], user_said: str, intent: 
         return True
     if any(i.casefold() not in said for i in text_ids(body)):
         return True
+    numbers = set(re.findall(r"(?<![\w.])\d+(?:[.,:]\d+)?(?![\w])", user_said))
+    if any(n not in numbers for n in re.findall(r"(?<![\w.])\d+(?:[.,:]\d+)?(?![\w])", body)):
+        return True  # a count, a price or a time the user did not give ("all 10 docks")
     topic = [w for w in re.split(r"[_\W]+", intent.lower()) if w and w not in _GENERIC_TOPIC]
     if topic and not any(re.search(rf"\b{re.escape(w[:5])}", body, re.I) for w in topic):
         return False
@@ -145,9 +154,12 @@ def value_mismatch(
     stated = text_values(text)
     for slot, value in held.items():
         mine = text_values(str(value))
-        families = {k.split(":")[0] for k, _ in mine}
-        for kind, found in sorted(stated):
-            if kind.split(":")[0] in families and (kind, found) not in mine:
+        for family in sorted({k.split(":")[0] for k, _ in mine}):
+            if {v for v in mine if v[0].split(":")[0] == family} <= stated:
+                continue  # the message says our value ("08:30, held until 09:00" is fine)
+            other = sorted(v for v in stated if v[0].split(":")[0] == family and v not in mine)
+            if other:
+                kind, found = other[0]
                 unit = kind.split(":")[1] if ":" in kind else ""
                 wrong = f"{found} {unit}s" if unit and found != "1" else f"{found} {unit}".strip()
                 return slot, wrong, str(value)

@@ -36,7 +36,8 @@ class Finish:
     """End the episode: goal met, or the user stops (gives up, leaves, accepts a refusal)."""
 
     reason: Literal["goal_met", "user_stop", "refused"]
-    """`refused`: the agent declined with a reason and the user accepts it (a `user_stop`)."""
+    """`refused`: the agent declined with a reason and the user accepts it (stops `goal_met`
+    with a detail saying so)."""
     text: str = ""
     """The user's last words, kept in the stop event (not sent to the agent)."""
     kind: Literal["finish"] = "finish"
