@@ -9,7 +9,9 @@ reply with the calls of its own turn:
 - `claimed-after-failure`: the reply reports success, but the turn's last state-changing call
   failed.
 - `contradicts-call`: the reply states an id, an amount, a date, a time or a quantity that
-  contradicts the arguments or result of the call it reports on.
+  contradicts the arguments or result of the call it reports on; or the proposal the user said
+  yes to stated values of a kind the call then carried, and none of them is the call's ("I'll
+  refund $45.99", then a refund of $89.98).
 - `empty-reply`: the agent answered with nothing.
 
 They are domain-independent: what a state-changing tool is comes from the domain's `write_tools`
@@ -265,19 +267,44 @@ def _claimed_after_failure(ctx: _Context) -> list[int]:
 def _contradicts_call(ctx: _Context) -> list[int]:
     evidence: list[int] = []
     known: set[tuple[str, str]] = set()
+    proposal: StoredEvent | None = None
     for turn in ctx.turns:
-        for stored in turn.calls:
-            if isinstance(stored.event, ToolCall):
-                known |= json_values(stored.event.args) | json_values(stored.event.result)
         writes = [
             w for w in ctx.writes(turn) if isinstance(w.event, ToolCall) and not w.event.error
         ]
-        if turn.reply is None or not writes or not ctx.claims(turn, ()):
-            continue
-        wrong = _wrong_values(turn.reply_text, writes, known) or _wrong_ids(turn, writes)
-        if wrong:
-            evidence.extend([*(w.id for w in writes), turn.reply.id])
+        if writes and proposal is not None and _breaks_proposal(_text(proposal), writes, known):
+            evidence.extend([proposal.id, *(w.id for w in writes)])
+        for stored in turn.calls:
+            if isinstance(stored.event, ToolCall):
+                known |= json_values(stored.event.args) | json_values(stored.event.result)
+        if turn.reply is not None and writes and ctx.claims(turn, ()):
+            wrong = _wrong_values(turn.reply_text, writes, known) or _wrong_ids(turn, writes)
+            if wrong:
+                evidence.extend([*(w.id for w in writes), turn.reply.id])
+        asks = turn.reply is not None and "?" in turn.reply_text
+        proposal = turn.reply if asks and not writes else None
     return evidence
+
+
+def _breaks_proposal(text: str, writes: list[StoredEvent], known: set[tuple[str, str]]) -> bool:
+    """Whether a proposal stated values of a kind the calls carry, none of them the calls'.
+
+    One stated value must also be read nowhere before: an order total it read is context.
+    """
+    carried: set[tuple[str, str]] = set()
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        carried |= json_values(stored.event.args) | json_values(stored.event.result)
+    stated = text_values(text)
+    for family in {kind.split(":")[0] for kind, _ in carried}:
+        said = {v for v in stated if v[0].split(":")[0] == family}
+        if said and not said & carried and said - known:
+            return True
+    return False
+
+
+def _text(stored: StoredEvent) -> str:
+    return stored.event.text if isinstance(stored.event, AgentReply) else ""
 
 
 def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, str]]) -> bool:

@@ -2,7 +2,13 @@
 
 from vistasim.testing._agents import FakeAgent
 from vistasim.testing._fake_server import FakeOpenAIServer
-from vistasim.testing._ground_truth import FlawFired, note_flaw, record_flaws
+from vistasim.testing._ground_truth import (
+    FlawFired,
+    answering,
+    note_flaw,
+    note_flaw_now,
+    record_flaws,
+)
 from vistasim.testing._models import FunctionLLM, ScriptedLLM
 
 __all__ = [
@@ -11,6 +17,8 @@ __all__ = [
     "FlawFired",
     "FunctionLLM",
     "ScriptedLLM",
+    "answering",
     "note_flaw",
+    "note_flaw_now",
     "record_flaws",
 ]

@@ -18,13 +18,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from vistasim.agent import Turn
 
-__all__ = ["FlawFired", "note_flaw", "record_flaws"]
+__all__ = ["FlawFired", "answering", "note_flaw", "note_flaw_now", "record_flaws"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,6 +42,7 @@ class FlawFired:
 
 _lock = threading.Lock()
 _recorders: list[list[FlawFired]] = []
+_answering: ContextVar[Turn | None] = ContextVar("vistasim_answering", default=None)
 
 
 def note_flaw(turn: Turn, flaw: str) -> None:
@@ -52,6 +54,23 @@ def note_flaw(turn: Turn, flaw: str) -> None:
         fired = FlawFired(episode_id=turn.episode_id, message_index=user_messages, flaw=flaw)
         for recorder in _recorders:
             recorder.append(fired)
+
+
+@contextmanager
+def answering(turn: Turn) -> Iterator[None]:
+    """Mark the block as the agent answering `turn`, for `note_flaw_now` deep inside it."""
+    token = _answering.set(turn)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+
+
+def note_flaw_now(flaw: str) -> None:
+    """Record that `flaw` fired while answering the turn of the enclosing `answering` block."""
+    turn = _answering.get()
+    if turn is not None:
+        note_flaw(turn, flaw)
 
 
 @contextmanager

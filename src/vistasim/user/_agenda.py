@@ -113,7 +113,7 @@ class AgendaPolicy:
         patience = scenario.persona.style.patience
         if any(b.op == "impatient" for item in items for b in item.behaviours):
             patience = max(1, patience - 1)
-        state = AgendaState(seed=seed, stack=stack, patience=patience)
+        state = AgendaState(seed=seed, stack=stack, patience=patience, full_patience=patience)
         return state.model_dump(mode="json")
 
     def unplayable(self, scenario: Scenario) -> str | None:
@@ -327,6 +327,8 @@ def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
         return _advance(step, state.popped())
     if reaction is not None and reaction.progress and not repeated:
         return Say(text=reaction.text), state
+    if state.patience <= 0 and len(state.stack) > 1:
+        return _move_on(step, state)
     if state.patience <= 0:
         return Finish(reason="user_stop", text=step.phrasing.styled("give_up")), state
     state = state.model_copy(update={"patience": state.patience - 1})
@@ -334,6 +336,16 @@ def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
         prefix = step.phrasing.pick(step.phrasing.templates.repeat_prefix)
         return Say(text=f"{prefix} {lower_first(reaction.text)}"), state
     return Say(text=_rephrase(step, state)), state
+
+
+def _move_on(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    """Give up on this sub-goal only, as people do, and ask for the next one."""
+    state = state.popped().model_copy(update={"patience": state.full_patience})
+    started = _start_item(step, state)
+    if started is not None:
+        return started
+    request = step.phrasing.request(_task(step, state.stack[0]))
+    return Say(text=step.phrasing.pick(step.phrasing.templates.move_on, request=request)), state
 
 
 def _after_refusal(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:

@@ -52,6 +52,8 @@ class AgendaState(_Strict):
     """Sub-goals still to do, the current one first."""
     patience: int
     """Unhelpful agent turns still tolerated; the next one at 0 makes the user give up."""
+    full_patience: int = 3
+    """The persona's patience, restored when the user moves on to its next sub-goal."""
     greeted: bool = False
     pending_api: str | None = None
     """Name of the API called last step, whose result the next step reads."""

@@ -83,6 +83,7 @@ class AgendaTemplates(BaseModel):
     second_request: list[str]
     accept_refusal: _ByFormality
     object_value: list[str]
+    move_on: list[str]
 
 
 @cache

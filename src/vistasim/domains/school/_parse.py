@@ -101,6 +101,8 @@ class Facts:
     yes: bool = False
     no: bool = False
     intent: str | None = None
+    text: str = ""
+    """The message itself (cut to 4,000 characters)."""
 
 
 def read(message: str) -> Facts:
@@ -108,6 +110,7 @@ def read(message: str) -> Facts:
     text = message[:4000]
     courses, sections = _courses(text)
     return Facts(
+        text=text,
         student_id=_first(STUDENT_ID, text),
         email=_first(EMAIL, text, upper=False),
         courses=courses,

@@ -9,6 +9,7 @@ behaviour, so exploration can be checked against known ground truth.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from pydantic import JsonValue
@@ -47,8 +48,12 @@ class RuleSchoolAgent:
 
     async def respond(self, turn: Turn) -> Reply:
         """Answer one student message, calling tools as needed."""
+        # Ground truth for benchmarks: each flaw says when it fires (nothing stored reads this).
+        from vistasim.testing import answering
+
         step = Step(env=self.env, state=copy.deepcopy(self._state))
-        handle(step, turn.message)
+        with answering(turn):
+            handle(step, turn.message)
         self._state = step.state
         return Reply(text=" ".join(step.parts), tool_calls=tuple(step.calls))
 
@@ -117,6 +122,7 @@ def fill_slots(task: dict[str, Any], facts: Facts) -> None:
     Flaw F1: a slot, once filled, is never overwritten, so a later correction ("sorry, I meant
     MATH210") is silently ignored. Flaw F2: only the first course of a message is kept.
     """
+    _note_slot_flaws(task, facts)
     if task["course"] is None and facts.courses:
         task["course"] = facts.courses[0]
     if task["section"] is None and facts.sections:
@@ -125,6 +131,21 @@ def fill_slots(task: dict[str, Any], facts: Facts) -> None:
         value = getattr(facts, key)
         if value is not None and task["slots"].get(key) is None:
             task["slots"][key] = value
+
+
+_CORRECTION = re.compile(r"\b(sorry|i mean|i meant|no wait|actually|make that|correction)\b", re.I)
+
+
+def _note_slot_flaws(task: dict[str, Any], facts: Facts) -> None:
+    """Record which flaw the slot filling below is about to commit (ground truth only)."""
+    from vistasim.testing import note_flaw_now
+
+    corrected = _CORRECTION.search(facts.text) is not None
+    for held, said in ((task["course"], facts.courses), (task["section"], facts.sections)):
+        if held is not None and corrected and any(value != held for value in said):
+            note_flaw_now("school:F1")  # a later correction is ignored
+        elif held is None and len(set(said)) > 1:
+            note_flaw_now("school:F1" if corrected else "school:F2")
 
 
 def _note_identity(state: dict[str, Any], facts: Facts) -> None:

@@ -126,6 +126,7 @@ def _reschedule(step: Step) -> None:
     if upfront is not None:
         # Flaw F3: a date given with the request takes the express path, which books at once
         # and skips the reason question, the fee notice and the confirmation.
+        _note_flaw("school:F3")
         _execute(step, "reschedule_student_exam", upfront)
         return
     _reschedule_details(step, exam)
@@ -278,6 +279,8 @@ def answer_confirmation(step: Step, facts: Facts) -> None:
     """
     task = step.task
     if facts.yes:
+        if _amends(task, facts):
+            _note_flaw("school:F4")
         _execute(step, task["pending"]["tool"], task["pending"]["args"])
         return
     if facts.courses or facts.sections or facts.day or facts.reason:
@@ -292,6 +295,19 @@ def answer_confirmation(step: Step, facts: Facts) -> None:
         advance(step)
         return
     step.finish("No problem — I haven't changed anything.")
+
+
+def _amends(task: dict[str, Any], facts: Facts) -> bool:
+    """Whether a yes also changes the proposal ("yes, but make it section B")."""
+    proposed = {str(v) for v in task["pending"]["args"].values()}
+    named = [*facts.courses, *facts.sections]
+    return any(not any(value in p for p in proposed) for value in named)
+
+
+def _note_flaw(flaw: str) -> None:
+    from vistasim.testing import note_flaw_now  # ground truth for benchmarks only
+
+    note_flaw_now(flaw)
 
 
 def _execute(step: Step, tool: str, args: dict[str, Any]) -> None:

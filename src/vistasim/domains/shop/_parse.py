@@ -47,6 +47,7 @@ _INTENTS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _YES = re.compile(r"\b(yes|yeah|yep|sure|ok|okay|go ahead|please do|correct|confirm|do it)\b")
 _NO = re.compile(r"\b(no|nope|don't|do not|wait|hold on|stop|not yet|never ?mind)\b")
+_CORRECTION = re.compile(r"\b(sorry|i mean|i meant|no wait|actually|make that|correction)\b", re.I)
 _STOP_WORDS = {"the", "and", "set", "for", "with", "pack", "trio", "from", "classic", "everyday"}
 
 
@@ -90,6 +91,26 @@ def find_refund_to(text: str) -> str | None:
         return "gift_card"
     if re.search(r"original|my card|same (card|payment)|back to|visa|mastercard|amex", lowered):
         return "original_payment"
+    return None
+
+
+def named_items(text: str, items: Sequence[dict[str, str]]) -> list[str]:
+    """SKUs of every item of the order the text names (what `find_items` should return)."""
+    lowered = text.lower()
+    return [item["sku"] for item in items if _mention(lowered, item) >= 0]
+
+
+def corrected_order(text: str, current: str | None, first: str | None) -> str | None:
+    """The order number the customer corrects to, when the text takes one back (flaw F1).
+
+    Either another number than the one already taken (`current`), or two numbers in one message
+    with a correction between them ("W1010 — sorry, I mean W1011").
+    """
+    found = [f"W{m}" for m in _ORDER.findall(text)]
+    if current is not None and found and found[-1] != current:
+        return found[-1]
+    if first is not None and len(set(found)) > 1 and _CORRECTION.search(text):
+        return found[-1]
     return None
 
 

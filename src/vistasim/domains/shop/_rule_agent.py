@@ -71,6 +71,12 @@ _SEARCH_STOP = {
 }
 
 
+def _flaw(flaw: str) -> None:
+    from vistasim.testing import note_flaw_now
+
+    note_flaw_now(flaw)
+
+
 class RuleShopAgent(RuleSteps):
     """Rule-based shop support agent; one instance per episode.
 
@@ -87,7 +93,11 @@ class RuleShopAgent(RuleSteps):
 
     async def respond(self, turn: Turn) -> Reply:
         """Answer one customer message."""
-        return self.reply(turn.message)
+        # Ground truth for benchmarks: each flaw says when it fires (nothing stored reads this).
+        from vistasim.testing import answering
+
+        with answering(turn):
+            return self.reply(turn.message)
 
     def reply(self, message: str) -> Reply:
         """Answer one customer message (synchronously)."""
@@ -138,8 +148,12 @@ class RuleShopAgent(RuleSteps):
             s["email"], s["customer_id"] = email, outcome["id"]
             # Flaw F3: the order was looked up before the email arrived, and the ownership check
             # lives only in the order lookup below, so an order fetched first is never checked.
+            if s["order"] is not None and s["order"]["customer_id"] != outcome["id"]:
+                _flaw("shop:F3")
         order_id = _parse.find_order_id(message)
         # Flaw F1: a slot is filled once per request; a corrected order number is ignored.
+        if _parse.corrected_order(message, s["order_id"], order_id) is not None:
+            _flaw("shop:F1")
         if order_id and s["order_id"] is None and s["intent"] in _NEEDS_ORDER | {None}:
             return self._load_order(order_id)
         return None
@@ -178,6 +192,8 @@ class RuleShopAgent(RuleSteps):
         intent, order = s["intent"], s["order"]
         if intent in ("return", "exchange") and order and not s["skus"]:
             s["skus"] = _parse.find_items(message, order["items"])
+            if len(_parse.named_items(message, order["items"])) > len(s["skus"]):
+                _flaw("shop:F2")
         if intent == "return":
             s["refund_to"] = s["refund_to"] or _parse.find_refund_to(message)
             if s["awaiting"] == "reason" or (not s["reason"] and _REASON_HINT.search(message)):
@@ -215,6 +231,8 @@ class RuleShopAgent(RuleSteps):
         s = self._state
         pending = s["pending"]
         if _parse.is_yes(message):  # flaw F4: "okay, wait, no" counts as yes
+            if _parse.is_no(message):
+                _flaw("shop:F4")
             names = self._names(pending["args"].get("skus", []))
             outcome = self._call(pending["name"], pending["args"], keep_error=True)
             intent = s["intent"]
