@@ -116,12 +116,14 @@ def test_show_prints_untrusted_text_literally(tmp_path):
 
 
 def test_demo_finds_the_shop_agents_documented_flaws(tmp_path):
+    from vistasim.metrics import success
     from vistasim.store import open_store, read_run_view
 
     store, run_id, _ = _demo(tmp_path)
     with open_store(store) as db:
         view = read_run_view(db, run_id)
-    verdicts = {e.scenario_id: e.events[-2].event.passed for e in view.episodes}
+    outcomes = success(view).episodes
+    verdicts = {e.scenario_id: outcomes[e.episode_id] == "passed" for e in view.episodes}
     assert verdicts["shop-cancel-pending-order"] is True
     failed = {s for s, ok in verdicts.items() if not ok}
     assert failed >= {

@@ -69,6 +69,7 @@ async def converse(
     api: Api | None = None,
     api_tools: tuple[ToolSpec, ...] = (),
     lexicon: dict[str, list[str]] | None = None,
+    agent_tools: tuple[ToolSpec, ...] = (),
     max_turns: int = 12,
 ) -> Episode:
     state = policy.initial_state(scenario, seed=seed)
@@ -85,6 +86,7 @@ async def converse(
             api_tools=api_tools,
             last_api_result=outcome,
             lexicon=lexicon or {},
+            agent_tools=agent_tools,
         )
         action, state = await policy.next_action(view, state)
         json.dumps(state)  # the state must stay plain JSON

@@ -19,6 +19,7 @@ from vistasim.config import RunConfig
 from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, StoreError
 from vistasim.events import Stop, StopReason
+from vistasim.explore._checks import check_criteria
 from vistasim.explore._episode import Cursor, Episode, play, take_snapshot
 from vistasim.explore._resume import resume_cursor
 from vistasim.explore._setup import Parts, build_parts, default_store_path
@@ -107,6 +108,13 @@ def _create(
             )
         scenarios = load_scenarios(config.resolve(config.run.scenarios))
     _check_web_mode(config)
+    metadata = _metadata(config)
+    tools = metadata.get("agent_tools")
+    check_criteria(
+        scenarios,
+        tools=list(tools) if isinstance(tools, list) else None,
+        source=str(config.resolve(config.run.scenarios)) if config.run.scenarios else None,
+    )
     run_id = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
     plans = db.create_run(
         run_id,
@@ -115,7 +123,7 @@ def _create(
         rollouts=config.run.rollouts,
         mode=config.run.mode,
         name=config.run.name,
-        metadata=_metadata(config),
+        metadata=metadata,
     )
     return run_id, plans
 

@@ -51,7 +51,7 @@ class DisclosureRule(BaseModel):
     tool: str | list[str]
     """The read tool(s) whose results are private."""
     owner: str
-    """Dotted path of the owner's id in the tool's result."""
+    """Dotted path of the owner's id in the tool's result, or `args.NAME` for an argument."""
     verified: ResultValue
     """Where the agent read the verified user's id (the identity lookup)."""
 
@@ -93,7 +93,15 @@ def _ruled(rule: DisclosureRule) -> _OwnerCheck:
     def foreign(call: ToolCall, earlier: list[ToolCall], _said: list[str]) -> bool | None:
         if call.name not in rule.tools:
             return None
-        owner = _read_path(call.result, rule.owner)
+        source, path = (
+            (call.args, rule.owner[5:])
+            if rule.owner.startswith("args.")
+            else (
+                call.result,
+                rule.owner,
+            )
+        )
+        owner = _read_path(source, path)
         verified = rule.verified.read(call, earlier)
         return owner is not None and owner != verified
 

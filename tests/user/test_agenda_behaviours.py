@@ -1,0 +1,138 @@
+"""The agenda user plays scenario behaviours: hesitate, correct, change_mind, withhold,
+out_of_order, second_request, impatient; and it never reads instructions aloud."""
+
+from vistasim.user import AgendaPolicy, Finish, Say
+
+from ._driver import converse, make_scenario, scripted
+
+CONFIRM = "I'll cancel order W1003. Shall I proceed (yes/no)?"
+DONE = "Done — order W1003 has been cancelled. Anything else?"
+
+
+def cancel(behaviours, **overrides):
+    fields = {
+        "goal": "Cancel order W1003.",
+        "knowledge": {"order_id": "W1003", "email": "ann@example.com"},
+        "hidden": {},
+        "agenda": [
+            {
+                "intent": "cancel_order",
+                "slots": {"order_id": "W1003", "email": "ann@example.com"},
+                "behaviours": behaviours,
+            }
+        ],
+    }
+    return make_scenario(**{**fields, **overrides})
+
+
+async def test_hesitate_hedges_at_the_confirmation_then_leaves_it():
+    ep = await converse(
+        AgendaPolicy(), cancel([{"op": "hesitate"}]), scripted(CONFIRM, "Okay, I'll hold off.")
+    )
+    hedge = ep.said[1].lower()
+    assert any(w in hedge for w in ("wait", "hold on", "not yet")), hedge
+    assert "yes" not in hedge.split(",")[0]
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_hesitate_then_confirm_says_yes_the_second_time():
+    ep = await converse(
+        AgendaPolicy(), cancel([{"op": "hesitate", "then": "confirm"}]),
+        scripted(CONFIRM, "No problem. Shall I cancel W1003 now (yes/no)?", DONE),
+    )  # fmt: skip
+    assert "wait" in ep.said[1].lower() or "not yet" in ep.said[1].lower()
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that"))
+
+
+async def test_hesitate_that_stops_declines_a_second_confirmation():
+    ep = await converse(AgendaPolicy(), cancel([{"op": "hesitate"}]), scripted(CONFIRM))
+    assert ep.said[2].lower().startswith("no")
+
+
+async def test_correct_says_the_wrong_value_then_takes_it_back():
+    scenario = cancel([{"op": "correct", "slot": "order_id", "wrong": "W1030"}])
+    ep = await converse(AgendaPolicy(), scenario, scripted(DONE))
+    first = ep.said[0]
+    assert first.index("W1030") < first.index("W1003")
+    assert any(cue in first for cue in ("sorry", "I mean", "make that", "no wait"))
+
+
+async def test_correct_plays_once():
+    scenario = cancel([{"op": "correct", "slot": "order_id", "wrong": "W1030"}])
+    ep = await converse(AgendaPolicy(), scenario, scripted("Which order number?", DONE))
+    assert sum("W1030" in said for said in ep.said) == 1
+
+
+async def test_change_mind_asks_for_the_first_value_then_switches():
+    scenario = cancel([{"op": "change_mind", "slot": "order_id", "first": "W1004"}])
+    scenario = scenario.model_copy(update={"goal": "Cancel order W1003."})
+    confirm_first = "I'll cancel order W1004. Shall I proceed (yes/no)?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(confirm_first, CONFIRM, DONE))
+    assert "W1004" in ep.said[0] and "W1003" not in ep.said[0]
+    assert "W1003" in ep.said[1] and "W1004" in ep.said[1]
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that"))
+
+
+async def test_withhold_keeps_a_fact_back_until_asked_twice():
+    scenario = cancel([{"op": "withhold", "slot": "email"}])
+    ask = "What's the email on the account?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask, ask, DONE))
+    assert "ann@example.com" not in ep.said[0] + ep.said[1]
+    assert "email" in ep.said[1].lower()
+    assert "ann@example.com" in ep.said[2]
+
+
+async def test_out_of_order_gives_every_fact_up_front():
+    scenario = cancel(
+        [{"op": "out_of_order"}], persona={"name": "Ann", "style": {"verbosity": "low"}}
+    )
+    ep = await converse(AgendaPolicy(), scenario, scripted(DONE))
+    assert "W1003" in ep.said[0] and "ann@example.com" in ep.said[0]
+
+
+async def test_second_request_adds_the_next_sub_goal_early():
+    scenario = make_scenario(
+        goal="Cancel W1003 and check W1004.",
+        knowledge={"email": "ann@example.com"},
+        agenda=[
+            {"intent": "cancel_order", "slots": {"order_id": "W1003"},
+             "behaviours": [{"op": "second_request"}]},
+            {"intent": "order_status", "slots": {"order_id": "W1004"}},
+        ],
+    )  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted("What's your email?", DONE))
+    assert "W1004" not in ep.said[0]
+    assert "ann@example.com" in ep.said[1] and "W1004" in ep.said[1]
+
+
+async def test_impatient_gives_up_sooner_and_says_so():
+    calm = await converse(AgendaPolicy(), cancel([]), scripted("Hello!"))
+    rushed = await converse(AgendaPolicy(), cancel([{"op": "impatient"}]), scripted("Hello!"))
+    assert len(rushed.actions) < len(calm.actions)
+    assert any(
+        p in " ".join(rushed.said)
+        for p in ("taking a while", "already explained", "just need this sorted")
+    )
+
+
+async def test_scenario_instructions_are_never_said_aloud():
+    scenario = cancel(
+        [{"op": "hesitate"}],
+        goal="Ask about cancelling order W1003, but hesitate and do not confirm it yet.",
+    )
+    ep = await converse(AgendaPolicy(), scenario, scripted(CONFIRM, "Okay."))
+    spoken = " ".join(ep.said).lower()
+    assert "hesitate" not in spoken and "do not confirm" not in spoken
+    assert "w1003" in ep.said[0].lower()
+
+
+async def test_a_scenario_needing_an_llm_user_is_unplayable():
+    scenario = cancel([], tags=["needs:llm-user"])
+    assert "needs:llm-user" in AgendaPolicy().unplayable(scenario)
+    assert AgendaPolicy().unplayable(cancel([])) is None
+
+
+async def test_every_behaviour_result_is_a_message():
+    for op in ("hesitate", "out_of_order", "impatient"):
+        ep = await converse(AgendaPolicy(), cancel([{"op": op}]), scripted(CONFIRM, DONE))
+        assert all(isinstance(a, Say | Finish) for a in ep.actions)
