@@ -23,7 +23,7 @@ from pydantic import JsonValue, ValidationError
 
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.env._types import Environment
-from vistasim.errors import AgentError, ConfigError
+from vistasim.errors import AgentError, ConfigError, EnvError, user_frame
 from vistasim.events import ToolCall
 from vistasim.llm._types import ChatModel
 from vistasim.llm._usage import TokenUsage
@@ -234,8 +234,8 @@ class PythonAgent:
             )
             # A sync callable may still hand back a coroutine (e.g. a wrapped async function).
             return await result if inspect.isawaitable(result) else result
-        except AgentError:
-            raise
+        except (AgentError, EnvError):
+            raise  # already says who failed (an environment the agent called, say)
         except Exception as exc:
             where = "respond()" if self._instance is not None else ""
             raise _raised(self.name, where, exc) from exc
@@ -383,7 +383,8 @@ def _is_async_callable(fn: Any) -> bool:
 def _raised(agent: str, where: str, exc: BaseException) -> AgentError:
     trace = "".join(traceback.format_exception(exc))
     label = f"{agent}.{where}" if where else agent
-    return AgentError(f"{label} raised {type(exc).__name__}: {exc}", body=trace[-2000:])
+    message = f"{label} raised {type(exc).__name__}: {exc}{user_frame(exc)}"
+    return AgentError(message, body=trace[-2000:])
 
 
 def _describe(obj: Any) -> str:
