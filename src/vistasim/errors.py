@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sysconfig
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "StoreError",
     "VistasimError",
     "user_frame",
+    "user_line",
 ]
 
 
@@ -127,12 +129,17 @@ def user_frame(exc: BaseException) -> str:
     The frame is the innermost one outside vistasim, the standard library and installed
     packages, so a failure names the user's own line rather than a library's.
     """
-    frames = traceback.extract_tb(exc.__traceback__)
+    line = user_line(traceback.extract_tb(exc.__traceback__))
+    return f" (at {line})" if line else ""
+
+
+def user_line(frames: Sequence[traceback.FrameSummary]) -> str:
+    """Return `path:line in function` of the innermost user frame of a stack, or `""`."""
     ours = [f for f in frames if not _is_library(f.filename)]
     frame = (ours or frames or [None])[-1]
     if frame is None:
         return ""
-    return f" (at {_short_path(frame.filename)}:{frame.lineno} in {frame.name})"
+    return f"{_short_path(frame.filename)}:{frame.lineno} in {frame.name}"
 
 
 def _is_library(filename: str) -> bool:

@@ -2,8 +2,9 @@
 
 A user points `agent.target` at `module:attr`: a class (one instance per episode, `respond(turn)`
 each turn) or a plain function called each turn, sync or async. This module imports the target,
-keeps slow sync code off the event loop so the per-turn timeout holds, and turns whatever the agent
-returns or raises into a `Reply` or an `AgentError`, so a broken agent is a finding, never a crash.
+keeps slow sync code off the event loop so the per-turn timeout holds (see `_blocking.py`), and
+turns whatever the agent returns or raises into a `Reply` or an `AgentError`, so a broken agent
+is a finding, never a crash.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
-import anyio.to_thread
 from pydantic import JsonValue, ValidationError
 
+from vistasim.agent._blocking import StepTimes, run_in_daemon_thread, timed_steps
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, EnvError, user_frame
@@ -170,14 +171,26 @@ class PythonAgent:
         Raises:
             AgentError: the agent raised, timed out, or returned something that is not a reply.
         """
+        steps = StepTimes()
         try:
             with anyio.fail_after(self._timeout_s):
-                raw = await self._call(turn)
+                raw = await self._call(turn, steps)
         except TimeoutError:
+            self._check_loop_not_blocked(steps)
             raise AgentError(
                 f"{self.name} did not answer within {self._timeout_s:g} s (agent.timeout_s)"
             ) from None
+        self._check_loop_not_blocked(steps)
         return normalize_reply(raw, agent=self.name)
+
+    def _check_loop_not_blocked(self, steps: StepTimes) -> None:
+        # While an async agent blocks the loop no timeout can fire; its late reply is dropped.
+        if steps.longest_s > self._timeout_s:
+            raise AgentError(
+                f"{self.name} blocked the event loop for {steps.longest_s:.1f} s, longer than "
+                f"agent.timeout_s ({self._timeout_s:g} s), so its reply is dropped; an async "
+                "agent must await its I/O (run blocking code with anyio.to_thread.run_sync)"
+            )
 
     def snapshot(self) -> JsonValue:
         """Return a copy of the agent's state from its own `snapshot()` (strategy `state` only).
@@ -225,15 +238,13 @@ class PythonAgent:
         except Exception as exc:
             raise _raised(self.name, closer.__name__ + "()", exc) from exc
 
-    async def _call(self, turn: Turn) -> Any:
+    async def _call(self, turn: Turn, steps: StepTimes) -> Any:
         try:
             if self._is_async:
-                return await self._fn(turn)
-            result = await anyio.to_thread.run_sync(
-                functools.partial(self._fn, turn), abandon_on_cancel=True
-            )
+                return await timed_steps(self._fn(turn), steps)
+            result = await run_in_daemon_thread(functools.partial(self._fn, turn))
             # A sync callable may still hand back a coroutine (e.g. a wrapped async function).
-            return await result if inspect.isawaitable(result) else result
+            return await timed_steps(result, steps) if inspect.isawaitable(result) else result
         except (AgentError, EnvError):
             raise  # already says who failed (an environment the agent called, say)
         except Exception as exc:

@@ -20,9 +20,10 @@ from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Episode, play, start
-from vistasim.explore._guard import GuardedAgent, describe_failure
+from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
 from vistasim.explore._resume import resume
 from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
+from vistasim.explore._watchdog import LoopWatchdog
 from vistasim.explore._web import WebChannel, open_pool, web_channel
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
@@ -108,6 +109,9 @@ async def _play_recorded(
         await _play_all(db, run_id, config, parts, plans, on_episode)
     except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
         db.finish_run(run_id, "failed", failure=describe_failure(exc))
+        errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
+        if isinstance(exc, BaseExceptionGroup) and len(errors) == 1:
+            raise errors[0] from None  # the one error that stopped the run, not a group
         raise
     db.finish_run(run_id, "done")
 
@@ -201,9 +205,17 @@ async def _play_all(
         if on_episode is not None:
             on_episode(done, len(plans), plan, reason)
 
+    watchdog = LoopWatchdog(threshold_s=_agent_timeout(config))
     async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
-        for plan in todo:
-            tg.start_soon(one, plan, pool)
+        tg.start_soon(watchdog.run)
+        async with anyio.create_task_group() as episodes:
+            for plan in todo:
+                episodes.start_soon(one, plan, pool)
+        tg.cancel_scope.cancel()
+
+
+def _agent_timeout(config: RunConfig) -> float:
+    return getattr(config.agent, "timeout_s", None) or 60.0
 
 
 @asynccontextmanager
