@@ -110,8 +110,8 @@ async def _play_recorded(
     except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
         db.finish_run(run_id, "failed", failure=describe_failure(exc))
         errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
-        if isinstance(exc, BaseExceptionGroup) and len(errors) == 1:
-            raise errors[0] from None  # the one error that stopped the run, not a group
+        if isinstance(exc, BaseExceptionGroup) and _one_cause(errors):
+            raise errors[0] from None  # the error that stopped the run, not a group of it
         raise
     db.finish_run(run_id, "done")
 
@@ -150,6 +150,7 @@ def _check_web_mode(config: RunConfig) -> None:
 
     if config.run.mode not in ("ui", "hybrid"):
         return
+    _check_web_urls(config)
     no_domain = config.environment is None or config.environment.target not in DOMAINS
     if not config.web.start_url and no_domain:
         raise ConfigError(
@@ -160,6 +161,19 @@ def _check_web_mode(config: RunConfig) -> None:
     from vistasim.browser import find_chromium
 
     find_chromium(config.web.chromium)  # a clear BrowserError naming how to install one
+
+
+def _check_web_urls(config: RunConfig) -> None:
+    from vistasim.browser import normalize_origins, origin_of
+
+    normalize_origins(config.web.allowed_origins, key="web.allowed_origins")
+    start = config.web.start_url
+    if start and origin_of(start) is None:
+        raise ConfigError(
+            f"start page {start[:200]!r} is not an http(s) URL with a host; write it like "
+            "'http://127.0.0.1:8000/'",
+            key="web.start_url",
+        )
 
 
 def _metadata(config: RunConfig) -> dict[str, object]:
@@ -212,6 +226,11 @@ async def _play_all(
             for plan in todo:
                 episodes.start_soon(one, plan, pool)
         tg.cancel_scope.cancel()
+
+
+def _one_cause(errors: list[Exception]) -> bool:
+    # Episodes started together hit the same config mistake before the first one stops the run.
+    return len(errors) == 1 or bool(errors) and all(type(e) is type(errors[0]) for e in errors)
 
 
 def _agent_timeout(config: RunConfig) -> float:

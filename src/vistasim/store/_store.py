@@ -322,7 +322,13 @@ def open_store(path: str | Path) -> Store:
     """Open (creating and migrating if needed) a store file; `:memory:` for tests."""
     path = str(path)
     if path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder of the store {path} ({exc.strerror}); pass another "
+                "--store (or run.store), or make its folder writable"
+            ) from None
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.row_factory = sqlite3.Row
@@ -332,7 +338,7 @@ def open_store(path: str | Path) -> Store:
         db.execute("PRAGMA busy_timeout = 10000")
         migrate(db)
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot open store {path}: {exc}") from None
+        raise StoreError(f"cannot open store {path}: {exc}; pass another --store") from None
     return Store(db, path)
 
 
