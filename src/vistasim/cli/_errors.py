@@ -27,7 +27,7 @@ EXIT_USAGE = 2
 EXIT_BUG = 70
 """An internal error (EX_SOFTWARE): a bug to report."""
 
-_EXPECTED = (VistasimError, OSError, UnicodeError, RecursionError, MemoryError)
+_EXPECTED = (VistasimError, OSError, UnicodeError)
 _LONGEST_LINE = 800
 
 
