@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from vistasim._input import excerpt, read_structured
 from vistasim.errors import ConfigError
 
 __all__ = [
@@ -325,7 +326,7 @@ def load_config(
         more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
         hint = _HINTS.get(err["type"], "")
         raise ConfigError(
-            f"{err['msg']} (got {err.get('input')!r}){hint}{more}",
+            f"{err['msg']} (got {excerpt(err.get('input'))}){hint}{more}",
             path=str(path) if path else None,
             key=key,
         ) from None
@@ -344,16 +345,12 @@ _HINTS = {
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read config ({exc.strerror})", path=str(path)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", path=str(path)) from None
+    data: dict[str, Any] = read_structured(path, fmt="toml", what="config")
+    return data
 
 
 def _parse_scalar(raw: str) -> Any:
     try:
         return tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return raw

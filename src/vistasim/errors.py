@@ -6,6 +6,7 @@ The hierarchy::
     ├── ConfigError(path, key)    a user mistake in a config, scenario or flag; CLI exit code 2
     ├── MissingExtraError         an optional dependency is not installed; names the pip command
     ├── AgentError(status, body)  the agent under test failed; recorded as an agent failure
+    ├── EnvError                  the environment (user code) failed; the episode is errored
     ├── SimulatorError            the simulated user produced no valid action after repairs
     ├── ModelError(role, model)   a model provider failed after retries; the episode is errored
     ├── BrowserError(url, selector)
@@ -14,15 +15,24 @@ The hierarchy::
 
 from __future__ import annotations
 
+import os
+import sysconfig
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
 __all__ = [
     "AgentError",
     "BrowserError",
     "ConfigError",
+    "EnvError",
     "MissingExtraError",
     "ModelError",
     "SimulatorError",
     "StoreError",
     "VistasimError",
+    "user_frame",
+    "user_line",
 ]
 
 
@@ -70,6 +80,13 @@ class AgentError(VistasimError):
         super().__init__(message)
 
 
+class EnvError(VistasimError):
+    """The environment (a user's factory, tool, snapshot or restore) raised.
+
+    The episode stops with `infra_error` and is errored: the agent is not to blame.
+    """
+
+
 class SimulatorError(VistasimError):
     """The simulated user gave no valid action within its repair budget."""
 
@@ -96,3 +113,42 @@ class BrowserError(VistasimError):
 
 class StoreError(VistasimError):
     """The store is unreadable, or has no such run or episode."""
+
+
+_VISTASIM_DIR = str(Path(__file__).resolve().parent)
+_LIBRARY_DIRS = tuple(
+    str(Path(path).resolve())
+    for name in ("stdlib", "platstdlib", "purelib", "platlib")
+    if (path := sysconfig.get_paths().get(name))
+)
+
+
+def user_frame(exc: BaseException) -> str:
+    """Return where user code raised `exc`: ` (at path:line in function)`, or `""` if unknown.
+
+    The frame is the innermost one outside vistasim, the standard library and installed
+    packages, so a failure names the user's own line rather than a library's.
+    """
+    line = user_line(traceback.extract_tb(exc.__traceback__))
+    return f" (at {line})" if line else ""
+
+
+def user_line(frames: Sequence[traceback.FrameSummary]) -> str:
+    """Return `path:line in function` of the innermost user frame of a stack, or `""`."""
+    ours = [f for f in frames if not _is_library(f.filename)]
+    frame = (ours or frames or [None])[-1]
+    if frame is None:
+        return ""
+    return f"{_short_path(frame.filename)}:{frame.lineno} in {frame.name}"
+
+
+def _is_library(filename: str) -> bool:
+    path = str(Path(filename).resolve())
+    return path.startswith(_VISTASIM_DIR) or path.startswith(_LIBRARY_DIRS)
+
+
+def _short_path(filename: str) -> str:
+    cwd = os.getcwd()
+    if filename.startswith(cwd + os.sep):
+        return filename[len(cwd) + 1 :]
+    return filename

@@ -10,13 +10,12 @@ reports mistakes by file, scenario id and field, so a typo never surfaces mid-ru
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from vistasim._input import excerpt, read_structured
 from vistasim.errors import ConfigError
 
 __all__ = [
@@ -226,33 +225,25 @@ def scenario_schema() -> dict[str, object]:
 
 
 def _read_structured(path: Path) -> object:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read scenario file ({exc.strerror})", path=str(path)) from exc
-    try:
-        if path.suffix == ".json":
-            return json.loads(text)
-        return yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(
-            f"not valid {path.suffix.lstrip('.') or 'YAML'}: {exc}", path=str(path)
-        ) from None
+    fmt = "json" if path.suffix == ".json" else "yaml"
+    return read_structured(path, fmt=fmt, what="scenario file")
 
 
 def _validate_one(item: object, index: int, path: Path) -> Scenario:
     label = item.get("id") if isinstance(item, dict) else None
-    label = str(label) if label else f"#{index}"
+    label = str(label)[:128] if label else f"#{index}"
     try:
         return Scenario.model_validate(item)
     except ValidationError as exc:
         problems = "; ".join(
             f"{label}.{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
-            f" (got {err.get('input')!r})"
+            f" (got {excerpt(err.get('input'))})"
             if err["type"] != "missing"
             else f"{label}.{'.'.join(str(p) for p in err['loc'])}: required field is missing"
-            for err in exc.errors()
+            for err in exc.errors()[:5]
         )
+        more = len(exc.errors()) - 5
+        problems += f"; and {more} more" if more > 0 else ""
         raise ConfigError(problems, path=str(path)) from None
 
 

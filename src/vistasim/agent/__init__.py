@@ -1,7 +1,7 @@
 """Adapters that reach the agent under test."""
 
 from vistasim.agent._http_json import HttpJsonAgent
-from vistasim.agent._open import open_agent
+from vistasim.agent._open import check_agent_spec, open_agent
 from vistasim.agent._openai_chat import OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn, Utterance
@@ -21,6 +21,7 @@ __all__ = [
     "Utterance",
     "WebChatAgent",
     "WidgetSelectors",
+    "check_agent_spec",
     "open_agent",
     "resolve_target",
 ]

@@ -42,7 +42,7 @@ class HttpJsonAgent:
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
     ) -> None:
-        used = _check_placeholders(spec.request_template)
+        used = check_placeholders(spec.request_template)
         self.restore_strategy: RestoreStrategy = "stateless" if "history" in used else "replay"
         self._spec = spec
         self._endpoint = JsonEndpoint(
@@ -138,14 +138,19 @@ def dig(data: Any, path: str) -> tuple[bool, Any]:
     return True, node
 
 
-def _check_placeholders(template: Any) -> set[str]:
+def check_placeholders(template: Any) -> set[str]:
+    """Return the placeholders a request template uses.
+
+    Raises:
+        ConfigError: the template uses an unknown placeholder.
+    """
     found: set[str] = set()
     if isinstance(template, dict):
         for value in template.values():
-            found |= _check_placeholders(value)
+            found |= check_placeholders(value)
     elif isinstance(template, list):
         for value in template:
-            found |= _check_placeholders(value)
+            found |= check_placeholders(value)
     elif isinstance(template, str):
         for name in _PLACEHOLDER.findall(template):
             if name not in _PLACEHOLDERS:

@@ -12,7 +12,7 @@ from typing import assert_never
 
 import httpx2
 
-from vistasim.agent._http_json import HttpJsonAgent
+from vistasim.agent._http_json import HttpJsonAgent, check_placeholders
 from vistasim.agent._openai_chat import OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
 from vistasim.agent._types import AgentAdapter
@@ -55,3 +55,17 @@ def open_agent(
     if isinstance(spec, HttpJsonAgentSpec):
         return HttpJsonAgent(spec, environ=environ, transport=transport)
     assert_never(spec)
+
+
+def check_agent_spec(spec: AgentSpec) -> None:
+    """Check what can be checked before a run starts, so a typo fails once and early.
+
+    A Python target must import; an HTTP request template may use only known placeholders.
+
+    Raises:
+        ConfigError: naming the key and the fix.
+    """
+    if isinstance(spec, PythonAgentSpec):
+        resolve_target(spec.target)
+    elif isinstance(spec, HttpJsonAgentSpec):
+        check_placeholders(spec.request_template)

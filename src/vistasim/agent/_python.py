@@ -2,8 +2,9 @@
 
 A user points `agent.target` at `module:attr`: a class (one instance per episode, `respond(turn)`
 each turn) or a plain function called each turn, sync or async. This module imports the target,
-keeps slow sync code off the event loop so the per-turn timeout holds, and turns whatever the agent
-returns or raises into a `Reply` or an `AgentError`, so a broken agent is a finding, never a crash.
+keeps slow sync code off the event loop so the per-turn timeout holds (see `_blocking.py`), and
+turns whatever the agent returns or raises into a `Reply` or an `AgentError`, so a broken agent
+is a finding, never a crash.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
-import anyio.to_thread
 from pydantic import JsonValue, ValidationError
 
+from vistasim.agent._blocking import StepTimes, run_in_daemon_thread, timed_steps
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.env._types import Environment
-from vistasim.errors import AgentError, ConfigError
+from vistasim.errors import AgentError, ConfigError, EnvError, user_frame
 from vistasim.events import ToolCall
 from vistasim.llm._types import ChatModel
 from vistasim.llm._usage import TokenUsage
@@ -170,14 +171,26 @@ class PythonAgent:
         Raises:
             AgentError: the agent raised, timed out, or returned something that is not a reply.
         """
+        steps = StepTimes()
         try:
             with anyio.fail_after(self._timeout_s):
-                raw = await self._call(turn)
+                raw = await self._call(turn, steps)
         except TimeoutError:
+            self._check_loop_not_blocked(steps)
             raise AgentError(
                 f"{self.name} did not answer within {self._timeout_s:g} s (agent.timeout_s)"
             ) from None
+        self._check_loop_not_blocked(steps)
         return normalize_reply(raw, agent=self.name)
+
+    def _check_loop_not_blocked(self, steps: StepTimes) -> None:
+        # While an async agent blocks the loop no timeout can fire; its late reply is dropped.
+        if steps.longest_s > self._timeout_s:
+            raise AgentError(
+                f"{self.name} blocked the event loop for {steps.longest_s:.1f} s, longer than "
+                f"agent.timeout_s ({self._timeout_s:g} s), so its reply is dropped; an async "
+                "agent must await its I/O (run blocking code with anyio.to_thread.run_sync)"
+            )
 
     def snapshot(self) -> JsonValue:
         """Return a copy of the agent's state from its own `snapshot()` (strategy `state` only).
@@ -225,17 +238,15 @@ class PythonAgent:
         except Exception as exc:
             raise _raised(self.name, closer.__name__ + "()", exc) from exc
 
-    async def _call(self, turn: Turn) -> Any:
+    async def _call(self, turn: Turn, steps: StepTimes) -> Any:
         try:
             if self._is_async:
-                return await self._fn(turn)
-            result = await anyio.to_thread.run_sync(
-                functools.partial(self._fn, turn), abandon_on_cancel=True
-            )
+                return await timed_steps(self._fn(turn), steps)
+            result = await run_in_daemon_thread(functools.partial(self._fn, turn))
             # A sync callable may still hand back a coroutine (e.g. a wrapped async function).
-            return await result if inspect.isawaitable(result) else result
-        except AgentError:
-            raise
+            return await timed_steps(result, steps) if inspect.isawaitable(result) else result
+        except (AgentError, EnvError):
+            raise  # already says who failed (an environment the agent called, say)
         except Exception as exc:
             where = "respond()" if self._instance is not None else ""
             raise _raised(self.name, where, exc) from exc
@@ -383,7 +394,8 @@ def _is_async_callable(fn: Any) -> bool:
 def _raised(agent: str, where: str, exc: BaseException) -> AgentError:
     trace = "".join(traceback.format_exception(exc))
     label = f"{agent}.{where}" if where else agent
-    return AgentError(f"{label} raised {type(exc).__name__}: {exc}", body=trace[-2000:])
+    message = f"{label} raised {type(exc).__name__}: {exc}{user_frame(exc)}"
+    return AgentError(message, body=trace[-2000:])
 
 
 def _describe(obj: Any) -> str:

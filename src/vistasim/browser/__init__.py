@@ -11,7 +11,7 @@ from vistasim.browser._observe import (
     read_chat,
 )
 from vistasim.browser._pool import BrowserPool, Launcher, launch_chromium
-from vistasim.browser._session import PageSession
+from vistasim.browser._session import PageSession, normalize_origins, origin_of
 from vistasim.browser._types import (
     Back,
     Click,
@@ -51,7 +51,9 @@ __all__ = [
     "fit_budget",
     "launch_chromium",
     "locate",
+    "normalize_origins",
     "observe_page",
+    "origin_of",
     "parse_aria_snapshot",
     "read_chat",
 ]

@@ -54,20 +54,20 @@ def origin_of(url: str) -> str | None:
     return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
-def normalize_origins(origins: Sequence[str]) -> tuple[str, ...]:
+def normalize_origins(origins: Sequence[str], *, key: str = "allowed_origins") -> tuple[str, ...]:
     """Normalize allowed origins (`http://127.0.0.1:8000`, paths ignored).
 
     Raises:
-        ConfigError: An entry is not an http(s) URL with a host.
+        ConfigError: An entry is not an http(s) URL with a host (`key` names the setting).
     """
     normalized = []
     for origin in origins:
         found = origin_of(origin)
         if found is None:
             raise ConfigError(
-                f"allowed origin {origin!r} is not an http(s) URL with a host; "
+                f"allowed origin {origin[:200]!r} is not an http(s) URL with a host; "
                 "write it like 'http://127.0.0.1:8000'",
-                key="allowed_origins",
+                key=key,
             )
         normalized.append(found)
     return tuple(dict.fromkeys(normalized))

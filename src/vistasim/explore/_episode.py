@@ -6,18 +6,16 @@ turn, so an episode can be resumed (after a crash) or branched (DIVERT) from any
 
 from __future__ import annotations
 
-import json
-import logging
 from dataclasses import dataclass, field
 from typing import get_args
 
 import anyio
 from pydantic import JsonValue
 
-from vistasim.agent._types import AgentAdapter, Turn, Utterance
+from vistasim.agent._types import Turn, Utterance
 from vistasim.browser._types import WebStep
 from vistasim.env._types import Environment, ToolOutcome
-from vistasim.errors import AgentError, BrowserError, ModelError, SimulatorError, VistasimError
+from vistasim.errors import EnvError, SimulatorError
 from vistasim.events import (
     AgentReply,
     ApiCall,
@@ -30,13 +28,12 @@ from vistasim.events import (
     WebAction,
 )
 from vistasim.explore._criteria import evaluate_criteria
+from vistasim.explore._guard import GuardedAgent, stop_for
 from vistasim.explore._web import WebChannel
 from vistasim.llm._meter import ModelCall, collect_calls
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
-
-logger = logging.getLogger(__name__)
 
 WEB_STEPS = get_args(WebStep)
 
@@ -64,7 +61,7 @@ class Episode:
     scenario: Scenario
     store: Store
     policy: UserPolicy
-    agent: AgentAdapter
+    agent: GuardedAgent
     env: Environment | None
     max_turns: int
     api_tools: tuple = ()
@@ -80,19 +77,27 @@ class _TurnOutcome:
     events: list[Event]
     new_state: JsonValue = None
     stop: Stop | None = None
+    blobs: list[bytes] = field(default_factory=list)
 
 
-async def play(ep: Episode, cursor: Cursor, *, timeout_s: float) -> Stop:
-    """Run the episode from `cursor` to its end and record the judgment and the stop."""
+async def play(ep: Episode, cursor: Cursor, *, timeout_s: float, stop: Stop | None = None) -> Stop:
+    """Run the episode from `cursor` to its end, close the agent, record the judgment and stop.
+
+    Args:
+        ep: The episode's live parts.
+        cursor: Where it stands (a fresh start, or a resumed snapshot).
+        timeout_s: Wall-clock bound on the whole episode.
+        stop: Set when the episode already ended before its first turn (a hook failed).
+    """
     pending: list[Event] = []
     calls: list[ModelCall] = []
-    stop: Stop | None = None
-    with anyio.move_on_after(timeout_s):
-        stop, pending, calls = await _loop(ep, cursor)
     if stop is None:
-        stop = Stop(reason=StopReason.TIMEOUT, detail=f"episode exceeded {timeout_s:g}s")
-    _finish(ep, cursor, stop, pending, calls)
-    return stop
+        with anyio.move_on_after(timeout_s):
+            stop, pending, calls = await _loop(ep, cursor)
+        if stop is None:
+            stop = Stop(reason=StopReason.TIMEOUT, detail=f"episode exceeded {timeout_s:g}s")
+    stop = await _close_agent(ep, stop)
+    return _finish(ep, cursor, stop, pending, calls)
 
 
 async def _loop(ep: Episode, cursor: Cursor) -> tuple[Stop, list[Event], list[ModelCall]]:
@@ -105,30 +110,58 @@ async def _loop(ep: Episode, cursor: Cursor) -> tuple[Stop, list[Event], list[Mo
             return outcome.stop, outcome.events, calls
         cursor.turn += 1
         cursor.user_state = outcome.new_state
-        snapshot, blobs = await take_snapshot(ep, cursor)
-        events = [*outcome.events, snapshot]
         cursor.leaf = ep.store.append_events(
-            ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(events, cursor.turn),
-            calls=calls, blobs=blobs,
+            ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(outcome.events, cursor.turn),
+            calls=calls, blobs=outcome.blobs,
         )  # fmt: skip
 
 
 async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
+    """One user action, the agent's answer and the snapshot after it; any failure is the stop."""
     outcome = _TurnOutcome(events=[])
     try:
         view = await _view(ep, cursor)
         action, outcome.new_state = await ep.policy.next_action(view, cursor.user_state)
         outcome.stop = await _execute(ep, cursor, action, outcome.events)
-    except AgentError as exc:
-        outcome.stop = Stop(reason=StopReason.AGENT_ERROR, detail=_agent_detail(exc))
-    except (ModelError, BrowserError) as exc:
-        outcome.stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
-    except (SimulatorError, VistasimError) as exc:
-        outcome.stop = Stop(reason=StopReason.SIMULATOR_ERROR, detail=str(exc))
-    except Exception as exc:  # a bug must cost one episode, not the run
-        logger.exception("internal error in episode %s", ep.plan.episode_id)
-        outcome.stop = Stop(reason=StopReason.INFRA_ERROR, detail=f"internal error: {exc!r}")
+        if outcome.stop is None:
+            snapshot, outcome.blobs = await take_snapshot(
+                ep, turn=cursor.turn + 1, user_state=outcome.new_state
+            )
+            outcome.events.append(snapshot)
+    except Exception as exc:  # a failure must cost one episode, not the run
+        outcome.stop = stop_for(exc, episode_id=ep.plan.episode_id)
     return outcome
+
+
+async def start(ep: Episode, root_id: int) -> tuple[Cursor, Stop | None]:
+    """Begin an episode: the first snapshot under its scenario's root.
+
+    Returns the cursor, and the stop when a hook failed before the first turn.
+    """
+    cursor = Cursor(
+        leaf=root_id, turn=0, user_state=ep.policy.initial_state(ep.scenario, seed=ep.seed)
+    )
+    try:
+        snapshot, blobs = await take_snapshot(ep, turn=0, user_state=cursor.user_state)
+    except Exception as exc:
+        return cursor, stop_for(exc, episode_id=ep.plan.episode_id)
+    cursor.leaf = ep.store.append_events(
+        ep.run_id, ep.plan.episode_id, root_id, [(0, snapshot)], blobs=blobs
+    )
+    return cursor, None
+
+
+async def _close_agent(ep: Episode, stop: Stop) -> Stop:
+    # Closing is a hook of user code too: if it fails, an episode that ended well is a failure.
+    try:
+        await ep.agent.aclose()
+    except Exception as exc:
+        closing = stop_for(exc, episode_id=ep.plan.episode_id)
+        return closing if stop.reason in _CLEAN_ENDS else stop
+    return stop
+
+
+_CLEAN_ENDS = (StopReason.GOAL_MET, StopReason.USER_STOP, StopReason.MAX_TURNS, StopReason.TIMEOUT)
 
 
 async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Event]) -> Stop | None:
@@ -218,8 +251,10 @@ async def _call_api(ep: Episode, action: CallApi) -> ToolOutcome:
     return await ep.env.call_user_api(action.name, action.args)
 
 
-async def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[bytes]]:
-    """The state before the next user turn, with the blobs it references."""
+async def take_snapshot(
+    ep: Episode, *, turn: int, user_state: JsonValue
+) -> tuple[Snapshot, list[bytes]]:
+    """The state before user turn `turn`, with the blobs it references."""
     blobs, ep.pending_blobs = ep.pending_blobs, []
     env_ref = agent_ref = browser_ref = None
     if ep.web is not None:
@@ -229,11 +264,11 @@ async def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[byt
         blobs.append(ep.env.snapshot())
         env_ref = blob_hash(blobs[-1])
     if ep.agent.restore_strategy == "state":
-        blobs.append(json.dumps(ep.agent.snapshot(), sort_keys=True).encode())  # type: ignore[attr-defined]
+        blobs.append(ep.agent.snapshot_bytes())
         agent_ref = blob_hash(blobs[-1])
     snapshot = Snapshot(
-        turn=cursor.turn,
-        user_state=cursor.user_state,
+        turn=turn,
+        user_state=user_state,
         env_state_ref=env_ref,
         agent_state_ref=agent_ref,
         browser_state_ref=browser_ref,
@@ -243,27 +278,33 @@ async def take_snapshot(ep: Episode, cursor: Cursor) -> tuple[Snapshot, list[byt
 
 def _finish(
     ep: Episode, cursor: Cursor, stop: Stop, pending: list[Event], calls: list[ModelCall]
-) -> None:
+) -> Stop:
     events = list(pending)
+    if stop.reason != StopReason.INFRA_ERROR:
+        try:
+            events.append(_judge(ep, cursor, pending))
+        except EnvError as exc:  # the environment's state query is user code too
+            stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
     errored = stop.reason == StopReason.INFRA_ERROR
-    if not errored:
-        cursor.tool_calls += [e for e in pending if isinstance(e, ToolCall)]
-        agent_texts = [u.text for u in cursor.transcript if u.role == "agent"]
-        agent_texts += [e.text for e in pending if isinstance(e, AgentReply)]
-        events.append(
-            evaluate_criteria(
-                ep.scenario.criteria,
-                tool_calls=cursor.tool_calls,
-                agent_texts=agent_texts,
-                env=ep.env,
-                mode=ep.plan.mode,
-            )
-        )
     events.append(stop)
     ep.store.append_events(
         ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(events, cursor.turn + 1),
         calls=calls, status="errored" if errored else "done", stop_reason=stop.reason.value,
     )  # fmt: skip
+    return stop
+
+
+def _judge(ep: Episode, cursor: Cursor, pending: list[Event]) -> Event:
+    tool_calls = cursor.tool_calls + [e for e in pending if isinstance(e, ToolCall)]
+    agent_texts = [u.text for u in cursor.transcript if u.role == "agent"]
+    agent_texts += [e.text for e in pending if isinstance(e, AgentReply)]
+    return evaluate_criteria(
+        ep.scenario.criteria,
+        tool_calls=tool_calls,
+        agent_texts=agent_texts,
+        env=ep.env,
+        mode=ep.plan.mode,
+    )
 
 
 async def _view(ep: Episode, cursor: Cursor) -> UserView:
@@ -284,9 +325,3 @@ async def _view(ep: Episode, cursor: Cursor) -> UserView:
 def _numbered(events: list[Event], turn_after: int) -> list[tuple[int, Event]]:
     # Events of a turn carry the number of actions taken before it; the closing snapshot, after.
     return [(turn_after if isinstance(e, Snapshot) else max(turn_after - 1, 0), e) for e in events]
-
-
-def _agent_detail(exc: AgentError) -> str:
-    status = f" (HTTP {exc.status})" if exc.status else ""
-    body = f"; body: {exc.body[:300]!r}" if exc.body else ""
-    return f"{exc}{status}{body}"

@@ -9,18 +9,34 @@ from __future__ import annotations
 
 import json
 
-from vistasim.agent._types import AgentAdapter, Turn, Utterance
+from vistasim.agent._types import Turn, Utterance
 from vistasim.env._types import ToolOutcome
 from vistasim.errors import StoreError
-from vistasim.events import AgentReply, ApiCall, Note, Snapshot, ToolCall, UserMessage, WebAction
+from vistasim.events import (
+    AgentReply,
+    ApiCall,
+    Note,
+    Snapshot,
+    Stop,
+    ToolCall,
+    UserMessage,
+    WebAction,
+)
 from vistasim.explore._episode import Cursor, Episode
+from vistasim.explore._guard import stop_for
 from vistasim.store._view import StoredEvent
 
-__all__ = ["resume_cursor"]
+__all__ = ["resume"]
 
 
-async def resume_cursor(ep: Episode, leaf_id: int) -> Cursor:
-    """Rebuild the cursor from the stored path and bring agent and environment back."""
+async def resume(ep: Episode, leaf_id: int) -> tuple[Cursor, Stop | None]:
+    """Rebuild the cursor from the stored path and bring agent, environment and page back.
+
+    Returns the cursor, and the stop when a hook (the agent's `restore()`, say) failed.
+
+    Raises:
+        StoreError: the stored episode does not end in a snapshot.
+    """
     path = ep.store.read_path(leaf_id)
     snapshots = [s for s in path if isinstance(s.event, Snapshot)]
     after = path[path.index(snapshots[-1]) + 1 :] if snapshots else path
@@ -30,12 +46,19 @@ async def resume_cursor(ep: Episode, leaf_id: int) -> Cursor:
     assert isinstance(last, Snapshot)
     cursor = Cursor(leaf=leaf_id, turn=last.turn, user_state=last.user_state)
     _replay_transcript(cursor, path)
+    try:
+        await _restore(ep, cursor, last)
+    except Exception as exc:
+        return cursor, stop_for(exc, episode_id=ep.plan.episode_id)
+    return cursor, None
+
+
+async def _restore(ep: Episode, cursor: Cursor, last: Snapshot) -> None:
     await _restore_agent(ep, cursor, last)
     if ep.env is not None and last.env_state_ref is not None:
         ep.env.restore(ep.store.get_blob(last.env_state_ref))
     if ep.web is not None and last.browser_state_ref is not None:
         await ep.web.restore(ep.store.get_blob(last.browser_state_ref))
-    return cursor
 
 
 def _replay_transcript(cursor: Cursor, path: list[StoredEvent]) -> None:
@@ -71,10 +94,9 @@ def _previous(path: list[StoredEvent], stored: StoredEvent) -> object:
 
 
 async def _restore_agent(ep: Episode, cursor: Cursor, snapshot: Snapshot) -> None:
-    agent: AgentAdapter = ep.agent
+    agent = ep.agent
     if agent.restore_strategy == "state" and snapshot.agent_state_ref is not None:
-        state = json.loads(ep.store.get_blob(snapshot.agent_state_ref))
-        agent.restore(state)  # type: ignore[attr-defined]
+        agent.restore(json.loads(ep.store.get_blob(snapshot.agent_state_ref)))
     elif agent.restore_strategy == "replay" and cursor.transcript:
         diverged = await _replay_agent(ep, cursor)
         text = f"resumed by replaying {len(cursor.transcript) // 2} user turn(s) to the agent"

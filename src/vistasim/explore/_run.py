@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -14,21 +15,24 @@ from typing import Any
 
 import anyio
 
-from vistasim.agent._types import AgentAdapter
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
-from vistasim.errors import BrowserError, ConfigError, StoreError
+from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
-from vistasim.explore._episode import Cursor, Episode, play, take_snapshot
-from vistasim.explore._resume import resume_cursor
-from vistasim.explore._setup import Parts, build_parts, default_store_path
+from vistasim.explore._episode import Episode, play, start
+from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
+from vistasim.explore._resume import resume
+from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
+from vistasim.explore._watchdog import LoopWatchdog
 from vistasim.explore._web import WebChannel, open_pool, web_channel
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
 
 __all__ = ["RunResult", "run", "run_sync"]
+
+logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[int, int, EpisodePlan, str], None]
 """Called after each episode with (done, total, episode, stop reason)."""
@@ -76,21 +80,41 @@ async def run(
     try:
         if resume is not None:
             run_id, config, plans = _load_for_resume(db, resume)
-        else:
-            if config is None:
-                raise ConfigError("run() needs a config (or resume=RUN_ID)")
-            run_id, plans = _create(db, config, scenarios)
+        elif config is None:
+            raise ConfigError("run() needs a config (or resume=RUN_ID)")
+        # Everything that can be checked is checked before the run is recorded.
         parts = build_parts(config, store_path=Path(db.path), models=models)
         try:
-            await _play_all(db, run_id, config, parts, plans, on_episode)
+            if resume is None:
+                run_id, plans = _create(db, config, scenarios)
+            await _play_recorded(db, run_id, config, parts, plans, on_episode)
         finally:
             if parts.cache is not None:
                 parts.cache.close()
-        db.finish_run(run_id, "done")
         return _summary(db, run_id, anyio.current_time() - started)
     finally:
         if own_store:
             db.close()
+
+
+async def _play_recorded(
+    db: Store,
+    run_id: str,
+    config: RunConfig,
+    parts: Parts,
+    plans: list[EpisodePlan],
+    on_episode: ProgressCallback | None,
+) -> None:
+    """Play a recorded run; however it stops, it is marked `done` or `failed`, never `running`."""
+    try:
+        await _play_all(db, run_id, config, parts, plans, on_episode)
+    except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
+        db.finish_run(run_id, "failed", failure=describe_failure(exc))
+        errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
+        if isinstance(exc, BaseExceptionGroup) and _one_cause(errors):
+            raise errors[0] from None  # the error that stopped the run, not a group of it
+        raise
+    db.finish_run(run_id, "done")
 
 
 def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:
@@ -134,6 +158,7 @@ def _check_web_mode(config: RunConfig) -> None:
 
     if config.run.mode not in ("ui", "hybrid"):
         return
+    _check_web_urls(config)
     no_domain = config.environment is None or config.environment.target not in DOMAINS
     if not config.web.start_url and no_domain:
         raise ConfigError(
@@ -146,14 +171,25 @@ def _check_web_mode(config: RunConfig) -> None:
     find_chromium(config.web.chromium)  # a clear BrowserError naming how to install one
 
 
+def _check_web_urls(config: RunConfig) -> None:
+    from vistasim.browser import normalize_origins, origin_of
+
+    normalize_origins(config.web.allowed_origins, key="web.allowed_origins")
+    start = config.web.start_url
+    if start and origin_of(start) is None:
+        raise ConfigError(
+            f"start page {start[:200]!r} is not an http(s) URL with a host; write it like "
+            "'http://127.0.0.1:8000/'",
+            key="web.start_url",
+        )
+
+
 def _metadata(config: RunConfig) -> dict[str, object]:
     from vistasim.user import prompt_hash
 
     metadata: dict[str, object] = {"prompt_hash": prompt_hash(), "user_policy": config.user.policy}
     if config.environment is not None:
-        from vistasim.explore._setup import _env_factory
-
-        factory = _env_factory(config)
+        factory = env_factory(config)
         if factory is not None:
             env = factory()
             metadata["agent_tools"] = [t.name for t in env.agent_tools()]
@@ -191,9 +227,22 @@ async def _play_all(
         if on_episode is not None:
             on_episode(done, len(plans), plan, reason)
 
+    watchdog = LoopWatchdog(threshold_s=_agent_timeout(config))
     async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
-        for plan in todo:
-            tg.start_soon(one, plan, pool)
+        tg.start_soon(watchdog.run)
+        async with anyio.create_task_group() as episodes:
+            for plan in todo:
+                episodes.start_soon(one, plan, pool)
+        tg.cancel_scope.cancel()
+
+
+def _one_cause(errors: list[Exception]) -> bool:
+    # Episodes started together hit the same config mistake before the first one stops the run.
+    return len(errors) == 1 or bool(errors) and all(type(e) is type(errors[0]) for e in errors)
+
+
+def _agent_timeout(config: RunConfig) -> float:
+    return getattr(config.agent, "timeout_s", None) or 60.0
 
 
 @asynccontextmanager
@@ -219,7 +268,10 @@ async def _play_one(
     unplayable = _unplayable(parts.policy, scenario)
     if unplayable is not None and plan.leaf_event_id is None:
         return _record_stop(db, run_id, plan, root_id, StopReason.NOT_APPLICABLE, unplayable)
-    env = parts.make_env() if parts.make_env is not None else None
+    try:
+        env = parts.make_env() if parts.make_env is not None else None
+    except EnvError as exc:
+        return _record_errored(db, run_id, plan, root_id, str(exc))
     try:
         async with _agent_and_page(config, parts, env, pool) as (agent, web):
             ep = Episode(
@@ -236,32 +288,42 @@ async def _play_one(
                 web=web,
             )
             if plan.leaf_event_id is None:
-                cursor = await _start(ep, root_id)
+                cursor, stop = await start(ep, root_id)
             else:
-                cursor = await resume_cursor(ep, plan.leaf_event_id)
-            stop = await play(ep, cursor, timeout_s=config.run.episode_timeout_s)
+                cursor, stop = await resume(ep, plan.leaf_event_id)
+            stop = await play(ep, cursor, timeout_s=config.run.episode_timeout_s, stop=stop)
             return stop.reason.value
-    except BrowserError as exc:
-        # The page could not even be opened (or died while opening): errored, never failed.
+    except (BrowserError, EnvError, StoreError) as exc:
+        # The page could not be opened, or the stored episode cannot be resumed: errored.
         return _record_errored(db, run_id, plan, root_id, str(exc))
 
 
 @asynccontextmanager
 async def _agent_and_page(
     config: RunConfig, parts: Parts, env: Environment | None, pool: Any
-) -> AsyncIterator[tuple[AgentAdapter, WebChannel | None]]:
+) -> AsyncIterator[tuple[GuardedAgent, WebChannel | None]]:
     if pool is None:
         agent = parts.make_agent(env)
         try:
             yield agent, None
         finally:
-            await agent.aclose()
+            await _close_quietly(agent)
         return
-    async with web_channel(config, pool, env, lambda: parts.make_agent(env)) as (web, agent):
+    async with web_channel(config, pool, env, lambda: parts.make_agent(env)) as (web, widget):
+        agent = GuardedAgent(widget, name="the chat widget")
         try:
             yield agent, web
         finally:
+            await _close_quietly(agent)
+
+
+async def _close_quietly(agent: GuardedAgent) -> None:
+    # The episode closes its agent and records a failure; this only covers an early exit.
+    with anyio.CancelScope(shield=True):
+        try:
             await agent.aclose()
+        except Exception:
+            logger.warning("closing the agent failed after its episode ended", exc_info=True)
 
 
 def _api_tools(config: RunConfig, env: Environment | None) -> tuple[ToolSpec, ...]:
@@ -298,17 +360,6 @@ def episode_seed(run_seed: int, scenario_id: str, rollout: int) -> int:
     """A stable per-episode seed: same run seed, scenario and rollout give the same episode."""
     digest = hashlib.sha256(f"{run_seed}:{scenario_id}:{rollout}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
-
-
-async def _start(ep: Episode, root_id: int) -> Cursor:
-    cursor = Cursor(
-        leaf=root_id, turn=0, user_state=ep.policy.initial_state(ep.scenario, seed=ep.seed)
-    )
-    snapshot, blobs = await take_snapshot(ep, cursor)
-    cursor.leaf = ep.store.append_events(
-        ep.run_id, ep.plan.episode_id, root_id, [(0, snapshot)], blobs=blobs
-    )
-    return cursor
 
 
 def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:

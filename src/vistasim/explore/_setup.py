@@ -9,15 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from vistasim.agent._python import resolve_target
-from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn
+from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import RunConfig, default_home
 from vistasim.env._types import Environment
-from vistasim.errors import AgentError, ConfigError
+from vistasim.errors import AgentError, ConfigError, user_frame
+from vistasim.explore._guard import GuardedAgent, guard_env_factory
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
 
 EnvFactory = Callable[[], Environment]
-AgentFactory = Callable[[Environment | None], AgentAdapter]
+AgentFactory = Callable[[Environment | None], GuardedAgent]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,7 +38,13 @@ class Parts:
 def build_parts(
     config: RunConfig, *, store_path: Path, models: Mapping[str, ChatModel] | None = None
 ) -> Parts:
-    """Build the policy, models, environment factory and agent opener a config names."""
+    """Build the policy, models, environment factory and agent opener a config names.
+
+    Raises:
+        ConfigError: the config names no agent, an agent that cannot be reached, or no model
+            for a role it needs.
+    """
+    from vistasim.agent import check_agent_spec
     from vistasim.llm import RequestCache, RoleModel, build_models
 
     if config.agent is None:
@@ -47,6 +54,7 @@ def build_parts(
             key="agent",
         )
     _make_importable(config)
+    check_agent_spec(config.agent)
     cache = None
     if config.cache.mode != "off":
         cache_path = (
@@ -68,7 +76,7 @@ def build_parts(
     return Parts(
         policy=_make_policy(config, metered),
         models=metered,
-        make_env=_env_factory(config),
+        make_env=env_factory(config),
         make_agent=_agent_factory(config, metered),
         cache=cache,
     )
@@ -113,16 +121,17 @@ def _web_skills(config: RunConfig) -> dict[str, Any] | None:
     return load_web_skills(get_domain(target).package)
 
 
-def _env_factory(config: RunConfig) -> EnvFactory | None:
+def env_factory(config: RunConfig) -> EnvFactory | None:
+    """The config's environment factory, guarded: what it makes fails only with `EnvError`."""
     if config.environment is None:
         return None
     from vistasim.domains import DOMAINS, get_domain
 
     target, options = config.environment.target, config.environment.options
     if target in DOMAINS:
-        return get_domain(target).make_environment
+        return guard_env_factory(get_domain(target).make_environment, name=target)
     factory = resolve_target(target, key="environment.target")
-    return lambda: factory(**options)
+    return guard_env_factory(lambda: factory(**options), name=target)
 
 
 def _agent_factory(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentFactory:
@@ -131,11 +140,17 @@ def _agent_factory(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentF
     spec = config.agent
     assert spec is not None
 
-    def make(env: Environment | None) -> AgentAdapter:
+    def make(env: Environment | None) -> GuardedAgent:
         try:
-            return open_agent(spec, env=env, model=models.get("agent"))
+            adapter = open_agent(spec, env=env, model=models.get("agent"))
+            return GuardedAgent(adapter, name=getattr(adapter, "name", "the agent"))
+        except ConfigError:
+            raise  # the same mistake for every episode: the run stops and says so
         except AgentError as exc:
-            return _FailedAgent(exc)
+            return GuardedAgent(_FailedAgent(exc))
+        except Exception as exc:
+            name = f"the agent factory raised {type(exc).__name__}: {exc}{user_frame(exc)}"
+            return GuardedAgent(_FailedAgent(AgentError(name)))
 
     return make
 

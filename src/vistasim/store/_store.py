@@ -55,8 +55,11 @@ class RunRow:
     created_at: float
     finished_at: float | None
     status: str
+    """`running`, `done`, or `failed` (stopped early; resumable)."""
     config: dict[str, Any]
     metadata: dict[str, Any]
+    failure: str | None = None
+    """Why a `failed` run stopped."""
     episodes: int = 0
     """Number of episodes planned."""
     done: int = 0
@@ -100,7 +103,9 @@ class Store:
         now = time.time()
         with self._transaction():
             self.db.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, NULL, 'running', ?, ?, ?, ?)",
+                "INSERT INTO runs (id, name, created_at, finished_at, status, schema_version,"
+                " vistasim_version, config_json, metadata_json)"
+                " VALUES (?, ?, ?, NULL, 'running', ?, ?, ?, ?)",
                 (run_id, name, now, SCHEMA_VERSION, __version__, _dumps(config), _dumps(metadata)),
             )
             for scenario in scenarios:
@@ -149,13 +154,13 @@ class Store:
         with self._transaction():
             self._insert_calls(run_id, episode_id, calls, time.time())
 
-    def finish_run(self, run_id: str, status: str) -> None:
-        """Mark a run `done` or `interrupted`."""
+    def finish_run(self, run_id: str, status: str, *, failure: str | None = None) -> None:
+        """Mark a run `done`, or `failed` with why it stopped (a failed run can be resumed)."""
         finished = time.time() if status == "done" else None
         with self._transaction():
             self.db.execute(
-                "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?",
-                (status, finished, run_id),
+                "UPDATE runs SET status = ?, finished_at = ?, failure = ? WHERE id = ?",
+                (status, finished, failure, run_id),
             )
 
     def put_metrics(self, run_id: str, version: str, payload: Mapping[str, Any]) -> None:
@@ -296,6 +301,7 @@ class Store:
             status=row["status"],
             config=json.loads(row["config_json"]),
             metadata=json.loads(row["metadata_json"]),
+            failure=row["failure"],
             episodes=counts[0] or 0,
             done=counts[1] or 0,
         )
@@ -316,7 +322,13 @@ def open_store(path: str | Path) -> Store:
     """Open (creating and migrating if needed) a store file; `:memory:` for tests."""
     path = str(path)
     if path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder of the store {path} ({exc.strerror}); pass another "
+                "--store (or run.store), or make its folder writable"
+            ) from None
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.row_factory = sqlite3.Row
@@ -326,7 +338,7 @@ def open_store(path: str | Path) -> Store:
         db.execute("PRAGMA busy_timeout = 10000")
         migrate(db)
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot open store {path}: {exc}") from None
+        raise StoreError(f"cannot open store {path}: {exc}; pass another --store") from None
     return Store(db, path)
 
 

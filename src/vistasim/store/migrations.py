@@ -119,10 +119,21 @@ def m003_metric_results(db: sqlite3.Connection) -> None:
     )
 
 
+def m004_run_failure(db: sqlite3.Connection) -> None:
+    """Say why a run stopped when it did not finish (`status = 'failed'`)."""
+    # SQLite appends an added column's text inside the table's closing parenthesis, so its
+    # comment must be a block comment (a `--` comment would swallow the parenthesis).
+    db.execute(
+        "ALTER TABLE runs ADD COLUMN failure TEXT"
+        " /* -- why a failed run stopped: the error, in one line; NULL otherwise */"
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m001_initial,
     m002_step_tree_view,
     m003_metric_results,
+    m004_run_failure,
 ]
 """Applied in order; each runs once. Never edit one that has shipped: add a new one."""
 
