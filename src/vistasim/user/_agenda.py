@@ -15,24 +15,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from pydantic import JsonValue, ValidationError
 
 from vistasim.errors import SimulatorError
-from vistasim.llm._types import ToolSpec
-from vistasim.scenario import AgendaItem, BehaviourOp, Scalar, Scenario
+from vistasim.llm import ToolSpec
+from vistasim.scenario import AgendaItem, Scalar, Scenario
+from vistasim.user._agenda_react import Step, held_facts, is_id, react, task_words
 from vistasim.user._agenda_say import mark, say_task, say_value, spoken_goal, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._lexicon import (
     DEFAULT_LEXICON,
-    asked_slots,
-    find_mismatch,
-    is_confirmation_request,
-    is_done,
     merge_lexicons,
     normalize,
-    shadowed_slots,
 )
 from vistasim.user._phrasing import (
     Phrasing,
@@ -42,42 +37,12 @@ from vistasim.user._phrasing import (
     sentence,
 )
 from vistasim.user._reading import (
-    answers_request,
-    is_change_intent,
-    is_refusal,
     slot_phrases,
     tool_lexicon,
-    value_mismatch,
 )
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
 from vistasim.user._web_route import advance_skill
 from vistasim.user._web_skills import WebSkill, web_failed_phrases
-from vistasim.values import text_ids, text_values
-
-_NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
-
-
-@dataclass(frozen=True, kw_only=True)
-class _Step:
-    """What one step works with; built fresh each call, never stored."""
-
-    view: UserView
-    state: AgendaState
-    phrasing: Phrasing
-    lexicon: dict[str, list[str]]
-    skills: Mapping[str, WebSkill]
-
-
-@dataclass(frozen=True, kw_only=True)
-class _Reaction:
-    text: str
-    progress: bool
-    done: bool = False
-    """The sub-goal is over: advance (after saying `text`, when there is one)."""
-    refused: bool = False
-    """The agent refused the sub-goal with a reason, and the user accepts that."""
-    played: tuple[BehaviourOp, ...] = ()
-    rejected: str | None = None
 
 
 class AgendaPolicy:
@@ -126,7 +91,7 @@ class AgendaPolicy:
         """Return one action for this step and the new state."""
         current = _parse_state(state)
         rng = random.Random(f"{current.seed}:{current.step}")
-        step = _Step(
+        step = Step(
             view=view,
             state=current,
             phrasing=Phrasing(templates=load_templates(), persona=view.scenario.persona, rng=rng),
@@ -159,13 +124,13 @@ def _lexicon_for(view: UserView, state: AgendaState) -> dict[str, list[str]]:
     return merge_lexicons(DEFAULT_LEXICON, view.lexicon, tool_lexicon(view.agent_tools), own)
 
 
-def _decide(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _decide(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     if state.pending_api is not None:
         return _after_api(step, state)
     return _start_item(step, state) or _respond(step, state)
 
 
-def _start_item(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] | None:
+def _start_item(step: Step, state: AgendaState) -> tuple[Action, AgendaState] | None:
     """Finish, or take the current sub-goal's own channel (API, web skill, opening message)."""
     if not state.stack:
         return Finish(reason="goal_met", text=step.phrasing.styled("thanks")), state
@@ -206,30 +171,30 @@ def _matching_tool(tools: tuple[ToolSpec, ...], entry: AgendaEntry) -> ToolSpec 
     return by_name.get(entry.intent)
 
 
-def _after_api(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _after_api(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     outcome = step.view.last_api_result
     state = state.model_copy(update={"pending_api": None})
     if outcome is not None and outcome.error is None:
         return _advance(step, state.model_copy(update={"stack": state.stack[1:]}))
     error = outcome.error if outcome is not None else "no response"
     failed = step.phrasing.pick(step.phrasing.templates.api_failed, error=str(error))
-    request = step.phrasing.request(_task(step, state.stack[0]))
+    request = step.phrasing.request(task_words(step, state.stack[0]))
     opening = [step.phrasing.greeting()] if not state.greeted else []
     text = join_sentences([*opening, failed, request])
     return Say(text=text), state.model_copy(update={"greeted": True})
 
 
-def _advance(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _advance(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     """Move to the next sub-goal after one is done: call its API, ask for it, or finish."""
     started = _start_item(step, state)
     if started is not None:
         return started
-    request = step.phrasing.request(_task(step, state.stack[0]))
+    request = step.phrasing.request(task_words(step, state.stack[0]))
     text = step.phrasing.pick(step.phrasing.templates.next_item, request=request)
     return Say(text=text), state
 
 
-def _web_action(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] | None:
+def _web_action(step: Step, state: AgendaState) -> tuple[Action, AgendaState] | None:
     """Take the next step of the current entry's web skill; None when the chat should be used."""
     entry = state.stack[0]
     skill = step.skills.get(entry.intent)
@@ -237,7 +202,7 @@ def _web_action(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] |
         return None
     progress = advance_skill(
         skill,
-        {**_held(step, state), **entry.web_facts},
+        {**held_facts(step, state), **entry.web_facts},
         step.view.page,
         step_index=entry.web_step,
         last_error=step.view.last_web_error,
@@ -251,16 +216,16 @@ def _web_action(step: _Step, state: AgendaState) -> tuple[Action, AgendaState] |
         return None
     state = state.with_entry(web_off=True)
     failed = step.phrasing.pick(list(web_failed_phrases()))
-    request = step.phrasing.request(_task(step, entry))
+    request = step.phrasing.request(task_words(step, entry))
     opening = [step.phrasing.greeting()] if not state.greeted else []
     text = join_sentences([*opening, failed, request])
     return Say(text=text), state.model_copy(update={"greeted": True})
 
 
-def _open(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _open(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     ph = step.phrasing
     entry = state.stack[0]
-    task, played = say_task(ph, entry, _task(step, entry))
+    task, played = say_task(ph, entry, task_words(step, entry))
     request = ph.request(task)
     parts = [ph.greeting(), request]
     count = {"low": 0, "medium": ph.rng.choice([0, 1]), "high": ph.rng.choice([1, 2])}
@@ -297,23 +262,17 @@ def _joined(clauses: list[str]) -> str:
     return ", ".join(clauses[:-1]) + " and " + clauses[-1]
 
 
-def _volunteerable(step: _Step, entry: AgendaEntry) -> list[tuple[str, Scalar]]:
+def _volunteerable(step: Step, entry: AgendaEntry) -> list[tuple[str, Scalar]]:
     pairs = {k: v for k, v in entry.slots.items() if k != "api"}
     for key, value in step.view.scenario.knowledge.items():
         pairs.setdefault(key, value)
     return list(pairs.items())
 
 
-def _task(step: _Step, entry: AgendaEntry) -> str:
-    if entry.task:
-        return entry.task.strip().rstrip(".")
-    return step.phrasing.task(entry.intent, {k: v for k, v in entry.slots.items() if k != "api"})
-
-
-def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _respond(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     latest, previous = _agent_turns(step.view)
     repeated = bool(latest) and previous is not None and normalize(latest) == normalize(previous)
-    reaction = _react(step, state, latest, previous) if latest else None
+    reaction = react(step, state, latest, previous) if latest else None
     if reaction is not None:
         state = mark(state, list(reaction.played))
         if reaction.rejected is not None:
@@ -338,17 +297,17 @@ def _respond(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
     return Say(text=_rephrase(step, state)), state
 
 
-def _move_on(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _move_on(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     """Give up on this sub-goal only, as people do, and ask for the next one."""
     state = state.popped().model_copy(update={"patience": state.full_patience})
     started = _start_item(step, state)
     if started is not None:
         return started
-    request = step.phrasing.request(_task(step, state.stack[0]))
+    request = step.phrasing.request(task_words(step, state.stack[0]))
     return Say(text=step.phrasing.pick(step.phrasing.templates.move_on, request=request)), state
 
 
-def _after_refusal(step: _Step, state: AgendaState) -> tuple[Action, AgendaState]:
+def _after_refusal(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     """Accept a refusal that gave a reason: go on with the next sub-goal, or leave."""
     if state.stack:
         return _advance(step, state)
@@ -371,162 +330,15 @@ def _agent_turns(view: UserView) -> tuple[str, str | None]:
     return " ".join(blocks[-1]), previous
 
 
-def _react(
-    step: _Step, state: AgendaState, message: str, previous: str | None = None
-) -> _Reaction | None:
-    entry = state.stack[0]
-    held = _held(step, state)
-    confirming = is_confirmation_request(message)
-    # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
-    # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
-    # so only facts the user holds are answered there.
-    asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
-    done = is_done(message)
-    if confirming or done:
-        # "Done — RS414 is cancelled. Which station...?" reports this sub-goal; a question about
-        # a fact the user does not hold is not its business.
-        asked = [s for s in asked if s in held]
-    if asked:
-        return _answer(step, state, message, asked)
-    if confirming:
-        return _on_confirmation(step, state, message, previous)
-    mismatch = _mismatch(step, state, message)
-    if done:
-        if mismatch is not None:
-            return mismatch
-        return _Reaction(text="", progress=True, done=True)
-    if is_refusal(message):
-        return _Reaction(text="", progress=True, refused=True)
-    if entry.has("hesitate") is not None and "hesitate" in entry.played:
-        return _Reaction(text="", progress=True, done=True)  # the agent held off, as asked
-    if not is_change_intent(entry.intent) and answers_request(
-        message, _entities(entry), _user_said(step.view), entry.intent
-    ):
-        return _Reaction(text="", progress=True, done=True)
-    return None
-
-
-def _on_confirmation(
-    step: _Step, state: AgendaState, message: str, previous: str | None
-) -> _Reaction:
+def _rephrase(step: Step, state: AgendaState) -> str:
     ph = step.phrasing
     entry = state.stack[0]
-    hesitate = entry.has("hesitate")
-    if hesitate is not None and "hesitate" not in entry.played:
-        return _Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
-    if hesitate is not None and hesitate.then == "stop":
-        return _Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
-    change = entry.pending("change_mind")
-    if change is not None and change.slot is not None:
-        value = str(entry.slots.get(change.slot, ""))
-        text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
-        return _Reaction(text=text, progress=True, played=("change_mind",))
-    mismatch = _mismatch(step, state, message)
-    bare = not text_ids(message) and not text_values(message)
-    if mismatch is None and previous and state.rejected and bare:
-        # "Sorry, I need a clear yes or no": the proposal on the table is still the rejected one.
-        again = _mismatch(step, state, previous)
-        mismatch = again if again is not None and again.rejected in state.rejected else None
-    if mismatch is not None:
-        return mismatch
-    return _Reaction(text=ph.styled("confirm"), progress=True)
-
-
-def _mismatch(step: _Step, state: AgendaState, message: str) -> _Reaction | None:
-    """Object to a proposal or report that disagrees with the goal in any slot."""
-    ph = step.phrasing
-    checkable = _checkable(step, state)
-    found = find_mismatch(message, checkable, step.lexicon)
-    if found is not None:
-        label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
-        text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)
-        return _Reaction(text=text, progress=True, rejected=found.wrong)
-    items = [s for s in checkable if "item" in s]
-    other = value_mismatch(message, checkable, items)
-    if other is None:
-        return None
-    _, wrong, right = other
-    text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
-    return _Reaction(text=text, progress=True, rejected=wrong)
-
-
-def _answer(step: _Step, state: AgendaState, message: str, asked: list[str]) -> _Reaction:
-    ph = step.phrasing
-    entry = state.stack[0]
-    held = _held(step, state)
-    shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
-    clauses: list[str] = []
-    played: list[BehaviourOp] = []
-    for slot in (s for s in asked if s in held):
-        if withholds(entry, slot):
-            clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot)))
-            played.append("withhold")
-            continue
-        said, ops = say_value(ph, entry, slot, held[slot])
-        clauses.append(ph.fact(slot, said))
-        played += ops
-    # Answer what was asked and nothing more: a second slot name in the same question ("refund to
-    # your original payment method or a gift card?") is usually part of the first one's options.
-    missing = [slot for slot in asked if slot not in held and slot not in shadowed]
-    gives_facts = bool(clauses)
-    if missing and not clauses:
-        clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0])))
-    if entry.pending("second_request") is not None and len(state.stack) > 1:
-        later = ph.request(_task(step, state.stack[1]))
-        clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))
-        played.append("second_request")
-    text = ph.answer(clauses, gives_facts=gives_facts)
-    return _Reaction(text=text, progress=True, played=tuple(played))
-
-
-def _held(step: _Step, state: AgendaState) -> dict[str, Scalar]:
-    """Facts the user can give when asked: current sub-goal, knowledge, hidden, later sub-goals."""
-    scenario = step.view.scenario
-    held: dict[str, Scalar] = {}
-    sources = [state.stack[0].slots, scenario.knowledge, scenario.hidden]
-    sources += [entry.slots for entry in state.stack[1:]]
-    for source in sources:
-        for key, value in source.items():
-            if key != "api":
-                held.setdefault(key, value)
-    return held
-
-
-def _checkable(step: _Step, state: AgendaState) -> dict[str, Scalar]:
-    # Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
-    # user has yet to change its mind about is left out too: the agent's proposal is what it said.
-    entry = state.stack[0]
-    change = entry.pending("change_mind")
-    held = {
-        k: v
-        for k, v in entry.slots.items()
-        if k != "api" and not (change is not None and change.slot == k)
-    }
-    for key, value in step.view.scenario.knowledge.items():
-        held.setdefault(key, value)
-    return held
-
-
-def _entities(entry: AgendaEntry) -> list[str]:
-    """The ids an informational request is about (an order, a rental), if it names any."""
-    return [
-        str(v) for k, v in entry.slots.items() if k != "api" and _is_id(v) and "@" not in str(v)
-    ]
-
-
-def _user_said(view: UserView) -> str:
-    return " ".join(u.text for u in view.transcript if u.role == "user")
-
-
-def _rephrase(step: _Step, state: AgendaState) -> str:
-    ph = step.phrasing
-    entry = state.stack[0]
-    request = ph.request(_task(step, entry))
+    request = ph.request(task_words(step, entry))
     ids = [
         (slot, value)
         for slot, value in _volunteerable(step, entry)
         if str(value).casefold() not in request.casefold()
-        and _is_id(value)
+        and is_id(value)
         and not withholds(entry, slot)
     ]
     if ids:
@@ -536,8 +348,3 @@ def _rephrase(step: _Step, state: AgendaState) -> str:
     if state.patience <= 1 or impatient:
         text = f"{ph.pick(ph.templates.impatient)} {text}"
     return text
-
-
-def _is_id(value: Scalar) -> bool:
-    text = str(value)
-    return " " not in text and ("@" in text or any(c.isdigit() for c in text))
