@@ -12,7 +12,15 @@ def print_result(result: RunResult) -> None:
     reasons = ", ".join(f"{k} {v}" for k, v in sorted(result.stop_reasons.items()))
     plural = "" if result.episodes == 1 else "s"
     out.print(f"run {result.run_id}: {result.episodes} episode{plural} in {result.wall_s:.1f}s")
-    out.print(f"  passed {result.passed}, failed {result.failed}, errored {result.errored}")
+    apart = ", ".join(
+        f"{result.outcomes[k]} {k.replace('_', ' ')}"
+        for k in ("errored", "invalid", "not_applicable", "unjudged")
+        if result.outcomes.get(k)
+    )
+    out.print(
+        f"  passed {result.passed}, failed {result.failed}"
+        + (f"; not judged: {apart}" if apart else "")
+    )
     out.print(f"  stop reasons: {reasons}")
     out.print(f"  stored in {result.store_path}")
     store = f" --store {result.store_path}"

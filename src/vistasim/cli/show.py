@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from vistasim.cli._common import console, store_option
 from vistasim.errors import StoreError
@@ -54,7 +55,10 @@ def _find(view: RunView, episode_id: str) -> EpisodeView:
 
 
 def _print_episodes(view: RunView) -> None:
-    table = Table("episode", "status", "turns", "stop", "criteria", box=None)
+    from vistasim.metrics import success
+
+    report = success(view)
+    table = Table("episode", "status", "turns", "stop", "criteria", "outcome", box=None)
     for ep in view.episodes:
         verdict = next(
             (
@@ -66,8 +70,11 @@ def _print_episodes(view: RunView) -> None:
         )
         passed = "-" if verdict is None else ("pass" if verdict.passed else "FAIL")
         turns = max((e.turn for e in ep.events), default=0)
+        outcome = report.episodes.get(ep.episode_id, "unjudged")
+        why = report.reasons.get(ep.episode_id)
         table.add_row(ep.episode_id.removeprefix(f"{view.run_id}:"), ep.status, str(turns),
-                      str(ep.stop_reason or "-"), passed)  # fmt: skip
+                      str(ep.stop_reason or "-"), passed,
+                      Text(f"{outcome} ({why})" if why else outcome))  # fmt: skip
     out = console()
     out.print(f"run {view.run_id} ({view.status}), {len(view.episodes)} episodes")
     out.print(table)

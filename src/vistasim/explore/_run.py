@@ -8,13 +8,14 @@ import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import anyio
 
+from vistasim.agent import AgentAdapter
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
@@ -25,7 +26,7 @@ from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
 from vistasim.explore._resume import resume
 from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
 from vistasim.explore._watchdog import LoopWatchdog
-from vistasim.explore._web import WebChannel, open_pool, web_channel
+from vistasim.explore._web import EpisodeAgent, WebChannel, open_pool, web_channel
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
@@ -50,9 +51,12 @@ class RunResult:
     """Count of episodes by stop reason (this invocation's and earlier ones')."""
     passed: int
     failed: int
+    """Agent failures (outcome `failed`)."""
     errored: int
     """Episodes ended by an infra error: neither passed nor failed."""
     wall_s: float
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """Episodes per outcome: passed, failed, errored, invalid, not_applicable, unjudged."""
 
 
 async def run(
@@ -273,7 +277,7 @@ async def _play_one(
     except EnvError as exc:
         return _record_errored(db, run_id, plan, root_id, str(exc))
     try:
-        async with _agent_and_page(config, parts, env, pool) as (agent, web):
+        async with _agent_and_page(config, parts, env, pool, plan.episode_id) as (agent, web):
             ep = Episode(
                 run_id=run_id,
                 plan=plan,
@@ -300,7 +304,7 @@ async def _play_one(
 
 @asynccontextmanager
 async def _agent_and_page(
-    config: RunConfig, parts: Parts, env: Environment | None, pool: Any
+    config: RunConfig, parts: Parts, env: Environment | None, pool: Any, episode_id: str
 ) -> AsyncIterator[tuple[GuardedAgent, WebChannel | None]]:
     if pool is None:
         agent = parts.make_agent(env)
@@ -309,7 +313,11 @@ async def _agent_and_page(
         finally:
             await _close_quietly(agent)
         return
-    async with web_channel(config, pool, env, lambda: parts.make_agent(env)) as (web, widget):
+    # The built-in site names its own sessions; the agent behind it still serves this episode.
+    def site_agent() -> AgentAdapter:
+        return EpisodeAgent(parts.make_agent(env), episode_id=episode_id)
+
+    async with web_channel(config, pool, env, site_agent) as (web, widget):
         agent = GuardedAgent(widget, name="the chat widget")
         try:
             yield agent, web
@@ -363,23 +371,24 @@ def episode_seed(run_seed: int, scenario_id: str, rollout: int) -> int:
 
 
 def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:
+    from vistasim.metrics import success
+    from vistasim.store import read_run_view
+
     rows = db.db.execute(
         "SELECT stop_reason, status FROM episodes WHERE run_id = ?", (run_id,)
     ).fetchall()
     reasons = Counter(row["stop_reason"] or "unfinished" for row in rows)
-    verdicts = db.db.execute(
-        "SELECT json_extract(payload, '$.passed') FROM events WHERE run_id = ?"
-        " AND kind = 'judgment' AND json_extract(payload, '$.judge') = 'criteria'",
-        (run_id,),
-    ).fetchall()
-    passed = sum(1 for (v,) in verdicts if v == 1)
+    # The same verdicts as `vistasim metrics`: criteria, agent-failure detectors, user checks.
+    report = success(read_run_view(db, run_id))
+    outcomes = Counter(report.episodes.values())
     return RunResult(
         run_id=run_id,
         store_path=db.path,
         episodes=len(rows),
         stop_reasons=dict(reasons),
-        passed=passed,
-        failed=len(verdicts) - passed,
-        errored=sum(1 for row in rows if row["status"] == "errored"),
+        passed=outcomes["passed"],
+        failed=outcomes["failed"],
+        errored=outcomes["errored"],
         wall_s=wall_s,
+        outcomes={k: v for k, v in sorted(outcomes.items())},
     )

@@ -8,6 +8,7 @@ UI and what the agent does in chat change the same state; an external product is
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from vistasim.agent._types import AgentAdapter
+from vistasim.agent._types import AgentAdapter, Reply, Turn
 from vistasim.browser._types import PageView, WebStep
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
@@ -169,3 +170,21 @@ def _trace(config: RunConfig) -> Any:
 def _origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
+
+
+class EpisodeAgent:
+    """An agent behind the built-in site, told the episode it serves (not the site's session).
+
+    Everything but `respond` is the wrapped agent's own (snapshot, restore, restore strategy).
+    """
+
+    def __init__(self, agent: AgentAdapter, *, episode_id: str) -> None:
+        self._agent = agent
+        self._episode_id = episode_id
+
+    async def respond(self, turn: Turn) -> Reply:
+        """Answer the site's turn as a turn of this episode."""
+        return await self._agent.respond(dataclasses.replace(turn, episode_id=self._episode_id))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._agent, name)

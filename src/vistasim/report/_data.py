@@ -42,7 +42,9 @@ class EpisodeRow:
     status: str
     stop: str
     verdict: str
-    """`pass`, `fail` or `errored`."""
+    """The episode's outcome: `passed`, `failed`, `errored`, `invalid`, `not_applicable`..."""
+    reason: str = ""
+    """Why it has that outcome."""
     turns: int
     lines: tuple[Line, ...]
 
@@ -72,7 +74,7 @@ def build_report_data(view: RunView, metrics: MetricsReport, *, generated_at: st
         generated_at=generated_at,
         config=_config_summary(view.config),
         metrics=metrics,
-        episodes=tuple(_episode_row(view, e) for e in view.episodes),
+        episodes=tuple(_episode_row(view, e, metrics) for e in view.episodes),
         tools=tools,
         max_transition=max((n for row in matrix.values() for n in row.values()), default=0),
     )
@@ -91,19 +93,9 @@ def _config_summary(config: dict[str, object]) -> dict[str, object]:
     }
 
 
-def _episode_row(view: RunView, episode: EpisodeView) -> EpisodeRow:
-    verdict = next(
-        (
-            e.event
-            for e in episode.events
-            if isinstance(e.event, Judgment) and e.event.judge == "criteria"
-        ),
-        None,
-    )
-    if episode.status == "errored":
-        label = "errored"
-    else:
-        label = "pass" if verdict is not None and verdict.passed else "fail"
+def _episode_row(view: RunView, episode: EpisodeView, metrics: MetricsReport) -> EpisodeRow:
+    label = metrics.success.episodes.get(episode.episode_id, "unjudged")
+    reason = metrics.success.reasons.get(episode.episode_id, "")
     lines = tuple(line for stored in episode.events for line in _lines(stored.event, stored.turn))
     return EpisodeRow(
         id=episode.episode_id.removeprefix(f"{view.run_id}:"),
@@ -112,6 +104,7 @@ def _episode_row(view: RunView, episode: EpisodeView) -> EpisodeRow:
         status=episode.status,
         stop=str(episode.stop_reason or "-"),
         verdict=label,
+        reason=reason,
         turns=sum(isinstance(e.event, (UserMessage, ApiCall, WebAction)) for e in episode.events),
         lines=lines,
     )

@@ -13,6 +13,17 @@ from vistasim.store import Store, read_run_view
 __all__ = ["render_report", "write_report"]
 
 
+OUTCOME_MEANINGS = {
+    "passed": "criteria met and no agent failure found",
+    "failed": "an agent failure: it errored, missed the criteria, or did something wrong",
+    "errored": "infrastructure failed (model provider, browser): nothing is known",
+    "invalid": "the simulated user failed or decided the result: not counted for the agent",
+    "not_applicable": "the user policy cannot play the scenario; never played",
+    "unjudged": "still running or interrupted",
+}
+"""What each outcome means, as the report explains it."""
+
+
 def render_report(data: ReportData) -> str:
     """The report as HTML. Text from agents and pages is escaped (autoescape on)."""
     try:
@@ -24,7 +35,9 @@ def render_report(data: ReportData) -> str:
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    return env.get_template("report.html.j2").render(data=data, fmt=_fmt)
+    return env.get_template("report.html.j2").render(
+        data=data, fmt=_fmt, outcome_meanings=OUTCOME_MEANINGS
+    )
 
 
 async def write_report(
