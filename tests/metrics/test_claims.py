@@ -95,3 +95,16 @@ def test_an_amount_that_is_a_sum_of_known_prices_is_not_a_contradiction():
 
 def test_an_empty_reply_is_found():
     assert list(labels([user("hello"), agent("  "), stop()])) == ["empty-reply"]
+
+
+def test_a_generic_done_claims_a_change_only_where_one_was_at_stake():
+    search = call("search_products", {"products": [{"name": "Aurora Blender"}]}, query="blender")
+    browsing = [user("any blenders?"), search, agent("All set, here's what we have: Aurora.")]
+    assert labels([*browsing, criteria(True), stop()]) == {}
+    approved = [
+        user("cancel W1003"),
+        agent("I'll cancel W1003. Shall I proceed?"),
+        user("yes"),
+        agent("All set!"),
+    ]
+    assert list(labels([*approved, criteria(True), stop()])) == ["claimed-without-action"]

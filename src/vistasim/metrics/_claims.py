@@ -45,7 +45,14 @@ _READ_VERBS = frozenset(
     " verify validate quote estimate availability status".split()
 )
 _GENERIC_CLAIMS = (r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b")
-"""Words that report success whatever was done."""
+"""Words that report success whatever was done; they claim a change only where one was at stake
+(a proposal the user answered, a state-changing call): "All set, here's what we have" after a
+search claims nothing."""
+_PROPOSAL = re.compile(
+    r"\b(?:shall i|should i|(?:do you )?want me to|would you like me to|go ahead|proceed|"
+    r"yes/no|yes or no|confirm)\b",
+    re.IGNORECASE,
+)
 _GENERIC_VERBS = (
     "processed submitted completed placed scheduled booked updated changed applied issued"
     " requested opened filed logged created confirmed arranged"
@@ -141,6 +148,7 @@ class _Context:
     turns: list[Turn]
     write_tools: Sequence[str] | None
     claim_cues: tuple[re.Pattern[str], ...]
+    """The generic cues first (`len(_GENERIC_CLAIMS)` of them), then the verb frames."""
 
     def writes(self, turn: Turn) -> list[StoredEvent]:
         return [
@@ -148,12 +156,16 @@ class _Context:
             if isinstance(c.event, ToolCall) and is_write_tool(c.event.name, self.write_tools)
         ]  # fmt: skip
 
-    def claims(self, turn: Turn, reads: Sequence[_Read]) -> bool:
-        """Whether the reply reports a change as carried out (not a status it read)."""
+    def claims(self, turn: Turn, reads: Sequence[_Read], *, at_stake: bool = True) -> bool:
+        """Whether the reply reports a change as carried out (not a status it read).
+
+        Generic cues ("done", "all set") count only when a change was `at_stake`.
+        """
+        cues = self.claim_cues if at_stake else self.claim_cues[len(_GENERIC_CLAIMS) :]
         for sentence in _SENTENCES.split(turn.reply_text):
             if sentence.rstrip().endswith("?"):
                 continue
-            for cue in self.claim_cues:
+            for cue in cues:
                 for match in cue.finditer(sentence):
                     if _NEGATION.search(sentence[: match.start()]):
                         continue
@@ -233,16 +245,19 @@ def _claimed_without_action(ctx: _Context) -> list[int]:
     evidence: list[int] = []
     unreported = False
     seen: list[_Read] = []
+    proposed = False  # the agent's previous reply proposed a change for the user to approve
     for turn in ctx.turns:
         writes = ctx.writes(turn)
         ok = [w for w in writes if isinstance(w.event, ToolCall) and w.event.error is None]
         failed = len(writes) > len(ok)
         unreported = unreported or bool(ok)
         seen += ctx.reads(turn)
-        if turn.reply is not None and ctx.claims(turn, seen) and not failed:
+        at_stake = proposed or bool(writes)
+        if turn.reply is not None and ctx.claims(turn, seen, at_stake=at_stake) and not failed:
             if not unreported:
                 evidence.append(turn.reply.id)
             unreported = False
+        proposed = bool(_PROPOSAL.search(turn.reply_text))
     return evidence
 
 
