@@ -87,10 +87,9 @@ def check_user(
     found += _leaks(episode, scenario, planned)
     found += _repeats(episode)
     found += _against_goal(episode, criteria_failed, write_tools)
-    if criteria_failed is not None and not any(
-        isinstance(s.event, UserMessage) for s in episode.events
-    ):
-        found.append(_finding(episode, "agent-not-reached", [], decisive=criteria_failed))
+    if criteria_failed and not any(isinstance(s.event, UserMessage) for s in episode.events):
+        # A user that did everything itself and passed is fine; one that failed so is invalid.
+        found.append(_finding(episode, "agent-not-reached", [], decisive=True))
     return found
 
 
