@@ -8,7 +8,9 @@ from ._builders import agent, criteria, episode, make_run, stop, user
 
 
 def outcome_of(*events, scenario: Scenario | None = None, **kw):
-    run = make_run([episode("e1", "s1", list(events), **kw)])
+    run = make_run(
+        [episode("e1", "s1", list(events), **kw)], agent_tools=["get_order", "cancel_order"]
+    )
     if scenario is not None:
         run = run.__class__(**{**run.__dict__, "scenarios": {"s1": scenario}})
     verdict = find_all(run).verdicts["e1"]
