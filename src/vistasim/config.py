@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from vistasim.errors import ConfigError
 
@@ -109,16 +109,51 @@ class PythonAgentSpec(_Section):
 
 
 class OpenAIChatAgentSpec(_Section):
-    """An agent behind an OpenAI-compatible chat endpoint; gets the whole history each turn."""
+    """An agent behind an OpenAI-compatible chat endpoint: a deployed assistant or a bare model.
+
+    Without `tools` the endpoint is a finished assistant (a gateway that runs its own tools); tool
+    calls it reports are recorded as its trace. With `tools`, vistasim plays the tool loop: it
+    sends the tool schemas, runs each tool call the model asks for against the `[environment]`,
+    sends the results back and calls again until the model answers in text.
+    """
 
     kind: Literal["openai_chat"] = "openai_chat"
+    """Selects this adapter."""
     base_url: str
+    """Endpoint up to `/chat/completions`, e.g. `http://127.0.0.1:8000/v1`."""
     model: str
+    """Model name sent in every request."""
     api_key_env: str | None = None
+    """Environment variable whose value is sent as `Authorization: Bearer ...`."""
     system_prompt: str | None = None
+    """System message sent first in every request."""
+    system_prompt_file: str | None = None
+    """File holding the system message (relative to the config file); instead of
+    `system_prompt`."""
+    tools: str | None = None
+    """`"environment"` for the environment's agent tools, or a JSON/YAML file (relative to the
+    config file) holding a list of OpenAI tool schemas; unset: send no tools."""
+    temperature: float | None = None
+    """Sampling temperature sent with every request; unset: the endpoint's default."""
+    seed: int | None = None
+    """Sampling seed sent with every request, for endpoints that honour it."""
+    max_tool_rounds: int = Field(default=8, ge=1, le=100)
+    """Model calls per user turn that may ask for tools; a turn that needs more is an agent
+    error."""
+    extra_body: dict[str, Any] = {}
+    """Extra fields merged into every request body (e.g. `{top_k = 20}` for vLLM)."""
     timeout_s: float = 60.0
+    """Bound on one request; a slower answer is an agent error."""
     headers: dict[str, str] = {}
     """Extra headers; values like `${NAME}` are read from the environment at call time."""
+
+    @model_validator(mode="after")
+    def _one_system_prompt(self) -> OpenAIChatAgentSpec:
+        if self.system_prompt is not None and self.system_prompt_file is not None:
+            raise ValueError(
+                "set system_prompt or system_prompt_file, not both; keep the one you mean"
+            )
+        return self
 
 
 class HttpJsonAgentSpec(_Section):

@@ -62,11 +62,21 @@ class AgentError(VistasimError):
     The episode is kept and stops with `agent_error`: a failure of the agent, not of vistasim.
     """
 
-    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str | None = None,
+        tool_calls: tuple[object, ...] = (),
+    ) -> None:
         self.status = status
         """HTTP status of the agent's answer, when it came over HTTP."""
         self.body = body
         """The start of the unusable body, for the record (at most 2,000 characters)."""
+        self.tool_calls = tool_calls
+        """`ToolCall` events the agent made in the failed turn before failing (they changed the
+        environment, so the episode records them)."""
         super().__init__(message)
 
 

@@ -120,6 +120,7 @@ async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
         action, outcome.new_state = await ep.policy.next_action(view, cursor.user_state)
         outcome.stop = await _execute(ep, cursor, action, outcome.events)
     except AgentError as exc:
+        outcome.events.extend(e for e in exc.tool_calls if isinstance(e, ToolCall))
         outcome.stop = Stop(reason=StopReason.AGENT_ERROR, detail=_agent_detail(exc))
     except (ModelError, BrowserError) as exc:
         outcome.stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))

@@ -17,7 +17,7 @@ import anyio
 from vistasim.agent._types import AgentAdapter
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
-from vistasim.errors import BrowserError, ConfigError, StoreError
+from vistasim.errors import BrowserError, ConfigError, StoreError, VistasimError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Cursor, Episode, play, take_snapshot
 from vistasim.explore._resume import resume_cursor
@@ -85,6 +85,8 @@ async def run(
         finally:
             if parts.cache is not None:
                 parts.cache.close()
+            if parts.clients is not None:
+                await parts.clients.aclose()
         db.finish_run(run_id, "done")
         return _summary(db, run_id, anyio.current_time() - started)
     finally:
@@ -183,9 +185,24 @@ async def _play_all(
         if on_episode is not None:
             on_episode(done, len(plans), plan, reason)
 
-    async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
-        for plan in todo:
-            tg.start_soon(one, plan, pool)
+    try:
+        async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
+            for plan in todo:
+                tg.start_soon(one, plan, pool)
+    except ExceptionGroup as group:
+        # A mistake of the user's (an agent class that rejects its options) stops every
+        # episode alike: report it once, as itself, not as a group of tracebacks.
+        mistakes, others = group.split(VistasimError)
+        if mistakes is None or others is not None:
+            raise
+        raise _leaves(mistakes)[0] from None
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for exc in group.exceptions:
+        found += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return found
 
 
 @asynccontextmanager

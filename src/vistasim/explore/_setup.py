@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vistasim.agent._openai_chat import ChatAgentSetup
 from vistasim.agent._python import resolve_target
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn
-from vistasim.config import RunConfig, default_home
+from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, default_home
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError
+from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
 
@@ -32,13 +34,20 @@ class Parts:
     """A fresh adapter for the agent under test (one per episode, or per web session)."""
     cache: Any = None
     """The record/replay cache, closed at the end of the run."""
+    clients: HttpClients | None = None
+    """The run's HTTP clients (one set per endpoint), closed at the end of the run."""
 
 
 def build_parts(
     config: RunConfig, *, store_path: Path, models: Mapping[str, ChatModel] | None = None
 ) -> Parts:
-    """Build the policy, models, environment factory and agent opener a config names."""
+    """Build the policy, models, environment factory and agent opener a config names.
+
+    Raises:
+        ConfigError: the config names no agent, or an agent or environment it cannot load.
+    """
     from vistasim.llm import RequestCache, RoleModel, build_models
+    from vistasim.llm._role import endpoint_limiters
 
     if config.agent is None:
         raise ConfigError(
@@ -55,7 +64,11 @@ def build_parts(
             else store_path.with_name("cache.db")
         )
         cache = RequestCache(cache_path, mode=config.cache.mode)
-    metered: dict[str, ChatModel] = dict(build_models(config, cache=cache))
+    clients = HttpClients(concurrency=config.run.concurrency)
+    limiters = endpoint_limiters(config)
+    metered: dict[str, ChatModel] = dict(
+        build_models(config, cache=cache, clients=clients, limiters=limiters)
+    )
     for role, model in (models or {}).items():
         spec = config.models.get(role)
         metered[role] = RoleModel(
@@ -69,8 +82,9 @@ def build_parts(
         policy=_make_policy(config, metered),
         models=metered,
         make_env=_env_factory(config),
-        make_agent=_agent_factory(config, metered),
+        make_agent=_agent_factory(config, metered, clients, limiters),
         cache=cache,
+        clients=clients,
     )
 
 
@@ -125,19 +139,60 @@ def _env_factory(config: RunConfig) -> EnvFactory | None:
     return lambda: factory(**options)
 
 
-def _agent_factory(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentFactory:
+def _agent_factory(
+    config: RunConfig,
+    models: Mapping[str, ChatModel],
+    clients: HttpClients,
+    limiters: Mapping[str, Any],
+) -> AgentFactory:
     from vistasim.agent import open_agent
 
     spec = config.agent
     assert spec is not None
+    if isinstance(spec, PythonAgentSpec):
+        resolve_target(spec.target)  # a typo is one config error now, not one per episode
+    chat_setup = None
+    if isinstance(spec, OpenAIChatAgentSpec):
+        chat_setup = _chat_setup(config, spec, clients, limiters)
 
     def make(env: Environment | None) -> AgentAdapter:
         try:
-            return open_agent(spec, env=env, model=models.get("agent"))
+            return open_agent(
+                spec, env=env, model=models.get("agent"), chat_setup=chat_setup, clients=clients
+            )
         except AgentError as exc:
             return _FailedAgent(exc)
 
     return make
+
+
+def _chat_setup(
+    config: RunConfig,
+    spec: OpenAIChatAgentSpec,
+    clients: HttpClients,
+    limiters: Mapping[str, Any],
+) -> ChatAgentSetup:
+    """The run's one metered model for an `openai_chat` agent, on the run's shared client."""
+    from vistasim.agent._chat_endpoint import EndpointChatModel
+    from vistasim.agent._openai_chat import ENVIRONMENT_TOOLS, prepare_chat_agent
+    from vistasim.llm import RoleModel
+
+    if spec.tools == ENVIRONMENT_TOOLS and config.environment is None:
+        raise ConfigError(
+            "agent.tools = 'environment' needs an environment: add [environment] target "
+            "(a built-in domain such as 'shop', or a module:factory), or list the tool schemas "
+            "in a file",
+            key="agent.tools",
+        )
+    endpoint = EndpointChatModel(spec, clients=clients)
+    model = RoleModel(
+        endpoint,
+        role="agent",
+        price=config.prices.get(spec.model),
+        max_retries=0,  # the agent under test is not retried: its failures are findings
+        endpoint_limiter=limiters.get(spec.base_url.rstrip("/")),
+    )
+    return prepare_chat_agent(spec, base_dir=config.base_dir, model=model)
 
 
 class _FailedAgent:

@@ -4,13 +4,16 @@ from vistasim.testing._agents import FakeAgent
 from vistasim.testing._fake_server import FakeOpenAIServer
 from vistasim.testing._ground_truth import FlawFired, note_flaw, record_flaws
 from vistasim.testing._models import FunctionLLM, ScriptedLLM
+from vistasim.testing._tool_responder import ReplayedTools, tool_calling_responder
 
 __all__ = [
     "FakeAgent",
     "FakeOpenAIServer",
     "FlawFired",
     "FunctionLLM",
+    "ReplayedTools",
     "ScriptedLLM",
     "note_flaw",
     "record_flaws",
+    "tool_calling_responder",
 ]
