@@ -171,6 +171,10 @@ class HttpJsonAgentSpec(_Section):
     headers: dict[str, str] = {}
     """Header values like `Bearer ${API_TOKEN}` are filled from environment variables."""
     timeout_s: float = 60.0
+    """Bound on one request; a slower answer is an agent error."""
+    probe: bool = True
+    """Before the run, send one message ("Hello", session `vistasim-preflight`) to check `url`
+    and `response_path`; turn off for endpoints where a message has side effects."""
 
 
 AgentSpec = Annotated[

@@ -4,6 +4,7 @@ The hierarchy::
 
     VistasimError                 anything vistasim raises on purpose
     ├── ConfigError(path, key)    a user mistake in a config, scenario or flag; CLI exit code 2
+    │   └── PreflightError        every mistake the checks before a run found, one line each
     ├── MissingExtraError         an optional dependency is not installed; names the pip command
     ├── AgentError(status, body)  the agent under test failed; recorded as an agent failure
     ├── SimulatorError            the simulated user produced no valid action after repairs
@@ -20,6 +21,7 @@ __all__ = [
     "ConfigError",
     "MissingExtraError",
     "ModelError",
+    "PreflightError",
     "SimulatorError",
     "StoreError",
     "VistasimError",
@@ -43,6 +45,18 @@ class ConfigError(VistasimError):
         """The dotted key (or `scenario-id.field`) that is wrong, if known."""
         where = ": ".join(part for part in (path, key) if part)
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class PreflightError(ConfigError):
+    """The checks before a run found mistakes the user can fix; nothing was run or recorded.
+
+    The message holds one line per problem, each naming the key, the bad value and the fix.
+    """
+
+    def __init__(self, problems: list[ConfigError]) -> None:
+        self.problems = tuple(problems)
+        """Each problem found, in the order of the config's sections."""
+        super().__init__("\n".join(str(problem) for problem in problems))
 
 
 class MissingExtraError(VistasimError):

@@ -17,7 +17,7 @@ from typing import Any
 import httpx2
 
 from vistasim.agent._http import JsonAnswer, JsonEndpoint
-from vistasim.agent._python import coerce_tool_call
+from vistasim.agent._replies import coerce_tool_call
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import HttpJsonAgentSpec
 from vistasim.errors import AgentError, ConfigError
@@ -44,7 +44,7 @@ class HttpJsonAgent:
         transport: httpx2.AsyncBaseTransport | None = None,
         clients: HttpClients | None = None,
     ) -> None:
-        used = _check_placeholders(spec.request_template)
+        used = check_placeholders(spec.request_template)
         self.restore_strategy: RestoreStrategy = "stateless" if "history" in used else "replay"
         self._spec = spec
         self._endpoint = JsonEndpoint(
@@ -141,14 +141,14 @@ def dig(data: Any, path: str) -> tuple[bool, Any]:
     return True, node
 
 
-def _check_placeholders(template: Any) -> set[str]:
+def check_placeholders(template: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(template, dict):
         for value in template.values():
-            found |= _check_placeholders(value)
+            found |= check_placeholders(value)
     elif isinstance(template, list):
         for value in template:
-            found |= _check_placeholders(value)
+            found |= check_placeholders(value)
     elif isinstance(template, str):
         for name in _PLACEHOLDER.findall(template):
             if name not in _PLACEHOLDERS:

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import JsonValue, TypeAdapter
 
-from vistasim.agent._python import parse_tool_args
+from vistasim.agent._replies import parse_tool_args
 from vistasim.agent._types import Reply, RestoreStrategy, Turn, Utterance
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError

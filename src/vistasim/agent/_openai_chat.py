@@ -31,7 +31,14 @@ from vistasim.env._types import Environment
 from vistasim.errors import ConfigError
 from vistasim.llm._types import ChatModel, ToolSpec
 
-__all__ = ["ChatAgentSetup", "OpenAIChatAgent", "load_tool_schemas", "prepare_chat_agent"]
+__all__ = [
+    "ENVIRONMENT_TOOLS",
+    "ChatAgentSetup",
+    "OpenAIChatAgent",
+    "load_tool_schemas",
+    "prepare_chat_agent",
+    "read_agent_files",
+]
 
 ENVIRONMENT_TOOLS = "environment"
 """The `agent.tools` value that offers the environment's agent tools."""
@@ -57,16 +64,27 @@ def prepare_chat_agent(
     Raises:
         ConfigError: a file is missing or unreadable, or the tool schemas are malformed.
     """
+    prompt, tools = read_agent_files(spec, base_dir=base_dir)
+    return ChatAgentSetup(model=model, system_prompt=prompt, tools=tools)
+
+
+def read_agent_files(
+    spec: OpenAIChatAgentSpec, *, base_dir: str | Path
+) -> tuple[str | None, tuple[ToolSpec, ...] | None]:
+    """Return the system prompt and the tool schemas (`None`: the environment's) of a spec.
+
+    Raises:
+        ConfigError: a file is missing or unreadable, or the tool schemas are malformed.
+    """
     prompt = spec.system_prompt
     if spec.system_prompt_file is not None:
         path = _resolve(base_dir, spec.system_prompt_file)
         prompt = _read(path, key="agent.system_prompt_file")
-    tools: tuple[ToolSpec, ...] | None = ()
     if spec.tools == ENVIRONMENT_TOOLS:
-        tools = None
-    elif spec.tools is not None:
-        tools = load_tool_schemas(_resolve(base_dir, spec.tools))
-    return ChatAgentSetup(model=model, system_prompt=prompt, tools=tools)
+        return prompt, None
+    if spec.tools is None:
+        return prompt, ()
+    return prompt, load_tool_schemas(_resolve(base_dir, spec.tools))
 
 
 class OpenAIChatAgent(ModelAgent):

@@ -52,5 +52,6 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(2)
     except VistasimError as exc:
-        click.echo(f"error: {exc}", err=True)
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            click.echo(f"error: {line}", err=True)
         sys.exit(2)

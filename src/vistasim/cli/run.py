@@ -32,11 +32,18 @@ from vistasim.errors import ConfigError
     "--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels allowed."
 )
 @click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@click.option(
+    "--no-preflight",
+    "skip_preflight",
+    is_flag=True,
+    help="Skip the checks before the run (endpoints, keys, targets, extras).",
+)
 def command(
     config_path: Path | None,
     resume: str | None,
     store_path: Path | None,
     model_flags: tuple[str, ...],
+    skip_preflight: bool,
     **flags: Any,
 ) -> None:
     """Run the scenarios of CONFIG (a vistasim.toml) against its agent.
@@ -60,6 +67,7 @@ def command(
                 store=store,
                 resume=resume,
                 on_episode=on_episode,
+                preflight=not skip_preflight,
             )
         )
     print_result(result)

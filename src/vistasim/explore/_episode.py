@@ -277,6 +277,9 @@ def _numbered(events: list[Event], turn_after: int) -> list[tuple[int, Event]]:
 
 
 def _agent_detail(exc: AgentError) -> str:
-    status = f" (HTTP {exc.status})" if exc.status else ""
+    # Only an HTTP answer's body says more than the message; a Python agent's traceback would
+    # bury the user's own line, which the message already ends with.
+    if exc.status is None:
+        return str(exc)
     body = f"; body: {exc.body[:300]!r}" if exc.body else ""
-    return f"{exc}{status}{body}"
+    return f"{exc} (HTTP {exc.status}){body}"

@@ -20,6 +20,7 @@ from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, StoreError, VistasimError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Cursor, Episode, play, take_snapshot
+from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume_cursor
 from vistasim.explore._setup import Parts, build_parts, default_store_path
 from vistasim.explore._web import WebChannel, open_pool, web_channel
@@ -58,6 +59,7 @@ async def run(
     resume: str | None = None,
     models: Mapping[str, ChatModel] | None = None,
     on_episode: ProgressCallback | None = None,
+    preflight: bool = True,
 ) -> RunResult:
     """Run (or, with `resume=RUN_ID`, finish) a run and return its summary.
 
@@ -68,6 +70,11 @@ async def run(
         resume: Id of an interrupted run to finish.
         models: Models by role that replace the config's (tests, custom providers).
         on_episode: Progress callback.
+        preflight: Check endpoints, keys, targets and extras before the first episode.
+
+    Raises:
+        PreflightError: the checks before the run found mistakes (nothing was recorded).
+        ConfigError: the config or scenarios are wrong.
     """
     started = anyio.current_time()
     own_store = not isinstance(store, Store)
@@ -75,9 +82,13 @@ async def run(
     try:
         if resume is not None:
             run_id, config, plans = _load_for_resume(db, resume)
+            if preflight:
+                await check_config(config, given_roles=set(models or {}))
         else:
             if config is None:
                 raise ConfigError("run() needs a config (or resume=RUN_ID)")
+            if preflight:
+                await check_config(config, given_roles=set(models or {}))
             run_id, plans = _create(db, config, scenarios)
         parts = build_parts(config, store_path=Path(db.path), models=models)
         try:

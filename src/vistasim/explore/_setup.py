@@ -55,7 +55,7 @@ def build_parts(
             "target = 'my_agent:MyAgent'",
             key="agent",
         )
-    _make_importable(config)
+    make_importable(config)
     cache = None
     if config.cache.mode != "off":
         cache_path = (
@@ -210,7 +210,7 @@ class _FailedAgent:
         return None
 
 
-def _make_importable(config: RunConfig) -> None:
+def make_importable(config: RunConfig) -> None:
     # A config names its agent as `module:attr` next to the config file, as uvicorn does.
     base = str(Path(config.base_dir).resolve())
     if base not in sys.path:
