@@ -58,7 +58,7 @@ def command(
         raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")
     config = None
     if config_path is not None:
-        config = load_config(config_path, overrides=_overrides(model_flags, flags))
+        config = load_config(config_path, overrides=_overrides(model_flags, flags), flags=FLAGS)
     store = default_store_path(config, store_path)
     with progress_bar("running") as on_episode:
         result = anyio.run(
@@ -71,6 +71,17 @@ def command(
             )
         )
     print_result(result)
+
+
+FLAGS = {
+    "run.rollouts": "--rollouts",
+    "run.concurrency": "--concurrency",
+    "run.max_turns": "--max-turns",
+    "run.mode": "--mode",
+    "user.policy": "--policy",
+    "models": "--model",
+}
+"""The flag behind each key the flags set, so a bad value is reported as the flag."""
 
 
 def _overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, Any]:
