@@ -261,6 +261,12 @@ async def _play_one(
     except BrowserError as exc:
         # The page could not even be opened (or died while opening): errored, never failed.
         return _record_errored(db, run_id, plan, root_id, str(exc))
+    except ExceptionGroup as group:
+        # The built-in site is served in a task group, which wraps what the episode raised.
+        browser, others = group.split(BrowserError)
+        if browser is None or others is not None:
+            raise
+        return _record_errored(db, run_id, plan, root_id, str(_leaves(browser)[0]))
 
 
 @asynccontextmanager
