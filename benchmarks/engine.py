@@ -1,11 +1,15 @@
 """Engine benchmark: 500 episodes x 6 user turns, LLM user over HTTP + Python agent.
 
 The user model is the fake OpenAI-compatible server, in its own process so its CPU is not counted,
-answering after 50 ms; episodes run 100 at a time. Reports wall time against the latency-bound
-ideal, toolkit CPU per user turn, peak RSS, store throughput, LLM calls per user turn and the
-`import vistasim` time.
+answering after 50 ms; episodes run 100 at a time. Reports toolkit CPU per user turn, peak RSS,
+store throughput and LLM calls per user turn; the same run again at 500 ms model latency for wall
+time against the latency-bound ideal; the LLM user's prompt, cached and completion tokens per
+user turn on a 5-turn airline-style conversation (`_conversation.py`); and start-up costs: the
+`import vistasim` time, the CPU of `vistasim --help`, and the time from `vistasim run` to its
+first model call.
 
     .venv/bin/python benchmarks/engine.py [--episodes 500] [--turns 6] [--concurrency 100]
+        [--latency-ms 50] [--ideal-latency-ms 500]
 """
 
 from __future__ import annotations
@@ -32,8 +36,7 @@ def user_responder(request: dict) -> str:
     """The simulated user's model: one message per turn, naming the turn number."""
     said = sum(1 for m in request["messages"] if m["role"] == "assistant")
     text = f"Turn {said + 1}: could you check order W{1000 + said} for me?"
-    return json.dumps({"plan": "keep asking", "action": "say", "text": text, "api": None,
-                       "finish_reason": None})  # fmt: skip
+    return json.dumps({"plan": "keep asking", "action": "say", "text": text})
 
 
 async def agent(turn: Turn) -> Reply:
@@ -100,6 +103,51 @@ def _store_throughput(path: Path, turns: int = 3000) -> float:
     return turns * 4 / elapsed
 
 
+def _help_cpu_s() -> float:
+    """CPU seconds of `vistasim --help` (best of 5): a command's cost before it does anything."""
+    best = float("inf")
+    for _ in range(5):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "vistasim.cli", "--help"], check=True,
+                       capture_output=True)  # fmt: skip
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        best = min(best, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return best
+
+
+def _startup_to_first_call_s() -> float:
+    """Seconds from starting `vistasim run` to its first model call at the server (best of 3)."""
+    from benchmarks._conversation import user_responder
+    from vistasim.testing import FakeOpenAIServer
+
+    first: list[float] = []
+
+    def answer(request: dict) -> str:
+        first.append(time.perf_counter())
+        return user_responder(request)
+
+    best = float("inf")
+    with FakeOpenAIServer(responder=answer).in_thread() as server, TemporaryDirectory() as tmp:
+        config = Path(tmp) / "vistasim.toml"
+        (Path(tmp) / "s.yaml").write_text(
+            "- id: s\n  persona: {name: A}\n  goal: Move my flight.\n  limits: {max_turns: 1}\n",
+            encoding="utf-8",
+        )
+        config.write_text(
+            f'[run]\nscenarios = "s.yaml"\nstore = "v.db"\n[user]\npolicy = "llm"\n'
+            f'[models.user]\nmodel = "u"\nbase_url = "{server.base_url}"\n[cache]\nmode = "off"\n'
+            '[agent]\nkind = "python"\ntarget = "benchmarks._conversation:airline_agent"\n',
+            encoding="utf-8",
+        )
+        for _ in range(3):
+            first.clear()
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "vistasim.cli", "run", str(config)], check=True,
+                           capture_output=True, cwd=ROOT)  # fmt: skip
+            best = min(best, first[0] - started)
+    return best
+
+
 def _import_time() -> float:
     code = "import time; t = time.perf_counter(); import vistasim; print(time.perf_counter() - t)"
     command = [sys.executable, "-c", code]
@@ -108,33 +156,51 @@ def _import_time() -> float:
 
 def main() -> None:
     """Run the benchmark and print the figures (and write benchmarks/results/engine.json)."""
+    from benchmarks._conversation import user_tokens_per_turn
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--episodes", type=int, default=500)
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--latency-ms", type=float, default=50.0)
+    parser.add_argument("--ideal-latency-ms", type=float, default=500.0,
+                        help="model latency of the wall-vs-ideal run (0: skip it)")  # fmt: skip
     args = parser.parse_args()
-    server, base_url = _start_server(args.latency_ms)
-    try:
-        with TemporaryDirectory() as tmp:
-            result, view, cpu, wall = anyio.run(_run_engine, base_url, Path(tmp) / "run.db", args)
-            throughput = _store_throughput(Path(tmp) / "tp.db")
-    finally:
-        server.kill()
-    figures = _figures(args, result, view, cpu, wall, throughput)
+    figures: dict[str, object] = {}
+    with TemporaryDirectory() as tmp:
+        figures.update(_engine_figures(args, args.latency_ms, Path(tmp) / "run.db"))
+        figures["store_events_per_s"] = round(_store_throughput(Path(tmp) / "tp.db"))
+        if args.ideal_latency_ms:
+            slow = _engine_figures(args, args.ideal_latency_ms, Path(tmp) / "slow.db")
+            figures.update({f"at_{args.ideal_latency_ms:g}ms_{k}": slow[k] for k in (
+                "wall_s", "latency_bound_ideal_s", "wall_over_ideal", "toolkit_cpu_ms_per_turn"
+            )})  # fmt: skip
+    figures["airline_5_turns"] = anyio.run(user_tokens_per_turn)
+    figures["import_vistasim_s"] = round(_import_time(), 4)
+    figures["vistasim_help_cpu_s"] = round(_help_cpu_s(), 3)
+    figures["startup_to_first_model_call_s"] = round(_startup_to_first_call_s(), 3)
     out = ROOT / "benchmarks" / "results" / "engine.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(figures, indent=2), encoding="utf-8")
     for key, value in figures.items():
-        print(f"{key:32} {value}")
+        print(f"{key:40} {value}")
 
 
-def _figures(args, result, view, cpu, wall, throughput) -> dict[str, object]:
+def _engine_figures(args, latency_ms: float, store_path: Path) -> dict[str, object]:
+    server, base_url = _start_server(latency_ms)
+    try:
+        result, view, cpu, wall = anyio.run(_run_engine, base_url, store_path, args)
+    finally:
+        server.kill()
+    return _figures(args, latency_ms, result, view, cpu, wall)
+
+
+def _figures(args, latency_ms, result, view, cpu, wall) -> dict[str, object]:
     turns = sum(sum(isinstance(e.event, UserMessage) for e in ep.events) for ep in view.episodes)
-    calls = sum(len(ep.model_calls) for ep in view.episodes)
+    calls = [c for ep in view.episodes for c in ep.model_calls if c.role == "user"]
     events = sum(len(ep.events) for ep in view.episodes)
     waves = -(-args.episodes // args.concurrency)
-    ideal = waves * args.turns * args.latency_ms / 1000
+    ideal = waves * args.turns * latency_ms / 1000
     return {
         "episodes": result.episodes,
         "stop_reasons": result.stop_reasons,
@@ -146,9 +212,12 @@ def _figures(args, result, view, cpu, wall, throughput) -> dict[str, object]:
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "events_written": events,
         "events_per_s_in_run": round(events / wall),
-        "store_events_per_s": round(throughput),
-        "llm_calls_per_user_turn": round(calls / turns, 3),
-        "import_vistasim_s": round(_import_time(), 4),
+        "llm_calls_per_user_turn": round(len(calls) / turns, 3),
+        "user_prompt_tokens_per_turn": round(sum(c.usage.input_tokens for c in calls) / turns, 1),
+        "user_cached_tokens_per_turn": round(sum(c.usage.cached_tokens for c in calls) / turns, 1),
+        "user_completion_tokens_per_turn": round(
+            sum(c.usage.output_tokens for c in calls) / turns, 1
+        ),
     }
 
 

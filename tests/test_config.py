@@ -31,7 +31,8 @@ def test_unknown_key_names_file_key_and_fix(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_config(path, environ={})
     message = str(err.value)
-    assert str(path) in message and "run.rolouts" in message and "spelling" in message
+    assert str(path) in message and "run.rolouts" in message
+    assert "vistasim schema --config" in message
 
 
 def test_wrong_type_shows_the_bad_value(tmp_path):

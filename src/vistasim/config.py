@@ -16,11 +16,18 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vistasim._input import excerpt, read_structured
+from vistasim._attribution import Source, explain
+from vistasim._config_agents import (
+    AgentSpec,
+    HttpJsonAgentSpec,
+    OpenAIChatAgentSpec,
+    PythonAgentSpec,
+)
+from vistasim._input import read_structured
 from vistasim.errors import ConfigError
 
 __all__ = [
@@ -57,7 +64,8 @@ PROVIDERS: dict[str, tuple[str, str]] = {
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Attribute docstrings become the schema's descriptions, so editors show them on hover.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class ModelSpec(_Section):
@@ -70,9 +78,13 @@ class ModelSpec(_Section):
     api_key_env: str = "OPENAI_API_KEY"
     """Name of the environment variable holding the key (the value never reaches the store)."""
     temperature: float | None = None
+    """Sampling temperature; unset: the endpoint's default."""
     seed: int | None = None
+    """Sampling seed, for endpoints that honour it; unset for the user: the episode's seed."""
     max_tokens: int | None = None
+    """Cap on completion tokens per call."""
     timeout_s: float = 60.0
+    """Bound on one call; a slower one is retried."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries on 429, 5xx and timeouts, with exponential backoff and jitter."""
     concurrency: int = Field(default=32, ge=1)
@@ -90,65 +102,20 @@ class Price(_Section):
     """Dollars per million tokens."""
 
     input: float = 0.0
+    """Dollars per million prompt tokens."""
     output: float = 0.0
+    """Dollars per million completion tokens."""
     cached: float | None = None
     """Price of cached input tokens; default: the input price."""
-
-
-class PythonAgentSpec(_Section):
-    """An agent written in Python.
-
-    `target` is `module:attr` naming a class (instantiated per episode) or a function (called per
-    turn).
-    """
-
-    kind: Literal["python"] = "python"
-    target: str
-    options: dict[str, Any] = {}
-    """Keyword arguments for the class."""
-    timeout_s: float = 60.0
-
-
-class OpenAIChatAgentSpec(_Section):
-    """An agent behind an OpenAI-compatible chat endpoint; gets the whole history each turn."""
-
-    kind: Literal["openai_chat"] = "openai_chat"
-    base_url: str
-    model: str
-    api_key_env: str | None = None
-    system_prompt: str | None = None
-    timeout_s: float = 60.0
-    headers: dict[str, str] = {}
-    """Extra headers; values like `${NAME}` are read from the environment at call time."""
-
-
-class HttpJsonAgentSpec(_Section):
-    """Any HTTP JSON endpoint: a request template in, a path to the reply text out."""
-
-    kind: Literal["http_json"] = "http_json"
-    url: str
-    method: Literal["POST", "PUT"] = "POST"
-    request_template: Any = {"message": "{{message}}", "session_id": "{{session_id}}"}
-    """JSON body; the strings `{{message}}`, `{{session_id}}` and `{{history}}` are replaced."""
-    response_path: str = "reply"
-    """Dotted path to the reply text in the response JSON, e.g. `data.choices.0.text`."""
-    tool_calls_path: str | None = None
-    """Dotted path to a list of `{name, args, result}` tool calls, if the endpoint reports them."""
-    headers: dict[str, str] = {}
-    """Header values like `Bearer ${API_TOKEN}` are filled from environment variables."""
-    timeout_s: float = 60.0
-
-
-AgentSpec = Annotated[
-    PythonAgentSpec | OpenAIChatAgentSpec | HttpJsonAgentSpec, Field(discriminator="kind")
-]
 
 
 class EnvironmentSpec(_Section):
     """The state the agent acts on: a built-in domain name or a Python `module:attr` factory."""
 
     target: str
+    """A built-in domain (`shop`, `school`) or a `module:factory` returning an environment."""
     options: dict[str, Any] = {}
+    """Keyword arguments for the factory."""
 
 
 class UserSpec(_Section):
@@ -185,11 +152,13 @@ class WebSpec(_Section):
     chromium: str | None = None
     """Chromium executable; default: $VISTASIM_CHROMIUM, Playwright's, or the system's."""
     headless: bool = True
+    """Run Chromium without a window."""
     screenshots: bool = False
     """Store a screenshot after every web action (content-addressed blobs)."""
     observation_tokens: int = Field(default=1200, ge=200, le=20_000)
     """Token budget of the page view shown to the simulated user."""
     widget: WidgetSpec = WidgetSpec()
+    """Selectors of the chat widget, when the defaults do not find it."""
     reply_url_pattern: str = "**/api/chat"
     """URL pattern of the widget's request whose JSON answer may carry `tool_calls`."""
     trace_url: str | None = None
@@ -211,26 +180,35 @@ class RunSection(_Section):
     scenarios: str | None = None
     """Scenario file (YAML/JSON), relative to the config file."""
     mode: Literal["chat", "ui", "api", "hybrid"] = "chat"
+    """Channels the simulated user may use: `chat`, `api` (chat + user-side APIs), `ui` (the
+    web page, chatting through its widget), `hybrid` (web + APIs)."""
     rollouts: int = Field(default=1, ge=1, le=1000)
     """Independent episodes per scenario (the k of pass^k)."""
     max_turns: int | None = Field(default=None, ge=1, le=200)
     """Caps every scenario's own `limits.max_turns`."""
     episode_timeout_s: float = Field(default=600.0, gt=0)
+    """Bound on one episode's wall time; a longer one stops with `timeout`."""
     concurrency: int = Field(default=8, ge=1, le=10_000)
     """Episodes in flight at once."""
     seed: int = 0
+    """Run seed; each episode's seed derives from it, the scenario and the rollout."""
     store: str | None = None
     """SQLite store path; default: `$VISTASIM_HOME/vistasim.db`."""
     name: str | None = None
+    """A label for the run in listings and reports."""
 
 
 class RunConfig(_Section):
     """A whole run configuration."""
 
     run: RunSection = RunSection()
+    """Scenario file, mode, rollouts, turn cap, concurrency, seed and store."""
     user: UserSpec = UserSpec()
+    """The simulated user's policy (`agenda` offline, or `llm`) and its repair budget."""
     agent: AgentSpec | None = None
+    """The agent under test, by `kind`: `python`, `openai_chat` or `http_json`."""
     environment: EnvironmentSpec | None = None
+    """The state the agent acts on, with its tools and user-side APIs."""
     models: dict[str, ModelSpec] = {}
     """Models by role: `user`, `agent`, `judge`, `chooser`, `generator`, `embedder`."""
     prices: dict[str, Price] = {}
@@ -238,7 +216,9 @@ class RunConfig(_Section):
     endpoints: dict[str, EndpointSpec] = {}
     """Shared limits by base URL, e.g. `[endpoints."http://localhost:8000/v1"] concurrency = 8`."""
     cache: CacheSpec = CacheSpec()
+    """Whether model calls are recorded and replayed, and where."""
     web: WebSpec = WebSpec()
+    """Start page, allowed origins, browser and chat widget of `ui` and `hybrid` modes."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
 
@@ -304,11 +284,20 @@ def load_config(
     *,
     overrides: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    flags: Mapping[str, str] | None = None,
 ) -> RunConfig:
     """Load a run config from a TOML file, environment variables and CLI overrides.
 
+    Args:
+        path: The TOML file, or None for defaults, variables and overrides only.
+        overrides: The command-line layer (same shape as the file).
+        environ: Where `VISTASIM_*` variables are read (default: `os.environ`).
+        flags: The flag that set each overridden key (`{"run.rollouts": "--rollouts"}`; a
+            section key covers its keys), so an error names the flag to fix.
+
     Raises:
-        ConfigError: naming the file, the key and the fix.
+        ConfigError: naming where the bad value came from (the file and key, the variable, or
+            the flag), the value and the fix.
     """
     file_layer: dict[str, Any] = {}
     base_dir = Path.cwd()
@@ -317,31 +306,63 @@ def load_config(
         file_layer = _read_toml(path)
         base_dir = path.resolve().parent
     environ = os.environ if environ is None else environ
-    layers = merge({"base_dir": str(base_dir)}, file_layer, env_layer(environ), overrides or {})
+    overrides = overrides or {}
+    layers = merge({"base_dir": str(base_dir)}, file_layer, env_layer(environ), overrides)
     try:
         return RunConfig.model_validate(layers)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join(str(part) for part in err["loc"])
-        more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        hint = _HINTS.get(err["type"], "")
-        raise ConfigError(
-            f"{err['msg']} (got {excerpt(err.get('input'))}){hint}{more}",
-            path=str(path) if path else None,
-            key=key,
+        variables = _variables(environ)
+
+        def source_of(parts: list[str]) -> Source | None:
+            if not parts:
+                return None
+            if _holds(overrides, parts):
+                return Source(label=_flag_for(parts, flags or {}))
+            name = next((v for p, v in variables.items() if _prefix(p, parts)), None)
+            return Source(label=name) if name else None
+
+        raise explain(
+            exc, RunConfig, path=str(path) if path else None, source_of=source_of
         ) from None
+
+
+def _variables(environ: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    """The `VISTASIM_*` variables by the key path they set."""
+    return {
+        tuple(name.removeprefix("VISTASIM_").lower().split("__")): name
+        for name in environ
+        if name.startswith("VISTASIM_") and "__" in name
+    }
+
+
+def _holds(layer: Mapping[str, Any], parts: list[str]) -> bool:
+    """Tell whether a layer sets the key at `parts` (an empty section sets nothing)."""
+    node: Any = layer
+    for part in parts:
+        if not isinstance(node, Mapping) or node.get(part) is None:
+            return False
+        node = node[part]
+    return node != {}
+
+
+def _prefix(a: tuple[str, ...], b: list[str]) -> bool:
+    """Tell whether one key path starts the other."""
+    n = min(len(a), len(b))
+    return n > 0 and list(a[:n]) == b[:n]
+
+
+def _flag_for(parts: list[str], flags: Mapping[str, str]) -> str:
+    for end in range(len(parts), 0, -1):
+        flag = flags.get(".".join(parts[:end]))
+        if flag:
+            return flag
+    return "--" + parts[-1].replace("_", "-")
 
 
 def default_home(environ: Mapping[str, str] | None = None) -> Path:
     """Return the user directory: `$VISTASIM_HOME`, else `~/.vistasim`."""
     environ = os.environ if environ is None else environ
     return Path(environ.get("VISTASIM_HOME") or Path.home() / ".vistasim")
-
-
-_HINTS = {
-    "extra_forbidden": "; remove it or check its spelling against `vistasim schema --config`",
-    "union_tag_invalid": "; use kind = 'python', 'openai_chat' or 'http_json'",
-}
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -4,6 +4,7 @@ The hierarchy::
 
     VistasimError                 anything vistasim raises on purpose
     ├── ConfigError(path, key)    a user mistake in a config, scenario or flag; CLI exit code 2
+    │   └── PreflightError        every mistake the checks before a run found, one line each
     ├── MissingExtraError         an optional dependency is not installed; names the pip command
     ├── AgentError(status, body)  the agent under test failed; recorded as an agent failure
     ├── EnvError                  the environment (user code) failed; the episode is errored
@@ -28,6 +29,7 @@ __all__ = [
     "EnvError",
     "MissingExtraError",
     "ModelError",
+    "PreflightError",
     "SimulatorError",
     "StoreError",
     "VistasimError",
@@ -55,6 +57,18 @@ class ConfigError(VistasimError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+class PreflightError(ConfigError):
+    """The checks before a run found mistakes the user can fix; nothing was run or recorded.
+
+    The message holds one line per problem, each naming the key, the bad value and the fix.
+    """
+
+    def __init__(self, problems: list[ConfigError]) -> None:
+        self.problems = tuple(problems)
+        """Each problem found, in the order of the config's sections."""
+        super().__init__("\n".join(str(problem) for problem in problems))
+
+
 class MissingExtraError(VistasimError):
     """An optional dependency is needed but not installed."""
 
@@ -72,11 +86,21 @@ class AgentError(VistasimError):
     The episode is kept and stops with `agent_error`: a failure of the agent, not of vistasim.
     """
 
-    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str | None = None,
+        tool_calls: tuple[object, ...] = (),
+    ) -> None:
         self.status = status
         """HTTP status of the agent's answer, when it came over HTTP."""
         self.body = body
         """The start of the unusable body, for the record (at most 2,000 characters)."""
+        self.tool_calls = tool_calls
+        """`ToolCall` events the agent made in the failed turn before failing (they changed the
+        environment, so the episode records them)."""
         super().__init__(message)
 
 
@@ -129,6 +153,8 @@ def user_frame(exc: BaseException) -> str:
     The frame is the innermost one outside vistasim, the standard library and installed
     packages, so a failure names the user's own line rather than a library's.
     """
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return f" (at {_short_path(exc.filename)}:{exc.lineno})"  # the line that does not parse
     line = user_line(traceback.extract_tb(exc.__traceback__))
     return f" (at {line})" if line else ""
 

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 
+from vistasim._attribution import did_you_mean
 from vistasim._input import excerpt, read_structured
 from vistasim.errors import ConfigError
 
@@ -41,7 +43,8 @@ Mode = Literal["chat", "ui", "api", "hybrid"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Attribute docstrings become the schema's descriptions, so editors show them on hover.
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Style(_Strict):
@@ -168,8 +171,11 @@ class Criteria(_Strict):
     """Success criteria: all must hold at the end of the episode. No code is evaluated."""
 
     state: list[StateCriterion] = []
+    """Checks on the environment's end state (rows and their values)."""
     actions: list[ActionCriterion] = []
+    """Tool calls the agent must have made."""
     statements: list[StatementCriterion] = []
+    """Things the agent must have said."""
     forbidden_actions: list[ActionCriterion] = []
     """Calls the agent must not make (e.g. cancelling the wrong order)."""
 
@@ -187,6 +193,7 @@ class Scenario(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
     """Stable identifier; episodes of one scenario share a goal."""
     persona: Persona
+    """The simulated user: name, profile and talking style."""
     goal: str
     """What the user wants, in their words."""
     knowledge: dict[str, Scalar] = {}
@@ -196,10 +203,13 @@ class Scenario(_Strict):
     agenda: list[AgendaItem] = []
     """Optional structured goal for the offline policy; derived from `goal` when empty."""
     criteria: Criteria = Criteria()
+    """What must hold at the end: end state, agent actions, agent statements."""
     limits: Limits = Limits()
+    """This scenario's cap on user actions."""
     domain: str | None = None
     """Built-in domain the scenario belongs to, if any."""
     tags: list[str] = []
+    """Free labels for selecting and grouping scenarios."""
 
 
 def load_scenarios(path: str | Path) -> list[Scenario]:
@@ -235,16 +245,23 @@ def _validate_one(item: object, index: int, path: Path) -> Scenario:
     try:
         return Scenario.model_validate(item)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{label}.{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
-            f" (got {excerpt(err.get('input'))})"
-            if err["type"] != "missing"
-            else f"{label}.{'.'.join(str(p) for p in err['loc'])}: required field is missing"
-            for err in exc.errors()[:5]
-        )
-        more = len(exc.errors()) - 5
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")  # typos first
+        problems = "; ".join(_problem(label, err) for err in errors[:5])
+        more = len(errors) - 5
         problems += f"; and {more} more" if more > 0 else ""
-        raise ConfigError(problems, path=str(path)) from None
+        raise ConfigError(f"{problems}; {_SCHEMA_HINT}", path=str(path)) from None
+
+
+_SCHEMA_HINT = "every field is described by `vistasim schema` (use it in your editor)"
+
+
+def _problem(label: str, err: ErrorDetails) -> str:
+    where = f"{label}.{'.'.join(str(p) for p in err['loc']) or '(root)'}"
+    if err["type"] == "extra_forbidden":
+        return f"{where}: unknown field{did_you_mean(Scenario, err['loc'])}"
+    if err["type"] == "missing":
+        return f"{where}: required field is missing"
+    return f"{where}: {err['msg']} (got {excerpt(err.get('input'))})"
 
 
 def _check_unique_ids(scenarios: list[Scenario], path: Path) -> None:

@@ -52,7 +52,7 @@ async def test_request_carries_system_prompt_history_and_new_message(server):
             {"role": "user", "content": "where is W1007?"},
         ],
     }
-    assert agent.restore_strategy == "stateless"
+    assert agent.restore_strategy == "state"  # the agent keeps the conversation, tool calls too
 
 
 async def test_reply_text_usage_and_metadata_come_from_the_completion(server):
@@ -76,7 +76,7 @@ async def test_reply_without_usage_has_none(server):
     assert reply.usage is None
 
 
-async def test_tool_calls_become_tool_call_events_with_parsed_args(server):
+async def test_reported_tool_calls_without_tools_are_the_agents_trace(server):
     calls = [
         {
             "id": "c1",
@@ -85,14 +85,24 @@ async def test_tool_calls_become_tool_call_events_with_parsed_args(server):
         },
         {"id": "c2", "type": "function", "function": {"name": "refund", "arguments": "{oops"}},
     ]
-    server.handler = lambda request: (200, completion(content=None, tool_calls=calls))
+    server.handler = lambda request: (200, completion(content="Refunded.", tool_calls=calls))
     async with aclosing(OpenAIChatAgent(spec(server))) as agent:
         reply = await agent.respond(turn())
-    assert reply.text == ""
+    assert reply.text == "Refunded."
     assert reply.tool_calls == (
         ToolCall(name="find_order", args={"order_id": "W1007"}, call_id="c1"),
         ToolCall(name="refund", args={"_raw": "{oops"}, call_id="c2"),
     )
+
+
+async def test_tool_calls_nothing_runs_are_an_empty_reply_naming_the_fix(server):
+    calls = [{"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}]
+    server.handler = lambda request: (200, completion(content=None, tool_calls=calls))
+    async with aclosing(OpenAIChatAgent(spec(server))) as agent:
+        with pytest.raises(AgentError, match="empty reply") as info:
+            await agent.respond(turn())
+    assert "get_order" in str(info.value) and "agent.tools = 'environment'" in str(info.value)
+    assert [c.name for c in info.value.tool_calls] == ["get_order"]
 
 
 async def test_tool_call_without_function_name_is_an_agent_error(server):
@@ -166,7 +176,7 @@ async def test_answer_without_a_choice_message_is_an_agent_error(server, body):
 async def test_empty_content_without_tool_calls_is_an_agent_error(server):
     server.handler = lambda request: (200, completion(content=""))
     async with aclosing(OpenAIChatAgent(spec(server))) as agent:
-        with pytest.raises(AgentError, match="no content and no tool calls"):
+        with pytest.raises(AgentError, match="empty reply"):
             await agent.respond(turn())
 
 
@@ -189,3 +199,111 @@ async def test_http_500_is_an_agent_error_with_status_and_body(server):
             await agent.respond(turn())
     assert info.value.status == 500
     assert "model overloaded" in info.value.body
+
+
+def get_order_call(call_id="call_1", order_id="W1006") -> dict:
+    arguments = json.dumps({"order_id": order_id})
+    function = {"name": "get_order", "arguments": arguments}
+    return {"id": call_id, "type": "function", "function": function}
+
+
+async def test_with_environment_tools_the_calls_run_and_results_go_back(server):
+    from vistasim.domains.shop import ShopEnvironment
+
+    def model(request):
+        last = request.json["messages"][-1]
+        if last["role"] == "tool":
+            status = json.loads(last["content"])["result"]["status"]
+            return 200, completion(content=f"W1006 is {status}.")
+        return 200, completion(content=None, tool_calls=[get_order_call()])
+
+    server.handler = model
+    env = ShopEnvironment()
+    agent_spec = spec(server, tools="environment", temperature=0.2, seed=4, extra_body={"top_k": 5})
+    async with aclosing(OpenAIChatAgent(agent_spec, env=env)) as agent:
+        reply = await agent.respond(turn("where is W1006?"))
+    assert reply.text == "W1006 is shipped."
+    assert reply.tool_calls[0].result["id"] == "W1006" and reply.tool_calls[0].call_id == "call_1"
+    first, second = (r.json for r in server.received)
+    assert {t["function"]["name"] for t in first["tools"]} == {t.name for t in env.agent_tools()}
+    assert (first["temperature"], first["seed"], first["top_k"]) == (0.2, 4, 5)
+    assert second["messages"][-2]["tool_calls"][0]["id"] == "call_1"
+    assert second["messages"][-1]["tool_call_id"] == "call_1"
+
+
+async def test_tools_from_a_yaml_file_and_a_system_prompt_file(server, tmp_path):
+    from vistasim.agent._openai_chat import prepare_chat_agent
+
+    (tmp_path / "tools.yaml").write_text(
+        "- type: function\n  function:\n    name: lookup\n    description: Find an order.\n"
+        "    parameters: {type: object, properties: {id: {type: string}}}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "prompt.md").write_text("You are ShopBot.\n", encoding="utf-8")
+    server.handler = lambda request: (200, completion())
+    agent_spec = spec(server, tools="tools.yaml", system_prompt_file="prompt.md")
+    setup = prepare_chat_agent(agent_spec, base_dir=tmp_path, model=_own_model(agent_spec))
+    async with aclosing(OpenAIChatAgent(agent_spec, setup=setup)) as agent:
+        await agent.respond(turn())
+        await setup.model.aclose()
+    body = server.received[0].json
+    assert body["messages"][0] == {"role": "system", "content": "You are ShopBot.\n"}
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "lookup",
+                "description": "Find an order.",
+                "parameters": {"type": "object", "properties": {"id": {"type": "string"}}},
+            },
+        }
+    ]
+
+
+def _own_model(agent_spec):
+    from vistasim.agent._chat_endpoint import EndpointChatModel
+
+    return EndpointChatModel(agent_spec)
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        ('{"name": "x"}', "holds a dict"),
+        ('[{"type": "function", "function": {"description": "no name"}}]', "has no function name"),
+        ("[oops", "not valid JSON/YAML"),
+    ],
+)
+def test_malformed_tool_files_are_config_errors(tmp_path, content, error):
+    from vistasim.agent._openai_chat import load_tool_schemas
+
+    path = tmp_path / "tools.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError, match=error) as info:
+        load_tool_schemas(path)
+    assert info.value.key == "agent.tools"
+
+
+def test_a_missing_tools_file_names_the_key_and_where_paths_start(tmp_path):
+    from vistasim.agent._openai_chat import prepare_chat_agent
+
+    agent_spec = OpenAIChatAgentSpec(base_url="http://127.0.0.1:9/v1", model="m", tools="t.json")
+    with pytest.raises(ConfigError, match="relative to the config file") as info:
+        prepare_chat_agent(agent_spec, base_dir=tmp_path, model=_own_model(agent_spec))
+    assert info.value.key == "agent.tools"
+
+
+def test_environment_tools_without_an_environment_is_a_config_error():
+    agent_spec = OpenAIChatAgentSpec(
+        base_url="http://127.0.0.1:9/v1", model="m", tools="environment"
+    )
+    with pytest.raises(ConfigError, match="needs an environment") as info:
+        OpenAIChatAgent(agent_spec)
+    assert info.value.key == "agent.tools"
+
+
+def test_system_prompt_and_its_file_together_are_refused():
+    with pytest.raises(ValueError, match="not both"):
+        OpenAIChatAgentSpec(
+            base_url="http://127.0.0.1:9/v1", model="m", system_prompt="a", system_prompt_file="b"
+        )

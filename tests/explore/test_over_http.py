@@ -65,10 +65,13 @@ async def test_run_over_http_records_calls_and_leaks_no_secret(tmp_path, monkeyp
     view = read_run_view(store, result.run_id)
     assert result.stop_reasons == {"goal_met": 2} and result.passed == 2
     calls = view.episodes[0].model_calls
-    assert [c.role for c in calls] == ["user"] * 3
+    # Each user turn: the user's model call, then (for the two messages) the agent's.
+    assert [c.role for c in calls] == ["user", "agent", "user", "agent", "user"]
     assert calls[0].usage.input_tokens > 0 and calls[0].cost_usd > 0
+    assert calls[1].usage.input_tokens > 0 and calls[1].model == "bot"
     again = read_run_view(store, rerun.run_id)
-    assert all(c.cache_hit and c.cost_usd == 0 for e in again.episodes for c in e.model_calls)
+    user_calls = [c for e in again.episodes for c in e.model_calls if c.role == "user"]
+    assert all(c.cache_hit and c.cost_usd == 0 for c in user_calls)  # the agent is never cached
     assert _texts(again) == _texts(view)
     export_run(store, result.run_id, tmp_path / "run.jsonl")
     export_run(store, result.run_id, tmp_path / "run.parquet", fmt="parquet")

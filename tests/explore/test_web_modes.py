@@ -114,6 +114,28 @@ async def test_a_browser_crash_errors_that_episode_and_the_run_goes_on(tmp_path)
     assert other.stop_reason in ("goal_met", "user_stop", "max_turns")
 
 
+async def test_a_browser_error_between_turns_errors_that_episode_only(tmp_path, monkeypatch):
+    # Seen under load: the snapshot after a turn raced a navigation. The built-in site's task
+    # group wrapped the error, which then escaped the episode and aborted the whole run.
+    from vistasim.browser._session import PageSession
+
+    real, calls = PageSession.snapshot, []
+
+    async def flaky(self):
+        calls.append(1)
+        if len(calls) == 2:
+            raise BrowserError("could not snapshot the browser: Execution context was destroyed")
+        return await real(self)
+
+    monkeypatch.setattr(PageSession, "snapshot", flaky)
+    config = _config("shop", "ui", concurrency=1)
+    scenarios = _scenarios("shop", "shop-coupon-apply", "shop-status-shipped")
+    result, view = await _run(tmp_path, config, scenarios)
+    assert result.episodes == 2 and result.errored == 1
+    errored = next(e for e in view.episodes if e.status == "errored")
+    assert errored.stop_reason == "infra_error" and "Execution context" in errored.stop.detail
+
+
 def test_demo_runs_in_hybrid_mode_and_writes_a_report(tmp_path):
     from click.testing import CliRunner
 

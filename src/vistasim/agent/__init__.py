@@ -1,6 +1,7 @@
 """Adapters that reach the agent under test."""
 
 from vistasim.agent._http_json import HttpJsonAgent
+from vistasim.agent._model_agent import ModelAgent
 from vistasim.agent._open import check_agent_spec, open_agent
 from vistasim.agent._openai_chat import OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
@@ -12,6 +13,7 @@ __all__ = [
     "AgentAdapter",
     "HttpJsonAgent",
     "HttpTraceSource",
+    "ModelAgent",
     "OpenAIChatAgent",
     "PythonAgent",
     "Reply",

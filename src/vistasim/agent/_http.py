@@ -22,6 +22,7 @@ import httpx2
 
 import vistasim.llm
 from vistasim.errors import AgentError, ConfigError
+from vistasim.llm._clients import HttpClients
 
 __all__ = ["AGENT", "EndpointNames", "JsonAnswer", "JsonEndpoint", "redact"]
 
@@ -76,6 +77,8 @@ class JsonEndpoint:
         transport: An httpx2 transport (tests); without one, non-loopback hosts are refused while
             `vistasim.llm.ALLOW_REQUESTS` is off.
         names: How errors name the endpoint and its settings.
+        clients: The run's shared HTTP clients; without them the endpoint opens (and closes)
+            its own client.
     """
 
     def __init__(
@@ -89,6 +92,7 @@ class JsonEndpoint:
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         names: EndpointNames = AGENT,
+        clients: HttpClients | None = None,
     ) -> None:
         self.url = url
         self._method = method
@@ -98,9 +102,12 @@ class JsonEndpoint:
         self._environ = environ
         self._names = names
         self._who = f"{names.what} at {url}"
-        self._guard = transport is None
-        self._client = httpx2.AsyncClient(
-            transport=transport, timeout=timeout_s, follow_redirects=True
+        self._guard = transport is None and (clients is None or clients.transport is None)
+        self._clients = clients
+        self._client = (
+            httpx2.AsyncClient(transport=transport, timeout=timeout_s, follow_redirects=True)
+            if clients is None
+            else None
         )
 
     async def send(
@@ -120,8 +127,14 @@ class JsonEndpoint:
         self._check_allowed()
         try:
             with anyio.fail_after(self._timeout_s):
-                response = await self._client.request(
-                    self._method, self.url, json=payload, params=params, headers=headers
+                client = self._client or self._shared_client()
+                response = await client.request(
+                    self._method,
+                    self.url,
+                    json=payload,
+                    params=params,
+                    headers=headers,
+                    timeout=self._timeout_s,
                 )
         except (TimeoutError, httpx2.TimeoutException):
             raise AgentError(
@@ -138,8 +151,13 @@ class JsonEndpoint:
         return AgentError(f"{self._who}: {message}", status=answer.status, body=answer.body)
 
     async def aclose(self) -> None:
-        """Close the HTTP client."""
-        await self._client.aclose()
+        """Close the HTTP client, unless it is the run's shared one."""
+        if self._client is not None:
+            await self._client.aclose()
+
+    def _shared_client(self) -> httpx2.AsyncClient:
+        assert self._clients is not None
+        return self._clients.client(self.url)
 
     def _parse(self, response: httpx2.Response, body: str) -> JsonAnswer:
         status = response.status_code

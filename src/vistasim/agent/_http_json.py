@@ -17,10 +17,11 @@ from typing import Any
 import httpx2
 
 from vistasim.agent._http import JsonAnswer, JsonEndpoint
-from vistasim.agent._python import coerce_tool_call
+from vistasim.agent._replies import coerce_tool_call
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import HttpJsonAgentSpec
 from vistasim.errors import AgentError, ConfigError
+from vistasim.llm._clients import HttpClients
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _PLACEHOLDERS = ("message", "session_id", "history")
@@ -41,6 +42,7 @@ class HttpJsonAgent:
         *,
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
+        clients: HttpClients | None = None,
     ) -> None:
         used = check_placeholders(spec.request_template)
         self.restore_strategy: RestoreStrategy = "stateless" if "history" in used else "replay"
@@ -52,6 +54,7 @@ class HttpJsonAgent:
             timeout_s=spec.timeout_s,
             environ=environ,
             transport=transport,
+            clients=clients,
         )
 
     async def respond(self, turn: Turn) -> Reply:
@@ -76,7 +79,7 @@ class HttpJsonAgent:
         return Reply(text=text, tool_calls=tool_calls)
 
     async def aclose(self) -> None:
-        """Close the HTTP client."""
+        """Close the HTTP client, unless it is the run's shared one."""
         await self._endpoint.aclose()
 
     def _tool_calls(self, answer: JsonAnswer) -> tuple[Any, ...]:

@@ -13,11 +13,12 @@ from typing import assert_never
 import httpx2
 
 from vistasim.agent._http_json import HttpJsonAgent, check_placeholders
-from vistasim.agent._openai_chat import OpenAIChatAgent
+from vistasim.agent._openai_chat import ChatAgentSetup, OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
 from vistasim.agent._types import AgentAdapter
 from vistasim.config import AgentSpec, HttpJsonAgentSpec, OpenAIChatAgentSpec, PythonAgentSpec
 from vistasim.env._types import Environment
+from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 
 
@@ -28,6 +29,8 @@ def open_agent(
     model: ChatModel | None = None,
     environ: Mapping[str, str] | None = None,
     transport: httpx2.AsyncBaseTransport | None = None,
+    chat_setup: ChatAgentSetup | None = None,
+    clients: HttpClients | None = None,
 ) -> AgentAdapter:
     """Create a fresh adapter for one episode.
 
@@ -38,6 +41,9 @@ def open_agent(
         environ: Environment variables for `${NAME}` header values (default: `os.environ`,
             read at call time).
         transport: HTTP transport for the HTTP adapters, e.g. `httpx2.MockTransport` in tests.
+        chat_setup: What the run's `openai_chat` agents share (its metered model on the run's
+            HTTP client, prompt and tools); default: the adapter makes its own.
+        clients: The run's shared HTTP clients, for the `http_json` adapter.
 
     Raises:
         ConfigError: the Python target cannot be imported or does not fit its options.
@@ -51,9 +57,11 @@ def open_agent(
             timeout_s=spec.timeout_s,
         )
     if isinstance(spec, OpenAIChatAgentSpec):
-        return OpenAIChatAgent(spec, environ=environ, transport=transport)
+        return OpenAIChatAgent(
+            spec, env=env, setup=chat_setup, environ=environ, transport=transport
+        )
     if isinstance(spec, HttpJsonAgentSpec):
-        return HttpJsonAgent(spec, environ=environ, transport=transport)
+        return HttpJsonAgent(spec, environ=environ, transport=transport, clients=clients)
     assert_never(spec)
 
 

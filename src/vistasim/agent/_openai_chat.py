@@ -1,145 +1,197 @@
 """Reach an agent under test that speaks the OpenAI chat-completions protocol.
 
-Many products put their assistant behind an OpenAI-compatible endpoint (vLLM, Ollama, a gateway,
-or a wrapper around their own tool loop). This adapter sends the whole conversation each turn, so
-the agent keeps no hidden state and branching needs no agent snapshot. It calls the endpoint with
-plain HTTP and no retries: an agent that fails is the finding, not something to paper over.
+Two kinds of product sit behind such an endpoint. A deployed assistant (a gateway around its own
+tool loop) gets the conversation and answers in text; tool calls it reports are its trace. A bare
+model (vLLM, Ollama, llama.cpp serving a tool-using model) answers `content: null` with
+`tool_calls` and waits for results: with `tools` set, vistasim runs that loop against the
+episode's environment (`ModelAgent`). Either way the endpoint is reached over plain HTTP without
+retries, because an agent that fails is the finding, not something to paper over.
+
+What every episode shares (the run's metered model on one HTTP client, the system prompt, the
+tool schemas) is read once per run into a `ChatAgentSetup`, so a bad file is one config error
+before the run, not one per episode.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx2
-from pydantic import JsonValue
+import yaml
+from pydantic import ValidationError
 
-from vistasim.agent._http import JsonAnswer, JsonEndpoint
-from vistasim.agent._python import parse_tool_args
-from vistasim.agent._types import Reply, RestoreStrategy, Turn
+from vistasim.agent._chat_endpoint import EndpointChatModel
+from vistasim.agent._model_agent import ModelAgent
 from vistasim.config import OpenAIChatAgentSpec
-from vistasim.events import ToolCall
-from vistasim.llm._usage import TokenUsage
+from vistasim.env._types import Environment
+from vistasim.errors import ConfigError
+from vistasim.llm._types import ChatModel, ToolSpec
 
-_ROLES = {"user": "user", "agent": "assistant"}
+__all__ = [
+    "ENVIRONMENT_TOOLS",
+    "ChatAgentSetup",
+    "OpenAIChatAgent",
+    "load_tool_schemas",
+    "prepare_chat_agent",
+    "read_agent_files",
+]
+
+ENVIRONMENT_TOOLS = "environment"
+"""The `agent.tools` value that offers the environment's agent tools."""
 
 
-class OpenAIChatAgent:
+@dataclass(frozen=True, kw_only=True)
+class ChatAgentSetup:
+    """What every episode's `openai_chat` agent of a run shares."""
+
+    model: ChatModel
+    """The endpoint as a chat model (in a run: metered as role `agent`, on the shared client)."""
+    system_prompt: str | None
+    """From `system_prompt` or `system_prompt_file`."""
+    tools: tuple[ToolSpec, ...] | None
+    """Schemas from the tools file; `None` with `tools = "environment"` (the episode's own)."""
+
+
+def prepare_chat_agent(
+    spec: OpenAIChatAgentSpec, *, base_dir: str | Path, model: ChatModel
+) -> ChatAgentSetup:
+    """Read the spec's files (relative to `base_dir`) once for a run.
+
+    Raises:
+        ConfigError: a file is missing or unreadable, or the tool schemas are malformed.
+    """
+    prompt, tools = read_agent_files(spec, base_dir=base_dir)
+    return ChatAgentSetup(model=model, system_prompt=prompt, tools=tools)
+
+
+def read_agent_files(
+    spec: OpenAIChatAgentSpec, *, base_dir: str | Path
+) -> tuple[str | None, tuple[ToolSpec, ...] | None]:
+    """Return the system prompt and the tool schemas (`None`: the environment's) of a spec.
+
+    Raises:
+        ConfigError: a file is missing or unreadable, or the tool schemas are malformed.
+    """
+    prompt = spec.system_prompt
+    if spec.system_prompt_file is not None:
+        path = _resolve(base_dir, spec.system_prompt_file)
+        prompt = _read(path, key="agent.system_prompt_file")
+    if spec.tools == ENVIRONMENT_TOOLS:
+        return prompt, None
+    if spec.tools is None:
+        return prompt, ()
+    return prompt, load_tool_schemas(_resolve(base_dir, spec.tools))
+
+
+class OpenAIChatAgent(ModelAgent):
     """The agent under test behind `POST {base_url}/chat/completions` (`kind = "openai_chat"`).
 
-    Each turn sends the optional system prompt, the history (user -> `user`, agent ->
-    `assistant`) and the new message. The reply is `choices[0].message.content`; its `tool_calls`
-    become `ToolCall` events and `usage` becomes `TokenUsage`.
-    """
+    Each turn sends the system prompt, the conversation so far (with earlier tool calls and
+    results) and the new message, plus `tools`, `temperature`, `seed` and `extra_body` when set.
+    A reply's `usage` becomes the turn's `TokenUsage`, its model and finish reason the metadata.
 
-    restore_strategy: RestoreStrategy = "stateless"
+    Args:
+        spec: The `[agent]` section.
+        env: The episode's environment: tool calls run against it when `spec.tools` is set.
+        setup: The run's shared model, prompt and tools; default: made from `spec` with an
+            HTTP client of the adapter's own (files relative to the working directory).
+        environ: Where `${NAME}` header values are read, when `setup` is not given.
+        transport: An httpx2 transport (tests), when `setup` is not given.
+    """
 
     def __init__(
         self,
         spec: OpenAIChatAgentSpec,
         *,
+        env: Environment | None = None,
+        setup: ChatAgentSetup | None = None,
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
     ) -> None:
-        self._spec = spec
-        self._endpoint = JsonEndpoint(
-            spec.base_url.rstrip("/") + "/chat/completions",
-            headers=spec.headers,
-            auth_env=spec.api_key_env,
-            timeout_s=spec.timeout_s,
-            environ=environ,
-            transport=transport,
-        )
-
-    async def respond(self, turn: Turn) -> Reply:
-        """Send the conversation and return the first choice as a reply.
-
-        Raises:
-            AgentError: the endpoint failed, or its answer has no choice, or neither content
-                nor tool calls.
-        """
-        answer = await self._endpoint.send(self.request_body(turn))
-        message = self._first_message(answer)
-        text = _content_text(message.get("content"))
-        tool_calls = tuple(
-            self._tool_call(item, answer) for item in message.get("tool_calls") or []
-        )
-        if not text.strip() and not tool_calls:
-            raise self._endpoint.fail("choices[0].message has no content and no tool calls", answer)
-        metadata: dict[str, JsonValue] = {
-            key: value
-            for key, value in (
-                ("model", answer.data.get("model")),
-                ("finish_reason", answer.data["choices"][0].get("finish_reason")),
+        self._own: EndpointChatModel | None = None
+        if setup is None:
+            self._own = EndpointChatModel(spec, environ=environ, transport=transport)
+            setup = prepare_chat_agent(spec, base_dir=".", model=self._own)
+        if setup.tools is None and env is None:
+            raise ConfigError(
+                "agent.tools = 'environment' needs an environment: add [environment] target "
+                "(a built-in domain such as 'shop', or a module:factory), or list the tool "
+                "schemas in a file",
+                key="agent.tools",
             )
-            if isinstance(value, str)
-        }
-        return Reply(
-            text=text,
-            tool_calls=tool_calls,
-            usage=_usage(answer.data.get("usage")),
-            metadata=metadata,
+        super().__init__(
+            setup.model,
+            env=env,
+            system_prompt=setup.system_prompt,
+            tools=setup.tools,
+            temperature=spec.temperature,
+            seed=spec.seed,
+            max_tool_rounds=spec.max_tool_rounds,
         )
-
-    def request_body(self, turn: Turn) -> dict[str, Any]:
-        """Build the chat-completions request for one turn (what is sent, minus headers)."""
-        messages: list[dict[str, str]] = []
-        if self._spec.system_prompt:
-            messages.append({"role": "system", "content": self._spec.system_prompt})
-        messages.extend({"role": _ROLES[u.role], "content": u.text} for u in turn.history)
-        messages.append({"role": "user", "content": turn.message})
-        return {"model": self._spec.model, "messages": messages}
 
     async def aclose(self) -> None:
-        """Close the HTTP client."""
-        await self._endpoint.aclose()
+        """Close the HTTP client, unless it is the run's shared one."""
+        if self._own is not None:
+            await self._own.aclose()
 
-    def _first_message(self, answer: JsonAnswer) -> dict[str, Any]:
-        data = answer.data
-        choices = data.get("choices") if isinstance(data, dict) else None
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise self._endpoint.fail("the answer has no choices", answer)
-        message = choices[0].get("message")
-        if not isinstance(message, dict):
-            raise self._endpoint.fail("choices[0] has no message", answer)
-        return message
 
-    def _tool_call(self, item: Any, answer: JsonAnswer) -> ToolCall:
-        function = item.get("function") if isinstance(item, dict) else None
-        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            raise self._endpoint.fail(f"tool call {item!r:.200} has no function name", answer)
-        call_id = item.get("id")
-        return ToolCall(
-            name=function["name"],
-            args=parse_tool_args(function.get("arguments")),
-            call_id=call_id if isinstance(call_id, str) else None,
+def load_tool_schemas(path: Path) -> tuple[ToolSpec, ...]:
+    """Read a JSON or YAML list of OpenAI tool schemas (`{type: function, function: {...}}`).
+
+    A bare `{name, description, parameters}` entry is accepted too, as is `{"tools": [...]}`.
+
+    Raises:
+        ConfigError: the file is unreadable, not a list, or an entry has no `name`.
+    """
+    text = _read(path, key="agent.tools")
+    try:
+        data: Any = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError) as exc:
+        raise ConfigError(
+            f"{str(path)!r} is not valid JSON/YAML: {exc}", key="agent.tools"
+        ) from None
+    if isinstance(data, dict) and "tools" in data:
+        data = data["tools"]
+    if not isinstance(data, list):
+        raise ConfigError(
+            f"{str(path)!r} holds a {type(data).__name__}; write a list of tool schemas, "
+            'e.g. [{"type": "function", "function": {"name": "get_order", "parameters": {...}}}]',
+            key="agent.tools",
         )
+    return tuple(_tool_spec(item, index, path) for index, item in enumerate(data))
 
 
-def _content_text(content: Any) -> str:
-    """Read message content: a string, or a list of `{type: text, text}` parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            part["text"]
-            for part in content
-            if isinstance(part, dict) and isinstance(part.get("text"), str)
+def _tool_spec(item: Any, index: int, path: Path) -> ToolSpec:
+    function = item.get("function", item) if isinstance(item, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        raise ConfigError(
+            f"{str(path)!r}: tool #{index} ({item!r:.120}) has no function name; write each as "
+            '{"type": "function", "function": {"name": ..., "description": ..., "parameters": {}}}',
+            key="agent.tools",
         )
-    return ""
+    fields = {k: function[k] for k in ("name", "description", "parameters") if k in function}
+    try:
+        return ToolSpec.model_validate(fields)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"{str(path)!r}: tool {function['name']!r}: {exc.errors()[0]['msg']}", key="agent.tools"
+        ) from None
 
 
-def _usage(raw: Any) -> TokenUsage | None:
-    if not isinstance(raw, dict):
-        return None
-    details = raw.get("prompt_tokens_details")
-    cached = details.get("cached_tokens") if isinstance(details, dict) else None
-    return TokenUsage(
-        input_tokens=_count(raw.get("prompt_tokens")),
-        output_tokens=_count(raw.get("completion_tokens")),
-        cached_tokens=_count(cached),
-    )
+def _resolve(base_dir: str | Path, name: str) -> Path:
+    path = Path(name).expanduser()
+    return path if path.is_absolute() else Path(base_dir) / path
 
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+def _read(path: Path, *, key: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read {str(path)!r} ({exc.strerror}); paths are relative to the config file",
+            key=key,
+        ) from None

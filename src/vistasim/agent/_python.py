@@ -19,18 +19,24 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
-from pydantic import JsonValue, ValidationError
+from pydantic import JsonValue
 
 from vistasim.agent._blocking import StepTimes, run_in_daemon_thread, timed_steps
+from vistasim.agent._replies import coerce_tool_call, normalize_reply, parse_tool_args
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, EnvError, user_frame
-from vistasim.events import ToolCall
 from vistasim.llm._types import ChatModel
-from vistasim.llm._usage import TokenUsage
+
+__all__ = [
+    "PythonAgent",
+    "coerce_tool_call",
+    "normalize_reply",
+    "parse_tool_args",
+    "resolve_target",
+]
 
 _TARGET_KEY = "agent.target"
-_REPLY_KEYS = ("text", "tool_calls", "usage", "metadata")
 
 
 def resolve_target(target: str, *, key: str = _TARGET_KEY) -> Any:
@@ -50,13 +56,19 @@ def resolve_target(target: str, *, key: str = _TARGET_KEY) -> Any:
         )
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # the user's module may raise anything while importing
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if not (module_name == missing or module_name.startswith(missing + ".")):
+            # The module exists but imports one that does not: point at that import line.
+            raise _import_failed(module_name, exc, key) from None
         raise ConfigError(
-            f"cannot import module {module_name!r} ({type(exc).__name__}: {exc}); is it importable "
+            f"cannot import module {module_name!r} (ModuleNotFoundError: {exc}); is it importable "
             "from the working directory or PYTHONPATH? "
             f"check with: python -c 'import {module_name}'",
             key=key,
-        ) from exc
+        ) from None
+    except Exception as exc:  # the user's module may raise anything while importing
+        raise _import_failed(module_name, exc, key) from None
     obj: Any = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -68,51 +80,6 @@ def resolve_target(target: str, *, key: str = _TARGET_KEY) -> Any:
             )
         obj = getattr(obj, part)
     return obj
-
-
-def coerce_tool_call(item: Any) -> ToolCall:
-    """Turn a reported tool call (`ToolCall` or `{name, args, result, error}`) into an event.
-
-    `args` may be a mapping or JSON text (unparsable text is kept as `{"_raw": text}`); `arguments`
-    and `id` are accepted as aliases of `args` and `call_id`. Unknown keys are ignored.
-
-    Raises:
-        AgentError: the item has no string `name` or holds values that are not JSON.
-    """
-    if isinstance(item, ToolCall):
-        return item
-    if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
-        raise AgentError(
-            f"tool call {_short(item)} is not a mapping with a string 'name'; report tool calls "
-            "as {name, args, result, error}"
-        )
-    raw_args = item.get("args", item.get("arguments"))
-    call_id = item.get("call_id", item.get("id"))
-    try:
-        return ToolCall(
-            name=item["name"],
-            args=parse_tool_args(raw_args),
-            result=item.get("result"),
-            error=None if item.get("error") is None else str(item["error"]),
-            call_id=None if call_id is None else str(call_id),
-        )
-    except ValidationError as exc:
-        raise AgentError(f"tool call {item['name']!r} is not valid JSON data: {exc}") from None
-
-
-def parse_tool_args(raw: Any) -> dict[str, Any]:
-    """Parse tool arguments given as a mapping, JSON text or nothing; keep bad text as `_raw`."""
-    if raw is None or raw == "":
-        return {}
-    if isinstance(raw, Mapping):
-        return dict(raw)
-    if isinstance(raw, str):
-        try:
-            parsed = json.loads(raw)
-        except ValueError:
-            return {"_raw": raw}
-        return parsed if isinstance(parsed, dict) else {"_raw": raw}
-    return {"_raw": _short(raw)}
 
 
 class PythonAgent:
@@ -259,54 +226,6 @@ class PythonAgent:
             )
 
 
-def normalize_reply(raw: Any, *, agent: str = "agent") -> Reply:
-    """Turn what a Python agent returned into a `Reply`.
-
-    Accepts a `Reply`, a non-empty `str`, or a mapping with a `text` string and optional
-    `tool_calls`, `usage` and `metadata`.
-
-    Raises:
-        AgentError: anything else (None, numbers, empty text, unknown keys).
-    """
-    if isinstance(raw, Reply):
-        return raw
-    if isinstance(raw, str):
-        if not raw.strip():
-            raise AgentError(
-                f"{agent} returned an empty str; return a non-empty str or vistasim.agent.Reply"
-            )
-        return Reply(text=raw)
-    if isinstance(raw, Mapping) and isinstance(raw.get("text"), str):
-        return _reply_from_mapping(raw, agent)
-    raise AgentError(
-        f"{agent} returned {type(raw).__name__} ({_short(raw)}); "
-        "return a str or vistasim.agent.Reply",
-        body=_short(raw, 2000),
-    )
-
-
-def _reply_from_mapping(raw: Mapping[str, Any], agent: str) -> Reply:
-    unknown = sorted(str(key) for key in raw if key not in _REPLY_KEYS)
-    if unknown:
-        raise AgentError(
-            f"{agent} returned a dict with unknown keys {unknown!r}; allowed: {list(_REPLY_KEYS)}"
-        )
-    calls = raw.get("tool_calls") or []
-    if not isinstance(calls, list | tuple):
-        raise AgentError(f"{agent} returned tool_calls as {type(calls).__name__}; use a list")
-    tool_calls = tuple(coerce_tool_call(item) for item in calls)
-    if not raw["text"].strip() and not tool_calls:
-        raise AgentError(f"{agent} returned empty text and no tool calls; return a reply text")
-    try:
-        usage = None if raw.get("usage") is None else TokenUsage.model_validate(raw["usage"])
-    except ValidationError as exc:
-        raise AgentError(f"{agent} returned usage that is not token counts: {exc}") from None
-    metadata = raw.get("metadata") or {}
-    if not isinstance(metadata, Mapping):
-        raise AgentError(f"{agent} returned metadata as {type(metadata).__name__}; use a dict")
-    return Reply(text=raw["text"], tool_calls=tool_calls, usage=usage, metadata=dict(metadata))
-
-
 def _instantiate(
     cls: type, options: dict[str, Any], env: Environment | None, model: ChatModel | None
 ) -> Any:
@@ -391,6 +310,14 @@ def _is_async_callable(fn: Any) -> bool:
     )
 
 
+def _import_failed(module_name: str, exc: BaseException, key: str) -> ConfigError:
+    return ConfigError(
+        f"cannot import module {module_name!r}: {type(exc).__name__}: {exc}{user_frame(exc)}; "
+        f"fix that line, then check with: python -c 'import {module_name}'",
+        key=key,
+    )
+
+
 def _raised(agent: str, where: str, exc: BaseException) -> AgentError:
     trace = "".join(traceback.format_exception(exc))
     label = f"{agent}.{where}" if where else agent
@@ -402,8 +329,3 @@ def _describe(obj: Any) -> str:
     module = getattr(obj, "__module__", None)
     qualname = getattr(obj, "__qualname__", None) or type(obj).__qualname__
     return f"{module}:{qualname}" if module else qualname
-
-
-def _short(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import httpx2
 
 from vistasim.agent._http import EndpointNames, JsonEndpoint
-from vistasim.agent._python import coerce_tool_call
+from vistasim.agent._replies import coerce_tool_call
 from vistasim.errors import AgentError
 from vistasim.events import ToolCall
 

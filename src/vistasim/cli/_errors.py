@@ -38,7 +38,10 @@ def report_error(exc: BaseException) -> int:
     expected = next((e for e in errors if isinstance(e, VistasimError)), None)
     expected = expected or next((e for e in errors if isinstance(e, _EXPECTED)), None)
     if expected is not None:
-        click.echo(f"error: {one_line(expected)}", err=True)
+        # A preflight finds several mistakes at once: one line each.
+        lines = str(expected).splitlines() if isinstance(expected, VistasimError) else []
+        for line in [_bounded(line) for line in lines if line.strip()] or [one_line(expected)]:
+            click.echo(f"error: {line}", err=True)
         return EXIT_USAGE
     log = _write_log(exc)
     click.echo(
@@ -60,6 +63,10 @@ def one_line(exc: BaseException) -> str:
         text = str(exc) or type(exc).__name__
     if not isinstance(exc, VistasimError | OSError):
         text = f"{type(exc).__name__}: {text}"
+    return _bounded(text)
+
+
+def _bounded(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _LONGEST_LINE else text[: _LONGEST_LINE - 1] + "…"
 

@@ -1,41 +1,62 @@
-"""The `vistasim` command group; each command lives in its own module."""
+"""The `vistasim` command group; each command lives in its own module, imported when it runs.
+
+`vistasim --help` lists the commands from the table below without importing them: the commands
+pull in pydantic, the store, the models and rich, which is most of a second of CPU for a line of
+help. A test keeps the table's short help equal to each command's own.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from importlib import import_module
 
 import click
 
 from vistasim import __version__
 from vistasim.cli._errors import report_error
 
+COMMANDS: dict[str, str] = {
+    "run": "Run the scenarios of CONFIG (a vistasim.toml) against its agent.",
+    "demo": "Run the offline demo (no key, no network) and say where the results are.",
+    "runs": "List runs, newest first.",
+    "show": "Show a run's episodes, or one episode's transcript.",
+    "metrics": "Compute (or show the stored) metrics of a run.",
+    "report": "Write the HTML report of a run (metrics are computed and stored if needed).",
+    "export": "Export a run's events.",
+    "scenarios": "List or generate scenarios of a built-in domain (shop, school).",
+    "serve": "Serve a built-in domain's web site (shop, school) with its rule-based chat agent.",
+    "schema": "Print the JSON schema of a scenario file (use it in a yaml-language-server line).",
+}
+"""Command name -> its short help; each command is `vistasim.cli.<name>:command`."""
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _LazyGroup(click.Group):
+    """A group that imports a command's module only when that command is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        return import_module(f"vistasim.cli.{cmd_name}").command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Shortened as click shortens a loaded command's help, so the page looks the same.
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [
+            (name, click.Command(name, help=text).get_short_help_str(limit))
+            for name, text in COMMANDS.items()
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(sorted(rows))
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="vistasim")
 def cli() -> None:
     """Evaluate interactive agents by simulating their users."""
-
-
-def _register() -> None:
-    from vistasim.cli import (
-        demo,
-        export,
-        metrics,
-        report,
-        run,
-        runs,
-        scenarios,
-        schema,
-        serve,
-        show,
-    )
-
-    for module in (run, demo, runs, show, metrics, report, export, scenarios, serve, schema):
-        cli.add_command(module.command)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:

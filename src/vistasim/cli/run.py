@@ -32,11 +32,18 @@ from vistasim.errors import ConfigError
     "--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels allowed."
 )
 @click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@click.option(
+    "--no-preflight",
+    "skip_preflight",
+    is_flag=True,
+    help="Skip the checks before the run (endpoints, keys, targets, extras).",
+)
 def command(
     config_path: Path | None,
     resume: str | None,
     store_path: Path | None,
     model_flags: tuple[str, ...],
+    skip_preflight: bool,
     **flags: Any,
 ) -> None:
     """Run the scenarios of CONFIG (a vistasim.toml) against its agent.
@@ -51,7 +58,7 @@ def command(
         raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")
     config = None
     if config_path is not None:
-        config = load_config(config_path, overrides=_overrides(model_flags, flags))
+        config = load_config(config_path, overrides=_overrides(model_flags, flags), flags=FLAGS)
     store = default_store_path(config, store_path)
     with progress_bar("running") as on_episode:
         result = anyio.run(
@@ -60,9 +67,21 @@ def command(
                 store=store,
                 resume=resume,
                 on_episode=on_episode,
+                preflight=not skip_preflight,
             )
         )
     print_result(result)
+
+
+FLAGS = {
+    "run.rollouts": "--rollouts",
+    "run.concurrency": "--concurrency",
+    "run.max_turns": "--max-turns",
+    "run.mode": "--mode",
+    "user.policy": "--policy",
+    "models": "--model",
+}
+"""The flag behind each key the flags set, so a bad value is reported as the flag."""
 
 
 def _overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, Any]:

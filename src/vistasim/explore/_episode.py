@@ -15,7 +15,7 @@ from pydantic import JsonValue
 from vistasim.agent._types import Turn, Utterance
 from vistasim.browser._types import WebStep
 from vistasim.env._types import Environment, ToolOutcome
-from vistasim.errors import EnvError, SimulatorError
+from vistasim.errors import AgentError, EnvError, SimulatorError
 from vistasim.events import (
     AgentReply,
     ApiCall,
@@ -129,6 +129,8 @@ async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
             )
             outcome.events.append(snapshot)
     except Exception as exc:  # a failure must cost one episode, not the run
+        if isinstance(exc, AgentError):  # the calls it made before failing happened
+            outcome.events.extend(e for e in exc.tool_calls if isinstance(e, ToolCall))
         outcome.stop = stop_for(exc, episode_id=ep.plan.episode_id)
     return outcome
 

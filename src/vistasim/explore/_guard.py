@@ -73,7 +73,11 @@ def stop_for(exc: Exception, *, episode_id: str = "") -> Stop:
 def agent_detail(exc: AgentError) -> str:
     """An agent failure in one line: the message, the HTTP status and a body excerpt."""
     text = str(exc)
-    status = f" (HTTP {exc.status})" if exc.status and f"HTTP {exc.status}" not in text else ""
+    if exc.status is None:
+        # Only an HTTP answer's body says more than the message; a Python agent's traceback
+        # would bury the user's own line, which the message already ends with.
+        return text
+    status = f" (HTTP {exc.status})" if f"HTTP {exc.status}" not in text else ""
     body = f"; body: {exc.body[:300]!r}" if exc.body else ""
     return f"{text}{status}{body}"
 

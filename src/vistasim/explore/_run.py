@@ -23,6 +23,7 @@ from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
+from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
 from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
 from vistasim.explore._watchdog import LoopWatchdog
@@ -67,6 +68,7 @@ async def run(
     resume: str | None = None,
     models: Mapping[str, ChatModel] | None = None,
     on_episode: ProgressCallback | None = None,
+    preflight: bool = True,
 ) -> RunResult:
     """Run (or, with `resume=RUN_ID`, finish) a run and return its summary.
 
@@ -77,6 +79,11 @@ async def run(
         resume: Id of an interrupted run to finish.
         models: Models by role that replace the config's (tests, custom providers).
         on_episode: Progress callback.
+        preflight: Check endpoints, keys, targets and extras before the first episode.
+
+    Raises:
+        PreflightError: the checks before the run found mistakes (nothing was recorded).
+        ConfigError: the config or scenarios are wrong.
     """
     started = anyio.current_time()
     own_store = not isinstance(store, Store)
@@ -87,6 +94,8 @@ async def run(
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
         # Everything that can be checked is checked before the run is recorded.
+        if preflight:
+            await check_config(config, given_roles=set(models or {}))
         parts = build_parts(config, store_path=Path(db.path), models=models)
         try:
             if resume is None:
@@ -95,6 +104,8 @@ async def run(
         finally:
             if parts.cache is not None:
                 parts.cache.close()
+            if parts.clients is not None:
+                await parts.clients.aclose()
         return _summary(db, run_id, anyio.current_time() - started)
     finally:
         if own_store:
@@ -300,6 +311,12 @@ async def _play_one(
     except (BrowserError, EnvError, StoreError) as exc:
         # The page could not be opened, or the stored episode cannot be resumed: errored.
         return _record_errored(db, run_id, plan, root_id, str(exc))
+    except ExceptionGroup as group:
+        # The built-in site is served in a task group, which wraps what the episode raised.
+        browser, others = group.split(BrowserError)
+        if browser is None or others is not None:
+            raise
+        return _record_errored(db, run_id, plan, root_id, str(leaf_errors(browser)[0]))
 
 
 @asynccontextmanager
@@ -313,6 +330,7 @@ async def _agent_and_page(
         finally:
             await _close_quietly(agent)
         return
+
     # The built-in site names its own sessions; the agent behind it still serves this episode.
     def site_agent() -> AgentAdapter:
         return EpisodeAgent(parts.make_agent(env), episode_id=episode_id)

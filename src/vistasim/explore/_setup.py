@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vistasim.agent._openai_chat import ChatAgentSetup
 from vistasim.agent._python import resolve_target
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
-from vistasim.config import RunConfig, default_home
+from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, default_home
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame
 from vistasim.explore._guard import GuardedAgent, guard_env_factory
+from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
 
@@ -33,6 +35,8 @@ class Parts:
     """A fresh adapter for the agent under test (one per episode, or per web session)."""
     cache: Any = None
     """The record/replay cache, closed at the end of the run."""
+    clients: HttpClients | None = None
+    """The run's HTTP clients (one set per endpoint), closed at the end of the run."""
 
 
 def build_parts(
@@ -41,11 +45,12 @@ def build_parts(
     """Build the policy, models, environment factory and agent opener a config names.
 
     Raises:
-        ConfigError: the config names no agent, an agent that cannot be reached, or no model
-            for a role it needs.
+        ConfigError: the config names no agent, an agent that cannot be reached or loaded, or
+            no model for a role it needs.
     """
     from vistasim.agent import check_agent_spec
     from vistasim.llm import RequestCache, RoleModel, build_models
+    from vistasim.llm._role import endpoint_limiters
 
     if config.agent is None:
         raise ConfigError(
@@ -53,7 +58,7 @@ def build_parts(
             "target = 'my_agent:MyAgent'",
             key="agent",
         )
-    _make_importable(config)
+    make_importable(config)
     check_agent_spec(config.agent)
     cache = None
     if config.cache.mode != "off":
@@ -63,7 +68,11 @@ def build_parts(
             else store_path.with_name("cache.db")
         )
         cache = RequestCache(cache_path, mode=config.cache.mode)
-    metered: dict[str, ChatModel] = dict(build_models(config, cache=cache))
+    clients = HttpClients(concurrency=config.run.concurrency)
+    limiters = endpoint_limiters(config)
+    metered: dict[str, ChatModel] = dict(
+        build_models(config, cache=cache, clients=clients, limiters=limiters)
+    )
     for role, model in (models or {}).items():
         spec = config.models.get(role)
         metered[role] = RoleModel(
@@ -77,8 +86,9 @@ def build_parts(
         policy=_make_policy(config, metered),
         models=metered,
         make_env=env_factory(config),
-        make_agent=_agent_factory(config, metered),
+        make_agent=_agent_factory(config, metered, clients, limiters),
         cache=cache,
+        clients=clients,
     )
 
 
@@ -134,15 +144,27 @@ def env_factory(config: RunConfig) -> EnvFactory | None:
     return guard_env_factory(lambda: factory(**options), name=target)
 
 
-def _agent_factory(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentFactory:
+def _agent_factory(
+    config: RunConfig,
+    models: Mapping[str, ChatModel],
+    clients: HttpClients,
+    limiters: Mapping[str, Any],
+) -> AgentFactory:
     from vistasim.agent import open_agent
 
     spec = config.agent
     assert spec is not None
+    if isinstance(spec, PythonAgentSpec):
+        resolve_target(spec.target)  # a typo is one config error now, not one per episode
+    chat_setup = None
+    if isinstance(spec, OpenAIChatAgentSpec):
+        chat_setup = _chat_setup(config, spec, clients, limiters)
 
     def make(env: Environment | None) -> GuardedAgent:
         try:
-            adapter = open_agent(spec, env=env, model=models.get("agent"))
+            adapter = open_agent(
+                spec, env=env, model=models.get("agent"), chat_setup=chat_setup, clients=clients
+            )
             return GuardedAgent(adapter, name=getattr(adapter, "name", "the agent"))
         except ConfigError:
             raise  # the same mistake for every episode: the run stops and says so
@@ -153,6 +175,35 @@ def _agent_factory(config: RunConfig, models: Mapping[str, ChatModel]) -> AgentF
             return GuardedAgent(_FailedAgent(AgentError(name)))
 
     return make
+
+
+def _chat_setup(
+    config: RunConfig,
+    spec: OpenAIChatAgentSpec,
+    clients: HttpClients,
+    limiters: Mapping[str, Any],
+) -> ChatAgentSetup:
+    """The run's one metered model for an `openai_chat` agent, on the run's shared client."""
+    from vistasim.agent._chat_endpoint import EndpointChatModel
+    from vistasim.agent._openai_chat import ENVIRONMENT_TOOLS, prepare_chat_agent
+    from vistasim.llm import RoleModel
+
+    if spec.tools == ENVIRONMENT_TOOLS and config.environment is None:
+        raise ConfigError(
+            "agent.tools = 'environment' needs an environment: add [environment] target "
+            "(a built-in domain such as 'shop', or a module:factory), or list the tool schemas "
+            "in a file",
+            key="agent.tools",
+        )
+    endpoint = EndpointChatModel(spec, clients=clients)
+    model = RoleModel(
+        endpoint,
+        role="agent",
+        price=config.prices.get(spec.model),
+        max_retries=0,  # the agent under test is not retried: its failures are findings
+        endpoint_limiter=limiters.get(spec.base_url.rstrip("/")),
+    )
+    return prepare_chat_agent(spec, base_dir=config.base_dir, model=model)
 
 
 class _FailedAgent:
@@ -170,7 +221,7 @@ class _FailedAgent:
         return None
 
 
-def _make_importable(config: RunConfig) -> None:
+def make_importable(config: RunConfig) -> None:
     # A config names its agent as `module:attr` next to the config file, as uvicorn does.
     base = str(Path(config.base_dir).resolve())
     if base not in sys.path:

@@ -17,21 +17,15 @@ import anyio.lowlevel
 
 from vistasim.config import ModelSpec
 from vistasim.errors import ConfigError, MissingExtraError
-from vistasim.llm._types import (
-    ChatMessage,
-    ChatRequest,
-    ChatResponse,
-    ModelCallFailed,
-    ModelToolCall,
-    ToolSpec,
-)
+from vistasim.llm._clients import CONNECTIONS_PER_CLIENT, HttpClients
+from vistasim.llm._types import ChatRequest, ChatResponse, ModelCallFailed, ModelToolCall
 from vistasim.llm._usage import TokenUsage
+from vistasim.llm._wire import message_param, tool_param
 
 if TYPE_CHECKING:
     import openai
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-_CONNECTIONS_PER_POOL = 16
 _LOOPBACK_KEY = "vistasim-loopback"
 """Stand-in key for local servers (vLLM, Ollama, the fake server) that ignore it."""
 
@@ -59,15 +53,23 @@ class OpenAIChatModel:
     `temperature`, `seed` and `max_tokens`.
     """
 
-    def __init__(self, spec: ModelSpec, *, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        spec: ModelSpec,
+        *,
+        environ: Mapping[str, str] | None = None,
+        clients: HttpClients | None = None,
+    ) -> None:
         self.spec = spec
         self.name = spec.model
         self._environ = os.environ if environ is None else environ
         self.base_url = spec.base_url or self._environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
         """The endpoint this model calls."""
+        self._shared = clients
+        """The run's clients (shared with other roles on this endpoint); None: own clients."""
         self._clients: list[openai.AsyncOpenAI] = []
         self._client_loop: object = None
-        self._shards = max(1, -(-spec.concurrency // _CONNECTIONS_PER_POOL))
+        self._shards = max(1, -(-spec.concurrency // CONNECTIONS_PER_CLIENT))
         self._next = 0
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
@@ -133,20 +135,25 @@ class OpenAIChatModel:
         async def api_key() -> str:
             return self._read_key()
 
+        if self._shared is not None:
+            http_client = self._shared.client(self.base_url, concurrency=self.spec.concurrency)
+        else:
+            # The SDK's default client closes itself from __del__ by scheduling a task on
+            # whatever loop runs then, which breaks when that is not the loop it was made on.
+            http_client = sdk.DefaultAsyncHttpxClient(timeout=self.spec.timeout_s)
         return sdk.AsyncOpenAI(
             api_key=api_key,
             base_url=self.base_url,
             max_retries=0,  # RoleModel retries, with its own backoff and metering
             timeout=self.spec.timeout_s,
-            # The SDK's default client closes itself from __del__ by scheduling a task on
-            # whatever loop runs then, which breaks when that is not the loop it was made on.
-            http_client=sdk.DefaultAsyncHttpxClient(timeout=self.spec.timeout_s),
+            http_client=http_client,
         )
 
     async def aclose(self) -> None:
         """Close the HTTP connections (the model stays usable; new clients are made on demand)."""
         clients, self._clients = self._clients, []
-        if self._client_loop == anyio.lowlevel.current_token():
+        # Shared clients belong to the run, which closes them once.
+        if self._shared is None and self._client_loop == anyio.lowlevel.current_token():
             for client in clients:
                 await client.close()
 
@@ -160,10 +167,10 @@ class OpenAIChatModel:
         spec = self.spec
         args: dict[str, Any] = {
             "model": spec.model,
-            "messages": [_message_param(m) for m in request.messages],
+            "messages": [message_param(m) for m in request.messages],
         }
         if request.tools:
-            args["tools"] = [_tool_param(t) for t in request.tools]
+            args["tools"] = [tool_param(t) for t in request.tools]
         max_tokens = _first(request.max_tokens, spec.max_tokens)
         # api.openai.com rejects `max_tokens` for newer models; most compatible servers know
         # only `max_tokens`.
@@ -206,29 +213,6 @@ def _first(*values: Any) -> Any:
 
 def _is_openai(url: str) -> bool:
     return urlsplit(url).hostname == "api.openai.com"
-
-
-def _message_param(message: ChatMessage) -> dict[str, Any]:
-    param: dict[str, Any] = {"role": message.role}
-    if message.content is not None:
-        param["content"] = message.content
-    elif message.role != "assistant":
-        param["content"] = ""  # only assistant messages may omit content
-    if message.tool_calls:
-        param["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in message.tool_calls
-        ]
-    if message.tool_call_id is not None:
-        param["tool_call_id"] = message.tool_call_id
-    return param
-
-
-def _tool_param(tool: ToolSpec) -> dict[str, Any]:
-    function: dict[str, Any] = {"name": tool.name, "parameters": tool.parameters}
-    if tool.description:
-        function["description"] = tool.description
-    return {"type": "function", "function": function}
 
 
 def _to_response(completion: Any, base_url: str) -> ChatResponse:

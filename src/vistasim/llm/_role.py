@@ -15,8 +15,9 @@ from contextlib import asynccontextmanager, nullcontext
 import anyio
 
 from vistasim.config import Price, RunConfig
-from vistasim.errors import ModelError
+from vistasim.errors import ModelError, VistasimError
 from vistasim.llm._cache import RequestCache
+from vistasim.llm._clients import HttpClients
 from vistasim.llm._meter import ModelCall, record_call
 from vistasim.llm._openai import OpenAIChatModel
 from vistasim.llm._types import ChatModel, ChatRequest, ChatResponse, ModelCallFailed
@@ -115,6 +116,11 @@ class RoleModel:
                 async with self._limit():
                     response = await self.model.complete(request)
                 break
+            except VistasimError as exc:
+                # Not a provider hiccup (an agent under test failing, a missing key): metered,
+                # never retried, raised as it is.
+                self._record_failure(exc, attempts=attempt, latency_s=time.perf_counter() - started)
+                raise
             except ModelCallFailed as exc:
                 if not exc.retryable or attempt > self.max_retries:
                     latency = time.perf_counter() - started
@@ -154,7 +160,7 @@ class RoleModel:
             )
         )
 
-    def _record_failure(self, exc: ModelCallFailed, *, attempts: int, latency_s: float) -> None:
+    def _record_failure(self, exc: Exception, *, attempts: int, latency_s: float) -> None:
         record_call(
             ModelCall(
                 role=self.role,
@@ -173,6 +179,8 @@ def build_models(
     *,
     cache: RequestCache | None,
     environ: Mapping[str, str] | None = None,
+    clients: HttpClients | None = None,
+    limiters: dict[str, anyio.CapacityLimiter] | None = None,
 ) -> dict[str, RoleModel]:
     """Build one `RoleModel` per role in `config.models`, each with its own concurrency limit.
 
@@ -180,14 +188,15 @@ def build_models(
         config: The run config; `models` names the roles, `prices` prices them by model name.
         cache: The record/replay cache shared by all roles, or None for no caching.
         environ: Where API keys are read at call time (default: `os.environ`).
+        clients: The run's HTTP clients, shared by every role on one endpoint (default: each
+            model opens its own).
+        limiters: The run's `[endpoints]` limiters by base URL (see `endpoint_limiters`); made
+            here when not given.
     """
     models: dict[str, RoleModel] = {}
-    endpoints: dict[str, anyio.CapacityLimiter] = {}
+    limiters = endpoint_limiters(config) if limiters is None else limiters
     for role, spec in config.models.items():
-        model = OpenAIChatModel(spec, environ=environ)
-        endpoint = config.endpoints.get(model.base_url)
-        if endpoint is not None and model.base_url not in endpoints:
-            endpoints[model.base_url] = anyio.CapacityLimiter(endpoint.concurrency)
+        model = OpenAIChatModel(spec, environ=environ, clients=clients)
         models[role] = RoleModel(
             model,
             role=role,
@@ -195,7 +204,15 @@ def build_models(
             cache=cache,
             max_retries=spec.max_retries,
             limiter=anyio.CapacityLimiter(spec.concurrency),
-            endpoint_limiter=endpoints.get(model.base_url),
+            endpoint_limiter=limiters.get(model.base_url.rstrip("/")),
             rng=random.Random(config.run.seed),
         )
     return models
+
+
+def endpoint_limiters(config: RunConfig) -> dict[str, anyio.CapacityLimiter]:
+    """Return one limiter per `[endpoints."BASE_URL"]`, keyed by the URL without a final `/`."""
+    return {
+        url.rstrip("/"): anyio.CapacityLimiter(spec.concurrency)
+        for url, spec in config.endpoints.items()
+    }

@@ -10,15 +10,18 @@ from vistasim.testing._ground_truth import (
     record_flaws,
 )
 from vistasim.testing._models import FunctionLLM, ScriptedLLM
+from vistasim.testing._tool_responder import ReplayedTools, tool_calling_responder
 
 __all__ = [
     "FakeAgent",
     "FakeOpenAIServer",
     "FlawFired",
     "FunctionLLM",
+    "ReplayedTools",
     "ScriptedLLM",
     "answering",
     "note_flaw",
     "note_flaw_now",
     "record_flaws",
+    "tool_calling_responder",
 ]

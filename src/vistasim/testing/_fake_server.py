@@ -55,6 +55,8 @@ class FakeOpenAIServer:
         """Parsed JSON bodies of every chat completion request, in arrival order."""
         self.headers: list[dict[str, str]] = []
         """Headers of the same requests (names lower-cased), e.g. to check `authorization`."""
+        self.connections = 0
+        """TCP connections accepted so far (a client that reuses its connections opens few)."""
         self._responder = responder or default_responder
         self._port = port
         self._server: asyncio.Server | None = None
@@ -168,6 +170,7 @@ class FakeOpenAIServer:
     ) -> None:
         task = asyncio.current_task()
         assert task is not None
+        self.connections += 1
         self._handlers.add(task)
         self._writers.add(writer)
         try:
@@ -239,7 +242,9 @@ class FakeOpenAIServer:
     def _completion(self, request: dict[str, Any], answer: str | dict[str, Any]) -> dict[str, Any]:
         message, finish = _as_message(answer)
         messages = request.get("messages") or []
+        # Tool schemas are part of the prompt a real model reads (and is billed for).
         prompt_chars = sum(len(json.dumps(m.get("content") or "")) for m in messages)
+        prompt_chars += len(json.dumps(request["tools"])) if request.get("tools") else 0
         out_chars = len(message.get("content") or "") + len(
             json.dumps(message.get("tool_calls", ""))
         )

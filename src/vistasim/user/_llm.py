@@ -1,12 +1,13 @@
 """The LLM-driven simulated user: one model call per turn, repaired when the reply breaks a rule.
 
-The model plays the customer. It sees its persona, goal and knowledge (hidden facts under a
-reveal-only rule), the chat with roles flipped (the agent speaks as "user", it speaks as
-"assistant"), and a turn instruction asking for one JSON action plus a revised plan. The plan is
-kept in the state and shown again next turn, so the model keeps track without hidden memory.
-When a page is open (`ui`, `hybrid`), the turn also shows the page (elements with their ids) and
-the web actions the model may answer with. Invalid replies are sent back with the error, at most
-`max_repairs` times.
+The model plays the customer. Its prompt is laid out for provider prompt caching: first the system
+message, which is the same all episode (persona, goal, knowledge, hidden facts under a reveal-only
+rule, rules, user-side APIs, the short JSON action format); then the chat with roles flipped (the
+agent speaks as "user", it speaks as "assistant"), which only grows; last, one short message with
+what is new this turn (turn count, the plan it made last turn, results of its API calls, errors,
+the page when one is open). Each request thus repeats the previous one's prefix, and per-turn text
+is sent once. The plan is kept in the state and shown again next turn, so the model keeps track
+without hidden memory. Invalid replies are sent back with the error, at most `max_repairs` times.
 """
 
 from __future__ import annotations
@@ -140,8 +141,15 @@ class LLMUserPolicy:
 
 
 def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
-    """Return the prompt: system, the chat with roles flipped, then the turn instruction."""
-    messages = [ChatMessage(role="system", content=system_prompt(view.scenario))]
+    """Return the prompt: system, the chat with roles flipped, then the turn instruction.
+
+    Everything that stays the same for the episode (persona, goal, rules, action format, the
+    user-side APIs) is in the system message, and the chat only grows, so each request shares
+    its prefix with the previous one and provider prompt caching applies. The last message holds
+    only what is new this turn.
+    """
+    system = system_prompt(view.scenario, api_tools=view.api_tools)
+    messages = [ChatMessage(role="system", content=system)]
     for utterance in view.transcript:
         role = "user" if utterance.role == "agent" else "assistant"
         messages.append(ChatMessage(role=role, content=utterance.text))
@@ -149,8 +157,8 @@ def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
     return messages
 
 
-def system_prompt(scenario: Scenario) -> str:
-    """Render the persona, goal, knowledge and reveal-only facts into the system prompt."""
+def system_prompt(scenario: Scenario, *, api_tools: tuple[ToolSpec, ...] = ()) -> str:
+    """Render the persona, goal, knowledge, reveal-only facts, rules, APIs and action format."""
     persona = scenario.persona
     style = persona.style
     return render_prompt(
@@ -158,13 +166,19 @@ def system_prompt(scenario: Scenario) -> str:
         name=persona.name,
         profile=persona.profile.strip() or "(not given)",
         style=(
-            f"verbosity {style.verbosity}, formality {style.formality}; you tolerate about "
-            f"{style.patience} unhelpful replies before you give up"
+            f"verbosity {style.verbosity}, formality {style.formality}; you give up after about "
+            f"{style.patience} unhelpful replies"
         ),
         goal=scenario.goal.strip(),
         knowledge=_facts(scenario.knowledge) or "(nothing specific)",
         hidden=_facts(scenario.hidden) or "(none)",
+        apis=_describe_apis(api_tools),
+        actions="\n".join(([_CALL_API] if api_tools else []) + [_FINISH]),
     )
+
+
+_CALL_API = '{"plan": "...", "action": "call_api", "api": {"name": "<api>", "args": {...}}}'
+_FINISH = '{"plan": "...", "action": "finish", "finish_reason": "goal_met" | "user_stop"}'
 
 
 def _facts(facts: dict[str, Scalar]) -> str:
@@ -182,32 +196,32 @@ def _turn_prompt(view: UserView, state: LLMUserState) -> str:
         notes.append(f"Your previous action was rejected: {view.error}")
     return render_prompt(
         "turn",
+        number=str(view.turn + 1),
+        max_turns=str(view.max_turns),
         situation=_situation(view),
-        apis=_describe_apis(view.api_tools),
+        notes="".join(f"{note}\n" for note in notes if note),
         web=_describe_page(view.page),
         plan=state.plan or "(none yet: make one)",
-        notes="".join(f"{note}\n" for note in notes if note),
     )
 
 
 def _situation(view: UserView) -> str:
-    text = f"This is your action {view.turn + 1} of at most {view.max_turns}."
+    apis = f" Your APIs: {', '.join(t.name for t in view.api_tools)}." if view.api_tools else ""
     if not view.transcript:
-        return f"{text} Nothing has been said yet: write your opening message."
+        return f"Nothing has been said yet: write your opening message.{apis}"
     if view.transcript[-1].role == "user":
-        return f"{text} The agent has not answered your last message."
-    return f"{text} The agent's last message is the one just above."
+        return f"The agent has not answered your last message.{apis}"
+    return f"Answer the agent's last message above.{apis}"
 
 
 def _describe_apis(tools: tuple[ToolSpec, ...]) -> str:
     if not tools:
-        return 'You have no user-side APIs: use "say" to talk to the agent.'
-    lines = ['User-side APIs you may call with "call_api" (or just talk to the agent):']
+        return ""
+    lines = ['\n# Your user-side APIs (call one with "call_api", or talk to the agent)']
     for tool in tools:
-        schema = json.dumps(tool.parameters, sort_keys=True)
-        lines.append(f"- {tool.name}: {tool.description or '(no description)'}")
-        lines.append(f"  arguments (JSON schema): {schema}")
-    return "\n".join(lines)
+        schema = json.dumps(tool.parameters, sort_keys=True, separators=(",", ":"))
+        lines.append(f"- {tool.name}: {tool.description or '(no description)'} Arguments: {schema}")
+    return "\n".join(lines) + "\n"
 
 
 def _describe_page(page: PageView | None) -> str:
@@ -220,7 +234,7 @@ def _describe_page(page: PageView | None) -> str:
         )
     else:
         chat = 'Your "say" messages go to the agent\'s chat, as before.'
-    return "\n\n" + render_prompt("web", page=page.render(), chat=chat)
+    return "\n" + render_prompt("web", page=page.render(), chat=chat) + "\n"
 
 
 def _describe_api_log(log: list[ApiRecord]) -> str:

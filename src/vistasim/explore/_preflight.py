@@ -1,0 +1,222 @@
+"""Find the mistakes a user can fix before a run starts, and report them all at once.
+
+An unset `${VAR}` header, a missing API key, an agent module with a typo, a missing `openai`
+extra, an unreachable URL or a wrong `response_path` would otherwise run the whole suite and
+count every episode as an agent failure. `preflight()` checks each of them before the first
+episode (nothing is recorded) and raises one `PreflightError` holding one line per problem: the
+key, the bad value and the fix. The CLI prints those lines and exits with code 2; `--no-preflight`
+skips the checks.
+
+The checks that need the network (endpoints answer, the probe reply) live in `_reach.py`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import re
+from collections.abc import Collection, Iterator, Mapping
+from typing import Any
+
+import httpx2
+
+from vistasim.agent._http_json import check_placeholders
+from vistasim.agent._openai_chat import ENVIRONMENT_TOOLS, read_agent_files
+from vistasim.agent._python import resolve_target
+from vistasim.config import (
+    HttpJsonAgentSpec,
+    OpenAIChatAgentSpec,
+    PythonAgentSpec,
+    RunConfig,
+)
+from vistasim.errors import ConfigError, PreflightError
+from vistasim.explore._reach import check_endpoints, model_base_url
+from vistasim.explore._setup import make_importable
+from vistasim.llm._openai import is_loopback
+
+__all__ = ["preflight"]
+
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_EXTRAS = {"openai": "openai", "playwright": "browser", "fastapi": "web", "uvicorn": "web"}
+"""Import name -> the vistasim extra that installs it."""
+
+
+async def preflight(
+    config: RunConfig,
+    *,
+    environ: Mapping[str, str] | None = None,
+    given_roles: Collection[str] = (),
+    transport: httpx2.AsyncBaseTransport | None = None,
+) -> None:
+    """Check a config before its first episode.
+
+    Args:
+        config: The run config.
+        environ: Where `${VAR}` and `api_key_env` are looked up (default: `os.environ`).
+        given_roles: Roles whose models the caller passes in (not built from the config).
+        transport: An httpx2 transport for the endpoint checks (tests).
+
+    Raises:
+        PreflightError: one line per problem found.
+    """
+    environ = os.environ if environ is None else environ
+    make_importable(config)
+    roles = [role for role in config.models if role not in given_roles]
+    problems = [
+        *_unset_variables(config, environ, roles),
+        *_targets(config, "agent" in given_roles),
+        *_extras(config, roles),
+    ]
+    if not problems:  # an endpoint is only worth asking once its key and headers are known
+        problems += await check_endpoints(config, environ, roles, transport=transport)
+    if problems:
+        raise PreflightError(problems)
+
+
+def _unset_variables(
+    config: RunConfig, environ: Mapping[str, str], roles: list[str]
+) -> Iterator[ConfigError]:
+    agent = config.agent
+    if isinstance(agent, OpenAIChatAgentSpec | HttpJsonAgentSpec):
+        for name, value in agent.headers.items():
+            yield from _unset_refs(f"agent.headers.{name}", value, environ)
+    if isinstance(agent, OpenAIChatAgentSpec) and agent.api_key_env:
+        if agent.api_key_env not in environ:
+            yield _unset("agent.api_key_env", agent.api_key_env, f"the key for {agent.base_url}")
+    for role in roles:
+        spec = config.models[role]
+        base_url = model_base_url(spec, environ)
+        if spec.api_key_env not in environ and not is_loopback(base_url):
+            yield _unset(f"models.{role}.api_key_env", spec.api_key_env, f"the key for {base_url}")
+
+
+def _unset_refs(key: str, value: str, environ: Mapping[str, str]) -> Iterator[ConfigError]:
+    for name in _ENV_REF.findall(value):
+        if name not in environ:
+            yield _unset(key, name, f"used in {value!r}")
+
+
+def _unset(key: str, name: str, what: str) -> ConfigError:
+    return ConfigError(
+        f"environment variable {name!r} ({what}) is not set; export {name}=... before the run",
+        key=key,
+    )
+
+
+def _targets(config: RunConfig, model_given: bool) -> Iterator[ConfigError]:
+    agent = config.agent
+    try:
+        if isinstance(agent, PythonAgentSpec):
+            _check_python_target(agent, config, model_given)
+        elif isinstance(agent, OpenAIChatAgentSpec):
+            _check_chat_files(agent, config)
+        elif isinstance(agent, HttpJsonAgentSpec):
+            check_placeholders(agent.request_template)
+    except ConfigError as exc:
+        yield exc
+    environment = config.environment
+    if environment is not None and ":" in environment.target:
+        try:
+            resolve_target(environment.target, key="environment.target")
+        except ConfigError as exc:
+            yield exc
+    elif environment is not None:
+        yield from _builtin_domain(environment.target)
+
+
+def _builtin_domain(name: str) -> Iterator[ConfigError]:
+    from vistasim.domains import DOMAINS
+
+    if name not in DOMAINS:
+        yield ConfigError(
+            f"{name!r} is neither a built-in domain ({', '.join(sorted(DOMAINS))}) nor a "
+            "'module:factory'; name one of those",
+            key="environment.target",
+        )
+
+
+def _check_python_target(spec: PythonAgentSpec, config: RunConfig, model_given: bool) -> None:
+    target = resolve_target(spec.target)
+    if not inspect.isclass(target):
+        if not callable(target):
+            raise ConfigError(
+                f"{spec.target!r} is a {type(target).__name__}, not a class or function; point "
+                "agent.target at a class with respond(turn) or a function fn(turn)",
+                key="agent.target",
+            )
+        if spec.options:
+            raise ConfigError(
+                f"options {sorted(spec.options)!r} were given but {spec.target!r} is a function; "
+                "options are keyword arguments for a class target, so remove them",
+                key="agent.options",
+            )
+        return
+    _check_class_parameters(spec, target, config, model_given)
+
+
+def _check_class_parameters(
+    spec: PythonAgentSpec, cls: type, config: RunConfig, model_given: bool
+) -> None:
+    try:
+        parameters = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return  # no introspectable signature: the first episode will tell
+    supplied: dict[str, Any] = dict(spec.options)
+    for name, available, fix in (
+        ("env", config.environment is not None, "set [environment] target in the config"),
+        ("model", "agent" in config.models or model_given, "add [models.agent] (model, base_url)"),
+    ):
+        param = parameters.get(name)
+        if param is None:
+            continue
+        if available:
+            supplied[name] = None
+        elif param.default is inspect.Parameter.empty:
+            raise ConfigError(
+                f"{spec.target!r} takes {name!r} but the run gives it none; {fix}",
+                key="environment" if name == "env" else "models.agent",
+            )
+    try:
+        inspect.signature(cls).bind(**supplied)
+    except TypeError as exc:
+        raise ConfigError(
+            f"{spec.target!r} does not accept options {sorted(spec.options)!r} ({exc}); "
+            "match agent.options to its __init__ parameters",
+            key="agent.options",
+        ) from None
+
+
+def _check_chat_files(spec: OpenAIChatAgentSpec, config: RunConfig) -> None:
+    if spec.tools == ENVIRONMENT_TOOLS and config.environment is None:
+        raise ConfigError(
+            "agent.tools = 'environment' needs an environment: add [environment] target "
+            "(a built-in domain such as 'shop', or a module:factory), or list the tool schemas "
+            "in a file",
+            key="agent.tools",
+        )
+    read_agent_files(spec, base_dir=config.base_dir)
+
+
+def _extras(config: RunConfig, roles: list[str]) -> Iterator[ConfigError]:
+    needs: dict[str, tuple[str, ...]] = {f"models.{role}": ("openai",) for role in roles}
+    if config.run.mode in ("ui", "hybrid"):
+        needs["run.mode"] = ("playwright",)
+        if not config.web.start_url:  # the built-in domain's site is served per episode
+            needs["environment.target"] = ("fastapi", "uvicorn")
+    for key, packages in needs.items():
+        missing = next((p for p in packages if importlib.util.find_spec(p) is None), None)
+        if missing is not None:
+            yield ConfigError(
+                f"{_value_of(config, key)!r} needs the {missing!r} package, which is not "
+                f"installed; install it with: pip install 'vistasim[{_EXTRAS[missing]}]'",
+                key=key,
+            )
+
+
+def _value_of(config: RunConfig, key: str) -> str:
+    if key.startswith("models."):
+        return config.models[key.removeprefix("models.")].model
+    if key == "run.mode":
+        return config.run.mode
+    return config.environment.target if config.environment else ""

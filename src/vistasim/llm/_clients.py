@@ -1,0 +1,106 @@
+"""One set of HTTP connections per endpoint for a whole run, shared by every episode and role.
+
+Opening an HTTP client builds a connection pool and, for HTTPS, a TLS context: milliseconds of CPU
+that a client per episode pays again and again (a quarter of the toolkit's CPU in a 20-episode
+run). A run therefore opens one `HttpClients` and every caller of one endpoint (the agent under
+test, the simulated user's model, the judge) borrows its clients from it. An endpoint is an origin
+(`scheme://host:port`): connections are pooled per origin, whatever the path.
+
+Connections are spread over small pools ("shards") of 16 taken in turn, because the HTTP stack
+scans its whole pool on every request: one pool of a hundred connections costs milliseconds a call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import anyio.lowlevel
+import httpx2
+
+__all__ = ["HttpClients", "origin"]
+
+CONNECTIONS_PER_CLIENT = 16
+"""Connections of one shard; more concurrent callers get more shards."""
+
+
+def origin(url: str) -> str:
+    """Return the `scheme://host:port` that connections to `url` are pooled by.
+
+    >>> origin("http://127.0.0.1:8000/v1/chat/completions")
+    'http://127.0.0.1:8000'
+    >>> origin("https://api.openai.com/v1")
+    'https://api.openai.com:443'
+    """
+    parsed = httpx2.URL(url)
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    return f"{parsed.scheme}://{parsed.host}:{port}"
+
+
+@dataclass
+class _Shards:
+    clients: list[httpx2.AsyncClient] = field(default_factory=list)
+    next: int = 0
+
+
+class HttpClients:
+    """The run's HTTP clients, made on first use and closed once by `aclose()`.
+
+    Args:
+        transport: An httpx2 transport for every client (tests use `httpx2.MockTransport`).
+        concurrency: Calls in flight to one endpoint when a caller does not say (the run's
+            episode concurrency: each episode's agent makes one call at a time).
+    """
+
+    def __init__(
+        self,
+        *,
+        transport: httpx2.AsyncBaseTransport | None = None,
+        concurrency: int = CONNECTIONS_PER_CLIENT,
+    ) -> None:
+        self.transport = transport
+        self.concurrency = concurrency
+        self._by_origin: dict[str, _Shards] = {}
+        self._loop: object = None
+
+    def client(self, url: str, *, concurrency: int | None = None) -> httpx2.AsyncClient:
+        """Return a client for `url`'s origin, sized for `concurrency` calls in flight.
+
+        Callers pass their own timeouts per request; the clients' defaults are generous.
+        """
+        # A connection pool belongs to the event loop it was made on; a new loop (a second
+        # anyio.run) needs new pools, and the old ones are left to their loop.
+        loop = anyio.lowlevel.current_token()
+        if loop != self._loop:
+            self._loop, self._by_origin = loop, {}
+        shards = self._by_origin.setdefault(origin(url), _Shards())
+        wanted = max(1, -(-(concurrency or self.concurrency) // CONNECTIONS_PER_CLIENT))
+        while len(shards.clients) < wanted:
+            shards.clients.append(self._new_client())
+        shards.next = (shards.next + 1) % len(shards.clients)
+        return shards.clients[shards.next]
+
+    @property
+    def origins(self) -> list[str]:
+        """Return the origins that have clients, sorted (for tests and diagnostics)."""
+        return sorted(self._by_origin)
+
+    async def aclose(self) -> None:
+        """Close every client made on the running loop."""
+        by_origin, self._by_origin = self._by_origin, {}
+        if self._loop != anyio.lowlevel.current_token():
+            return
+        for shards in by_origin.values():
+            for client in shards.clients:
+                await client.aclose()
+
+    def _new_client(self) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(
+            transport=self.transport,
+            timeout=600.0,
+            follow_redirects=True,
+            # No cap on connections (callers have their own limits); the idle ones kept are
+            # capped, so a shard's pool stays small enough to scan quickly.
+            limits=httpx2.Limits(
+                max_connections=None, max_keepalive_connections=CONNECTIONS_PER_CLIENT * 2
+            ),
+        )

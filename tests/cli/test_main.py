@@ -1,0 +1,47 @@
+"""The command group: lazily loaded commands, a cheap `--help`."""
+
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from vistasim.cli import cli
+from vistasim.cli.main import COMMANDS
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_help_table_matches_each_commands_own_help(name):
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None and command.name == name
+    assert COMMANDS[name] == command.get_short_help_str(limit=1000)
+
+
+def test_help_looks_as_it_does_with_every_command_loaded():
+    class Eager(click.Group):
+        pass
+
+    eager = Eager(name="vistasim", help=cli.help, params=cli.params,
+                  context_settings=cli.context_settings)  # fmt: skip
+    for name in COMMANDS:
+        eager.add_command(cli.get_command(click.Context(cli), name))
+    lazy = CliRunner().invoke(cli, ["--help"]).output.split("Commands:")[1]
+    assert lazy == CliRunner().invoke(eager, ["--help"]).output.split("Commands:")[1]
+
+
+def test_help_imports_only_what_it_prints():
+    code = (
+        "import sys; from vistasim.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('vistasim', 'pydantic', 'rich',"
+        " 'httpx2', 'anyio', 'openai'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = eval(out.stdout.strip().splitlines()[-1])
+    assert loaded == ["vistasim", "vistasim.cli", "vistasim.cli.main", "vistasim.errors"]
+
+
+def test_an_unknown_command_is_a_usage_error():
+    result = CliRunner().invoke(cli, ["rnu"])
+    assert result.exit_code == 2 and "No such command 'rnu'" in result.output
