@@ -106,7 +106,7 @@ def test_an_agent_module_that_fails_to_import_shows_the_users_line(tmp_path, mon
     code, lines = run_cli(tmp_path, monkeypatch, capsys)
     assert code == 2 and len(lines) == 1
     assert lines[0].startswith("error: agent.target: cannot import module 'bot_fails_import'")
-    assert "NameError: name 'connect' is not defined at bot_fails_import.py:3" in lines[0]
+    assert "NameError: name 'connect' is not defined (at bot_fails_import.py:3" in lines[0]
 
 
 def test_a_typo_in_the_agent_target_is_one_line(tmp_path, monkeypatch, capsys):

@@ -105,7 +105,11 @@ def _user_or_agent(request: dict) -> str | dict:
 
 
 def test_all_episodes_and_roles_share_one_client_per_endpoint(tmp_path):
+    # No environment here: its end-state checks would be a scenario error before the run.
     scenario = get_domain("shop").scenarios()[0]
+    scenario = scenario.model_copy(
+        update={"criteria": scenario.criteria.model_copy(update={"state": []})}
+    )
     with FakeOpenAIServer(responder=_user_or_agent).in_thread() as server:
         config = RunConfig.model_validate({
             "run": {"rollouts": 8, "concurrency": 2},

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import click
 
-from vistasim.config import default_home
 from vistasim.errors import VistasimError
 
 __all__ = ["EXIT_BUG", "EXIT_USAGE", "report_error"]
@@ -78,6 +77,8 @@ def _leaves(exc: BaseException) -> list[BaseException]:
 
 
 def _write_log(exc: BaseException) -> Path | str:
+    from vistasim.config import default_home  # pydantic: only when there is a bug to log
+
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     folder = default_home() / "logs"
     path = folder / f"crash-{stamp}-{os.getpid()}.log"

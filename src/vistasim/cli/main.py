@@ -14,7 +14,6 @@ from importlib import import_module
 import click
 
 from vistasim import __version__
-from vistasim.cli._errors import report_error
 
 COMMANDS: dict[str, str] = {
     "run": "Run the scenarios of CONFIG (a vistasim.toml) against its agent.",
@@ -73,4 +72,6 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(2)
     except Exception as exc:  # every other error: one line, or a bug report (cli/_errors.py)
+        from vistasim.cli._errors import report_error
+
         sys.exit(report_error(exc))
