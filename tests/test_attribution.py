@@ -174,7 +174,7 @@ def test_a_failing_import_points_at_the_users_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ConfigError) as info:
         resolve_target("agent_with_bad_import:Bot")
-    expected = "No module named 'not_installed_pkg_xyz' at agent_with_bad_import.py:2"
+    expected = "No module named 'not_installed_pkg_xyz' (at agent_with_bad_import.py:2)"
     assert expected in str(info.value)
 
 
@@ -184,5 +184,5 @@ def test_a_syntax_error_points_at_the_line_that_does_not_parse(tmp_path, monkeyp
     (tmp_path / "agent_with_typo.py").write_text("def bot(turn)\n    return 'x'\n", "utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigError, match=r"SyntaxError: .* at agent_with_typo.py:1"):
+    with pytest.raises(ConfigError, match=r"SyntaxError: .* \(at agent_with_typo.py:1\)"):
         resolve_target("agent_with_typo:bot")

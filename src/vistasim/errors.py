@@ -148,7 +148,7 @@ _LIBRARY_DIRS = tuple(
 
 
 def user_frame(exc: BaseException) -> str:
-    """Return where user code raised `exc`: ` (at path:line in function)`, or `""` if unknown.
+    """Return where user code raised `exc`: ` (at path:line)`, or `""` if unknown.
 
     The frame is the innermost one outside vistasim, the standard library and installed
     packages, so a failure names the user's own line rather than a library's.
@@ -160,12 +160,12 @@ def user_frame(exc: BaseException) -> str:
 
 
 def user_line(frames: Sequence[traceback.FrameSummary]) -> str:
-    """Return `path:line in function` of the innermost user frame of a stack, or `""`."""
+    """Return `path:line` of the innermost user frame of a stack, or `""`."""
     ours = [f for f in frames if not _is_library(f.filename)]
     frame = (ours or frames or [None])[-1]
     if frame is None:
         return ""
-    return f"{_short_path(frame.filename)}:{frame.lineno} in {frame.name}"
+    return f"{_short_path(frame.filename)}:{frame.lineno}"
 
 
 def _is_library(filename: str) -> bool:

@@ -24,6 +24,7 @@ def test_config_builds(name, agent, tmp_path):
     assert len(load_scenarios(config.resolve(config.run.scenarios))) == 30
     parts = build_parts(config, store_path=tmp_path / "store.db")
     env = parts.make_env()
-    assert isinstance(env, BikeEnvironment) and env is not parts.make_env()
+    # The run wraps the environment so a failing tool costs one episode (env.inner is it).
+    assert isinstance(env.inner, BikeEnvironment) and env is not parts.make_env()
     adapter = parts.make_agent(env)
-    assert adapter.restore_strategy == "state" and adapter.name.endswith(agent)
+    assert adapter.restore_strategy == "state" and adapter.inner.name.endswith(agent)

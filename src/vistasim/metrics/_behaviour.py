@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
-from vistasim.metrics._failures import Failure
+from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._mentions import (
     EntityKind,
     Mention,
@@ -100,19 +100,7 @@ def detect_behaviour(run: RunView, spec: BehaviourSpec | None = None) -> list[Fa
         if is_errored(view):
             continue
         episode = _Episode.read(view, spec)
-        for label, detect in _DETECTORS.items():
-            evidence = detect(episode)
-            if evidence:
-                found.append(
-                    Failure(
-                        episode_id=view.episode_id,
-                        scenario_id=view.scenario_id,
-                        kind="behaviour",
-                        label=label,
-                        description=DETECTORS[label],
-                        event_ids=sorted(set(evidence)),
-                    )
-                )
+        found += detector_failures(view, "behaviour", _DETECTORS, DETECTORS, episode)
     return found
 
 

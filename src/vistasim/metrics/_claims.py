@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
-from vistasim.metrics._failures import Failure
+from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.store._view import EpisodeView, StoredEvent
 from vistasim.values import id_shape, iter_strings, json_values, text_ids, text_values
 
@@ -126,21 +126,7 @@ def detect_claims(
         write_tools=write_tools,
         claim_cues=_claim_cues(writes or _called_writes(view, write_tools)),
     )
-    found = []
-    for label, detect in _DETECTORS.items():
-        evidence = detect(context)
-        if evidence:
-            found.append(
-                Failure(
-                    episode_id=view.episode_id,
-                    scenario_id=view.scenario_id,
-                    kind="claims",
-                    label=label,
-                    description=CLAIM_DETECTORS[label],
-                    event_ids=sorted(set(evidence)),
-                )
-            )
-    return found
+    return detector_failures(view, "claims", _DETECTORS, CLAIM_DETECTORS, context)
 
 
 @dataclass(frozen=True, kw_only=True)

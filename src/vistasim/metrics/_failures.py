@@ -10,8 +10,8 @@ that failed, each failed check of the criteria judgment, and policy rules given 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -45,6 +45,8 @@ __all__ = [
     "detect_failures",
     "judge_failures",
 ]
+
+T = TypeVar("T")
 
 FailureKind = Literal[
     "criteria", "policy", "behaviour", "claims", "tool_error", "api_error", "agent_error", "judge"
@@ -166,6 +168,31 @@ class Failure(BaseModel):
     """Evidence: the events that show the failure."""
     detail: str = ""
     """Episode-specific detail (the error text, the check's explanation)."""
+
+
+def detector_failures(
+    view: EpisodeView,
+    kind: FailureKind,
+    detectors: Mapping[str, Callable[[T], list[int]]],
+    descriptions: Mapping[str, str],
+    subject: T,
+) -> list[Failure]:
+    """Run named detectors over one episode's `subject`; one failure per detector that fires."""
+    found = []
+    for label, detect in detectors.items():
+        evidence = detect(subject)
+        if evidence:
+            found.append(
+                Failure(
+                    episode_id=view.episode_id,
+                    scenario_id=view.scenario_id,
+                    kind=kind,
+                    label=label,
+                    description=descriptions[label],
+                    event_ids=sorted(set(evidence)),
+                )
+            )
+    return found
 
 
 def detect_failures(
