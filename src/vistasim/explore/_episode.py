@@ -12,6 +12,7 @@ from typing import get_args
 import anyio
 from pydantic import JsonValue
 
+from vistasim._secrets import redact_json
 from vistasim.agent._types import Turn, Utterance
 from vistasim.browser._types import WebStep
 from vistasim.env._types import Environment, ToolOutcome
@@ -248,7 +249,9 @@ async def take_snapshot(
     blobs, ep.pending_blobs = ep.pending_blobs, []
     env_ref = agent_ref = browser_ref = None
     if ep.web is not None:
-        blobs.append(await ep.web.session.snapshot())
+        # Page text and the widget transcript may quote a secret; the page state is JSON.
+        state = (await ep.web.session.snapshot()).decode()
+        blobs.append(redact_json(state, ep.store.secrets).encode())
         browser_ref = blob_hash(blobs[-1])
     if ep.env is not None:
         blobs.append(ep.env.snapshot())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -15,6 +16,7 @@ from typing import Any
 
 import anyio
 
+from vistasim._secrets import known_secrets
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
@@ -81,6 +83,7 @@ async def run(
             run_id, config, plans = _load_for_resume(db, resume)
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
+        db.add_secrets(known_secrets(config, os.environ))
         # Everything that can be checked is checked before the run is recorded.
         parts = build_parts(config, store_path=Path(db.path), models=models)
         try:
