@@ -170,13 +170,16 @@ class Store:
                 (status, finished, failure and redact(failure, self.secrets), run_id),
             )
 
-    def put_metrics(self, run_id: str, version: str, payload: Mapping[str, Any]) -> None:
-        """Store computed metrics for a run (replacing those of the same metrics version)."""
+    def put_metrics(
+        self, run_id: str, version: str, payload: Mapping[str, Any], *, fingerprint: str
+    ) -> None:
+        """Store a run's metrics as computed at `fingerprint` (see `run_fingerprint`)."""
         with self._transaction():
             self.db.execute(
-                "INSERT OR REPLACE INTO metric_results VALUES (?, ?, ?, ?)",
-                (run_id, version, time.time(), redact_json(_dumps(payload), self.secrets)),
-            )
+                "INSERT OR REPLACE INTO metric_results VALUES (?, ?, ?, ?, ?)",
+                (run_id, version, time.time(), redact_json(_dumps(payload), self.secrets),
+                 fingerprint),
+            )  # fmt: skip
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -235,12 +238,26 @@ class Store:
         return bytes(row[0])
 
     def get_metrics(self, run_id: str, version: str) -> dict[str, Any] | None:
-        """Stored metrics of a run for a metrics version, if computed."""
+        """Stored metrics of a run for a metrics version, if computed from the run as it is now.
+
+        Metrics computed before the run last changed (it was resumed, say) are not returned.
+        """
         row = self.db.execute(
-            "SELECT payload FROM metric_results WHERE run_id = ? AND metrics_version = ?",
+            "SELECT payload, run_fingerprint FROM metric_results"
+            " WHERE run_id = ? AND metrics_version = ?",
             (run_id, version),
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        if row is None or row[1] != self.run_fingerprint(run_id):
+            return None
+        return json.loads(row[0])
+
+    def run_fingerprint(self, run_id: str) -> str:
+        """What changes whenever the run does: its status and its last event."""
+        status = self.db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
+        last = self.db.execute(
+            "SELECT MAX(id), COUNT(*) FROM events WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        return f"{status[0] if status else 'missing'}:{last[0]}:{last[1]}"
 
     # -- internals ---------------------------------------------------------------------------
 
