@@ -8,6 +8,7 @@ policy, concurrency limits and cost accounting are decided once, here, and every
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager, nullcontext
@@ -24,6 +25,8 @@ from vistasim.llm._usage import TokenUsage
 
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 20.0
+RETRY_AFTER_CAP_S = 60.0
+"""Longest wait a provider's `Retry-After` can impose before a retry."""
 
 
 def cost_usd(usage: TokenUsage, price: Price | None) -> float:
@@ -45,8 +48,15 @@ def cost_usd(usage: TokenUsage, price: Price | None) -> float:
     return dollars / 1_000_000
 
 
-def backoff_delay(attempt: int, rng: random.Random) -> float:
-    """Return the wait before retry number `attempt` (1-based): full jitter, capped exponential."""
+def backoff_delay(attempt: int, rng: random.Random, *, retry_after: float | None = None) -> float:
+    """Return the wait before retry number `attempt` (1-based).
+
+    Without a `Retry-After`, full jitter over a capped exponential. With one, the wait it asks
+    for (capped at `RETRY_AFTER_CAP_S`) plus a little jitter, so clients told the same wait do
+    not all come back in the same instant.
+    """
+    if retry_after is not None:
+        return min(retry_after, RETRY_AFTER_CAP_S) + rng.uniform(0.0, BACKOFF_BASE_S)
     return rng.uniform(0.0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2 ** (attempt - 1)))
 
 
@@ -82,7 +92,8 @@ class RoleModel:
         self.endpoint_limiter = endpoint_limiter
         """Shared by every role on the same endpoint (`[endpoints."URL"] concurrency`)."""
         self._sleep = sleep
-        self._rng = rng or random.Random()
+        # Not the run seed: runs with one seed must not retry in lockstep against one provider.
+        self._rng = rng or random.Random(secrets.randbits(64))
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
         """Answer a request from the cache or the model; raise `ModelError` when it cannot."""
@@ -124,11 +135,15 @@ class RoleModel:
                         role=self.role,
                         model=self.name,
                     ) from exc
-                await self._sleep(backoff_delay(attempt, self._rng))
+                await self._sleep(self.retry_delay(attempt, retry_after=exc.retry_after))
         self._record_success(response, attempts=attempt, latency_s=time.perf_counter() - started)
         if self.cache is not None:
             self.cache.put(self.name, request, response)
         return response
+
+    def retry_delay(self, attempt: int, *, retry_after: float | None = None) -> float:
+        """The wait before retry number `attempt`, honouring the provider's `Retry-After`."""
+        return backoff_delay(attempt, self._rng, retry_after=retry_after)
 
     async def aclose(self) -> None:
         """Close the wrapped model's connections, if it holds any."""
@@ -196,6 +211,5 @@ def build_models(
             max_retries=spec.max_retries,
             limiter=anyio.CapacityLimiter(spec.concurrency),
             endpoint_limiter=endpoints.get(model.base_url),
-            rng=random.Random(config.run.seed),
         )
     return models
