@@ -216,6 +216,9 @@ class RunSection(_Section):
     max_turns: int | None = Field(default=None, ge=1, le=200)
     """Caps every scenario's own `limits.max_turns`."""
     episode_timeout_s: float = Field(default=600.0, gt=0)
+    max_reply_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Largest agent reply or tool result stored whole; bigger ones are stored cut, flagged
+    (`oversized`) and reported as an agent failure."""
     concurrency: int = Field(default=8, ge=1, le=10_000)
     """Episodes in flight at once."""
     seed: int = 0

@@ -275,6 +275,7 @@ async def _play_one(
                 agent=agent,
                 env=env,
                 max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
+                max_reply_bytes=config.run.max_reply_bytes,
                 api_tools=_api_tools(config, env),
                 seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
                 web=web,
