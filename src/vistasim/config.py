@@ -38,6 +38,7 @@ __all__ = [
     "UserSpec",
     "WebSpec",
     "WidgetSpec",
+    "bounded",
     "default_home",
     "load_config",
     "merge",
@@ -46,6 +47,17 @@ __all__ = [
 
 ROLES = ("user", "agent", "judge", "chooser", "generator", "embedder")
 """Model roles; each may name its own model."""
+
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "user": 800,
+    "agent": 1024,
+    "judge": 1500,
+    "chooser": 400,
+    "generator": 4096,
+}
+"""Output bound of a model call by role, when `[models.ROLE] max_tokens` is unset: a simulated
+user's action, an agent's reply, a judge's verdict, a junction choice, a batch of candidates or
+scenarios. A degenerate model stops there instead of running to its context length."""
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
@@ -71,8 +83,10 @@ class ModelSpec(_Section):
     """Name of the environment variable holding the key (the value never reaches the store)."""
     temperature: float | None = None
     seed: int | None = None
-    max_tokens: int | None = None
-    timeout_s: float = 60.0
+    max_tokens: int | None = Field(default=None, ge=1)
+    """Output bound of every call; default: the role's (`DEFAULT_MAX_TOKENS`)."""
+    timeout_s: float = Field(default=60.0, gt=0)
+    """Wall-clock bound of one attempt, however slowly the endpoint trickles its answer."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries on 429, 5xx and timeouts, with exponential backoff and jitter."""
     concurrency: int = Field(default=32, ge=1)
@@ -249,6 +263,17 @@ class RunConfig(_Section):
         """Resolve a path from the config against the config file's directory."""
         candidate = Path(path).expanduser()
         return candidate if candidate.is_absolute() else Path(self.base_dir) / candidate
+
+
+def bounded(spec: ModelSpec, role: str) -> ModelSpec:
+    """`spec` with its role's default output bound filled in, unless it sets its own.
+
+    >>> bounded(ModelSpec(model="m"), "judge").max_tokens
+    1500
+    """
+    if spec.max_tokens is not None or role not in DEFAULT_MAX_TOKENS:
+        return spec
+    return spec.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS[role]})
 
 
 def merge(*layers: Mapping[str, Any]) -> dict[str, Any]:

@@ -108,6 +108,14 @@ class OpenAIChatModel:
                 retryable=False,
             )
 
+    def check_key(self) -> None:
+        """Fail now, not at the first call, when the endpoint needs a key that is not set.
+
+        Raises:
+            ConfigError: naming the variable to export.
+        """
+        self._read_key()
+
     def _read_key(self) -> str:
         key = self._environ.get(self.spec.api_key_env)
         if key:

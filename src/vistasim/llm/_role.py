@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager, nullcontext
 
 import anyio
 
-from vistasim.config import Price, RunConfig
+from vistasim.config import Price, RunConfig, bounded
 from vistasim.errors import ModelError
 from vistasim.llm._cache import RequestCache
 from vistasim.llm._meter import ModelCall, record_call
@@ -80,6 +80,7 @@ class RoleModel:
         endpoint_limiter: anyio.CapacityLimiter | None = None,
         sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
         rng: random.Random | None = None,
+        timeout_s: float | None = None,
     ) -> None:
         self.model = model
         """The wrapped model."""
@@ -91,6 +92,8 @@ class RoleModel:
         self.limiter = limiter
         self.endpoint_limiter = endpoint_limiter
         """Shared by every role on the same endpoint (`[endpoints."URL"] concurrency`)."""
+        self.timeout_s = timeout_s
+        """Wall-clock bound of one attempt (`models.ROLE.timeout_s`); None: the model's own."""
         self._sleep = sleep
         # Not the run seed: runs with one seed must not retry in lockstep against one provider.
         self._rng = rng or random.Random(secrets.randbits(64))
@@ -124,7 +127,7 @@ class RoleModel:
             attempt += 1
             try:
                 async with self._limit():
-                    response = await self.model.complete(request)
+                    response = await self._attempt(request)
                 break
             except ModelCallFailed as exc:
                 if not exc.retryable or attempt > self.max_retries:
@@ -140,6 +143,19 @@ class RoleModel:
         if self.cache is not None:
             self.cache.put(self.name, request, response)
         return response
+
+    async def _attempt(self, request: ChatRequest) -> ChatResponse:
+        # An endpoint that trickles bytes defeats the HTTP client's per-read timeouts.
+        if self.timeout_s is None:
+            return await self.model.complete(request)
+        try:
+            with anyio.fail_after(self.timeout_s):
+                return await self.model.complete(request)
+        except TimeoutError:
+            raise ModelCallFailed(
+                f"no complete answer within {self.timeout_s:g} s (models.{self.role}.timeout_s)",
+                retryable=True,
+            ) from None
 
     def retry_delay(self, attempt: int, *, retry_after: float | None = None) -> float:
         """The wait before retry number `attempt`, honouring the provider's `Retry-After`."""
@@ -199,7 +215,7 @@ def build_models(
     models: dict[str, RoleModel] = {}
     endpoints: dict[str, anyio.CapacityLimiter] = {}
     for role, spec in config.models.items():
-        model = OpenAIChatModel(spec, environ=environ)
+        model = OpenAIChatModel(bounded(spec, role), environ=environ)
         endpoint = config.endpoints.get(model.base_url)
         if endpoint is not None and model.base_url not in endpoints:
             endpoints[model.base_url] = anyio.CapacityLimiter(endpoint.concurrency)
@@ -211,5 +227,6 @@ def build_models(
             max_retries=spec.max_retries,
             limiter=anyio.CapacityLimiter(spec.concurrency),
             endpoint_limiter=endpoints.get(model.base_url),
+            timeout_s=spec.timeout_s,
         )
     return models
