@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 from pydantic import JsonValue, ValidationError
 
+from vistasim._input import excerpt
 from vistasim.agent._blocking import StepTimes, run_in_daemon_thread, timed_steps
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.env._types import Environment
@@ -405,5 +406,5 @@ def _describe(obj: Any) -> str:
 
 
 def _short(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    # Bounded in time too: an agent may return a huge or deeply nested value.
+    return excerpt(value, limit)
