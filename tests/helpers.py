@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from importlib import resources
+from pathlib import Path
 
 from vistasim.config import RunConfig
+from vistasim.events import AgentReply, Snapshot, Stop, UserMessage
 from vistasim.scenario import Scenario, load_scenarios
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def desk_config(*, rollouts: int = 1, **sections: dict) -> RunConfig:
@@ -26,3 +37,52 @@ def desk_scenarios() -> list[Scenario]:
     """The order desk's five scenarios."""
     with resources.as_file(resources.files("vistasim.demo") / "scenarios.yaml") as path:
         return load_scenarios(path)
+
+
+def write_desk_config(tmp_path: Path, text: str) -> Path:
+    """Write `text` as `vistasim.toml` next to a copy of the order desk's scenarios."""
+    with resources.as_file(resources.files("vistasim.demo") / "scenarios.yaml") as src:
+        shutil.copy(src, tmp_path / "scenarios.yaml")
+    path = tmp_path / "vistasim.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def count_rows(db_path: Path, sql: str) -> int:
+    """One number from a store another process is writing (0 while it does not exist yet)."""
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
+            return db.execute(sql).fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def start_and_kill(
+    argv: list[str], db_path: Path, *, kind: str, at_least: int, then_wait_s: float = 0.0
+) -> None:
+    """Run `vistasim ARGV` in a subprocess and SIGKILL it once the store holds `at_least`
+    events of `kind` (and `then_wait_s` more seconds have passed)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vistasim.cli", *argv],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while count_rows(db_path, f"SELECT COUNT(*) FROM events WHERE kind = '{kind}'") < at_least:
+        assert proc.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline, "the run made no progress"
+        time.sleep(0.02)
+    time.sleep(then_wait_s)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def episode_paths(view) -> dict[str, list[tuple[str, str | None, int]]]:
+    """Each episode's messages, replies, snapshots and stop, comparable across runs."""
+    return {
+        e.episode_id.split(":", 1)[1]: [
+            (type(s.event).__name__, getattr(s.event, "text", None), s.turn)
+            for s in e.events
+            if isinstance(s.event, (UserMessage, AgentReply, Stop, Snapshot))
+        ]
+        for e in view.episodes
+    }

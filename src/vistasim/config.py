@@ -45,6 +45,7 @@ __all__ = [
     "UserSpec",
     "WebSpec",
     "WidgetSpec",
+    "bounded",
     "default_home",
     "load_config",
     "merge",
@@ -53,6 +54,17 @@ __all__ = [
 
 ROLES = ("user", "agent", "judge", "chooser", "generator", "embedder")
 """Model roles; each may name its own model."""
+
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "user": 800,
+    "agent": 1024,
+    "judge": 1500,
+    "chooser": 400,
+    "generator": 4096,
+}
+"""Output bound of a model call by role, when `[models.ROLE] max_tokens` is unset: a simulated
+user's action, an agent's reply, a judge's verdict, a junction choice, a batch of candidates or
+scenarios. A degenerate model stops there instead of running to its context length."""
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
@@ -81,10 +93,10 @@ class ModelSpec(_Section):
     """Sampling temperature; unset: the endpoint's default."""
     seed: int | None = None
     """Sampling seed, for endpoints that honour it; unset for the user: the episode's seed."""
-    max_tokens: int | None = None
-    """Cap on completion tokens per call."""
-    timeout_s: float = 60.0
-    """Bound on one call; a slower one is retried."""
+    max_tokens: int | None = Field(default=None, ge=1)
+    """Output bound of every call; default: the role's (`DEFAULT_MAX_TOKENS`)."""
+    timeout_s: float = Field(default=60.0, gt=0)
+    """Wall-clock bound of one attempt, however slowly the endpoint trickles its answer."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries on 429, 5xx and timeouts, with exponential backoff and jitter."""
     concurrency: int = Field(default=32, ge=1)
@@ -188,6 +200,9 @@ class RunSection(_Section):
     """Caps every scenario's own `limits.max_turns`."""
     episode_timeout_s: float = Field(default=600.0, gt=0)
     """Bound on one episode's wall time; a longer one stops with `timeout`."""
+    max_reply_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Largest agent reply or tool result stored whole; bigger ones are stored cut, flagged
+    (`oversized`) and reported as an agent failure."""
     concurrency: int = Field(default=8, ge=1, le=10_000)
     """Episodes in flight at once."""
     seed: int = 0
@@ -226,6 +241,17 @@ class RunConfig(_Section):
         """Resolve a path from the config against the config file's directory."""
         candidate = Path(path).expanduser()
         return candidate if candidate.is_absolute() else Path(self.base_dir) / candidate
+
+
+def bounded(spec: ModelSpec, role: str) -> ModelSpec:
+    """`spec` with its role's default output bound filled in, unless it sets its own.
+
+    >>> bounded(ModelSpec(model="m"), "judge").max_tokens
+    1500
+    """
+    if spec.max_tokens is not None or role not in DEFAULT_MAX_TOKENS:
+        return spec
+    return spec.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS[role]})
 
 
 def merge(*layers: Mapping[str, Any]) -> dict[str, Any]:

@@ -106,6 +106,8 @@ class AgentReply(_Event):
     latency_s: float = 0.0
     usage: TokenUsage | None = None
     """Tokens the agent reported for this turn, when it reports them."""
+    oversized: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The reply's size in bytes when it was over `run.max_reply_bytes` and `text` is cut."""
 
 
 class ToolCall(_Event):
@@ -118,6 +120,9 @@ class ToolCall(_Event):
     error: str | None = None
     """The tool's error message, when the call failed."""
     call_id: str | None = None
+    oversized: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The result's size in bytes (as JSON) when it was over `run.max_reply_bytes`; `result` is
+    then the start of that JSON, cut."""
 
 
 class WebAction(_Event):

@@ -13,7 +13,7 @@ KEYS = {"transition_entropy", "tool_distr_entropy", "traj_dist", "realism", "cos
 def _invoke(*args):
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout  # progress goes to stderr
 
 
 def _demo(tmp_path):

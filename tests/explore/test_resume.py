@@ -1,23 +1,14 @@
 """A run killed with SIGKILL resumes without losing or duplicating events."""
 
-import os
-import shutil
-import signal
-import sqlite3
-import subprocess
-import sys
-import time
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import count_rows, episode_paths, start_and_kill, write_desk_config
 from vistasim.config import load_config
-from vistasim.events import AgentReply, Snapshot, Stop, UserMessage
+from vistasim.events import Snapshot
 from vistasim.explore import run
 from vistasim.store import open_store, read_run_view
-
-REPO = Path(__file__).resolve().parents[2]
 
 CONFIG = """
 [run]
@@ -39,46 +30,14 @@ mode = "off"
 
 
 def _write_config(tmp_path: Path) -> Path:
-    with resources.as_file(resources.files("vistasim.demo") / "scenarios.yaml") as src:
-        shutil.copy(src, tmp_path / "scenarios.yaml")
-    path = tmp_path / "vistasim.toml"
-    path.write_text(CONFIG, encoding="utf-8")
-    return path
-
-
-def _count(db_path: Path, sql: str) -> int:
-    try:
-        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
-            return db.execute(sql).fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
+    return write_desk_config(tmp_path, CONFIG)
 
 
 def _start_and_kill(
     config: Path, db_path: Path, *, kind: str = "user_message", at_least: int = 25
 ) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "vistasim.cli", "run", str(config), "--store", str(db_path)],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while _count(db_path, f"SELECT COUNT(*) FROM events WHERE kind = '{kind}'") < at_least:
-        assert proc.poll() is None, "the run ended before it could be killed"
-        assert time.monotonic() < deadline, "the run made no progress"
-        time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
-def _paths(view):
-    return {
-        e.episode_id.split(":", 1)[1]: [
-            (type(s.event).__name__, getattr(s.event, "text", None), s.turn)
-            for s in e.events
-            if isinstance(s.event, (UserMessage, AgentReply, Stop, Snapshot))
-        ]
-        for e in view.episodes
-    }
+    start_and_kill(["run", str(config), "--store", str(db_path)], db_path,
+                   kind=kind, at_least=at_least)  # fmt: skip
 
 
 @pytest.mark.slow
@@ -86,7 +45,7 @@ async def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     config_path = _write_config(tmp_path)
     db_path = tmp_path / "killed.db"
     _start_and_kill(config_path, db_path)
-    unfinished = _count(
+    unfinished = count_rows(
         db_path, "SELECT COUNT(*) FROM episodes WHERE status IN ('pending', 'running')"
     )
     assert unfinished > 0, "nothing was left to resume"
@@ -104,7 +63,7 @@ async def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     reference = read_run_view(reference_store, result.run_id)
 
     assert resumed.status == "done"
-    assert _paths(resumed) == _paths(reference)
+    assert episode_paths(resumed) == episode_paths(reference)
     # No orphan or duplicated event: the table holds exactly the roots plus every episode's path.
     on_paths = sum(len(e.events) for e in resumed.episodes)
     assert events_in_table == on_paths + len(resumed.scenarios)
@@ -150,7 +109,7 @@ async def test_kill_9_in_hybrid_mode_then_resume_finishes_every_episode(tmp_path
     config_path.write_text(HYBRID_CONFIG, encoding="utf-8")
     db_path = tmp_path / "killed.db"
     _start_and_kill(config_path, db_path, kind="web_action", at_least=8)
-    unfinished = _count(
+    unfinished = count_rows(
         db_path, "SELECT COUNT(*) FROM episodes WHERE status IN ('pending', 'running')"
     )
     assert unfinished > 0, "nothing was left to resume"

@@ -154,6 +154,13 @@ def test_export_parquet_round_trips(store, tmp_path):
 
 def test_metrics_are_stored_per_version(store):
     _new_run(store)
-    store.put_metrics("r1", "1", {"x": 1})
+    store.put_metrics("r1", "1", {"x": 1}, fingerprint=store.run_fingerprint("r1"))
     assert store.get_metrics("r1", "1") == {"x": 1}
     assert store.get_metrics("r1", "2") is None
+
+
+def test_metrics_of_a_run_that_changed_since_are_not_returned(store):
+    _new_run(store)
+    store.put_metrics("r1", "1", {"x": 1}, fingerprint=store.run_fingerprint("r1"))
+    store.finish_run("r1", "failed", failure="interrupted")
+    assert store.get_metrics("r1", "1") is None

@@ -21,12 +21,12 @@ import anyio
 import httpx2
 
 import vistasim.llm
+from vistasim._secrets import ENV_REF, redact
 from vistasim.errors import AgentError, ConfigError
 from vistasim.llm._clients import HttpClients
 
 __all__ = ["AGENT", "EndpointNames", "JsonAnswer", "JsonEndpoint", "redact"]
 
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _BODY_LIMIT = 2000
 _SHORTEST_SECRET = 4  # shorter header values would redact ordinary words from bodies
 
@@ -199,17 +199,6 @@ class JsonEndpoint:
         )
 
 
-def redact(text: str, secrets: list[str]) -> str:
-    """Replace every occurrence of a secret in `text` with `***`.
-
-    >>> redact("invalid key sk-123456", ["sk-123456"])
-    'invalid key ***'
-    """
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
-
-
 def _fill_env(value: str, environ: Mapping[str, str], filled: list[str], *, key: str) -> str:
     def lookup(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -221,7 +210,7 @@ def _fill_env(value: str, environ: Mapping[str, str], filled: list[str], *, key:
         filled.append(environ[name])
         return environ[name]
 
-    return _ENV_REF.sub(lookup, value)
+    return ENV_REF.sub(lookup, value)
 
 
 def _is_loopback_ip(host: str) -> bool:

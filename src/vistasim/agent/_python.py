@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 from pydantic import JsonValue
 
+from vistasim._input import excerpt
 from vistasim.agent._blocking import StepTimes, run_in_daemon_thread, timed_steps
 from vistasim.agent._replies import coerce_tool_call, normalize_reply, parse_tool_args
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
@@ -329,3 +330,8 @@ def _describe(obj: Any) -> str:
     module = getattr(obj, "__module__", None)
     qualname = getattr(obj, "__qualname__", None) or type(obj).__qualname__
     return f"{module}:{qualname}" if module else qualname
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    # Bounded in time too: an agent may return a huge or deeply nested value.
+    return excerpt(value, limit)

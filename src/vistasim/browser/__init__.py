@@ -10,8 +10,9 @@ from vistasim.browser._observe import (
     parse_aria_snapshot,
     read_chat,
 )
+from vistasim.browser._origins import normalize_origins, origin_of
 from vistasim.browser._pool import BrowserPool, Launcher, launch_chromium
-from vistasim.browser._session import PageSession, normalize_origins, origin_of
+from vistasim.browser._session import PageSession
 from vistasim.browser._types import (
     Back,
     Click,

@@ -15,7 +15,8 @@ from typing import Any
 import anyio
 
 from vistasim.browser._discover import LAUNCH_ARGS, find_chromium, import_playwright
-from vistasim.browser._session import PageSession, normalize_origins
+from vistasim.browser._origins import normalize_origins
+from vistasim.browser._session import PageSession
 from vistasim.errors import BrowserError
 
 __all__ = ["BrowserPool", "Launcher", "launch_chromium"]

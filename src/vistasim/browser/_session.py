@@ -1,7 +1,8 @@
 """One episode's browser: a context and page restricted to the run's origins, with snapshots.
 
-The simulated user must only reach the product under test, so every request is checked against
-the allowed origins and the rest are blocked; a blocked navigation comes back to the caller as an
+The simulated user must only reach the product under test, so every request of the context,
+redirect hops included, is checked against the allowed origins (`_origins.py`) and the rest are
+blocked; a blocked navigation leaves the page where it was and comes back to the caller as an
 action error it can read. A dead browser is different: that is an infrastructure failure, raised
 as `BrowserError` so the runner marks the episode errored. Snapshots capture what a branch needs
 to resume the page: URL, cookies, local and session storage, and the widget transcript.
@@ -10,7 +11,6 @@ to resume the page: URL, cookies, local and session storage, and the widget tran
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
@@ -21,14 +21,13 @@ import anyio
 from vistasim.browser._actions import NetworkWatch, StepResult, execute_step
 from vistasim.browser._discover import import_playwright
 from vistasim.browser._observe import ChatWidgetSpec, observe_page, read_chat
+from vistasim.browser._origins import OriginGuard, origin_of
 from vistasim.browser._types import Navigate, PageView, WebStep
-from vistasim.errors import BrowserError, ConfigError
+from vistasim.errors import BrowserError
 
-__all__ = ["PageSession", "normalize_origins", "origin_of"]
+__all__ = ["PageSession"]
 
 SNAPSHOT_VERSION = 1
-_ALWAYS_ALLOWED_SCHEMES = ("about", "data", "blob")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 T = TypeVar("T")
 
 _RESTORE_SESSION_STORAGE = """
@@ -38,39 +37,6 @@ _RESTORE_SESSION_STORAGE = """
   }
 })(%s)
 """
-
-
-def origin_of(url: str) -> str | None:
-    """Return `scheme://host:port` of an http(s) URL, with the default port spelled out."""
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
-        return None
-    try:
-        port = parts.port or _DEFAULT_PORTS[scheme]
-    except ValueError:
-        return None
-    host = parts.hostname.lower()
-    return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
-
-
-def normalize_origins(origins: Sequence[str], *, key: str = "allowed_origins") -> tuple[str, ...]:
-    """Normalize allowed origins (`http://127.0.0.1:8000`, paths ignored).
-
-    Raises:
-        ConfigError: An entry is not an http(s) URL with a host (`key` names the setting).
-    """
-    normalized = []
-    for origin in origins:
-        found = origin_of(origin)
-        if found is None:
-            raise ConfigError(
-                f"allowed origin {origin[:200]!r} is not an http(s) URL with a host; "
-                "write it like 'http://127.0.0.1:8000'",
-                key=key,
-            )
-        normalized.append(found)
-    return tuple(dict.fromkeys(normalized))
 
 
 class PageSession:
@@ -88,7 +54,7 @@ class PageSession:
         self._page: Any = None
         self._watch: NetworkWatch | None = None
         self._crashed = False
-        self._blocked: list[str] = []
+        self._origins = OriginGuard(self.allowed_origins)
         self._last: PageView | None = None
         self._chat_spec = ChatWidgetSpec()
         self.closed = False
@@ -101,11 +67,12 @@ class PageSession:
 
     async def open(self, storage_state: dict[str, Any] | None = None) -> None:
         """Create the context (optionally with cookies and storage) and its page."""
+        # A service worker could fetch from any origin behind the routes' back.
         self._context = await self._browser.new_context(
-            viewport=self._viewport, storage_state=storage_state
+            viewport=self._viewport, storage_state=storage_state, service_workers="block"
         )
         self._context.set_default_timeout(10_000)
-        await self._context.route(_outside(self.allowed_origins), self._route)
+        await self._origins.install(self._context)
         self._page = await self._context.new_page()
         self._page.on("crash", self._on_crash)
         self._watch = NetworkWatch(self._page)
@@ -117,26 +84,7 @@ class PageSession:
 
     def refusal(self, url: str) -> str | None:
         """Return why `url` may not be visited in this run, or None if it may."""
-        scheme = urlsplit(url).scheme.lower()
-        if scheme in _ALWAYS_ALLOWED_SCHEMES or origin_of(url) in self.allowed_origins:
-            return None
-        shown = origin_of(url) or url
-        return (
-            f"navigation to {url!r} is blocked: {shown!r} is not an origin this run allows "
-            f"(allowed: {', '.join(self.allowed_origins) or 'none'})"
-        )
-
-    async def _route(self, route: Any) -> None:
-        request = route.request
-        try:
-            if self.refusal(request.url) is None:
-                await route.continue_()
-                return
-            if request.is_navigation_request() and request.frame.parent_frame is None:
-                self._blocked.append(request.url)
-            await route.abort("blockedbyclient")
-        except import_playwright().Error:
-            pass  # the context closed while the request was waiting; nothing left to route
+        return self._origins.refusal(url)
 
     async def goto(self, url: str) -> StepResult:
         """Open `url` (on an allowed origin); failures come back as the result's error."""
@@ -165,7 +113,6 @@ class PageSession:
         Raises:
             BrowserError: The browser or the page died.
         """
-        self._blocked.clear()
         last = self._last
         result = await self._guard(
             f"{step.kind} on the page",
@@ -179,21 +126,13 @@ class PageSession:
             ),
         )
         self._check_alive(step.kind)
-        if self._blocked:
-            error = self.refusal(self._blocked[0]) or f"navigation to {self._blocked[0]!r} blocked"
-            await self._leave_blocked_page()
+        blocked = self._origins.take_blocked()
+        if blocked:
+            error = self.refusal(blocked[0]) or f"navigation to {blocked[0]!r} blocked"
             result = StepResult(
                 ok=False, error=error, url=self._page.url, summary=f"failed: {error}"
             )
         return result
-
-    async def _leave_blocked_page(self) -> None:
-        # Chromium shows its own error page for the aborted navigation; return to the app.
-        if self._page.url.startswith("chrome-error:") or self.refusal(self._page.url):
-            try:
-                await self._page.go_back(wait_until="domcontentloaded")
-            except import_playwright().Error:
-                pass  # nothing to go back to; the next observation shows where we are
 
     async def snapshot(self) -> bytes:
         """Capture URL, cookies, local and session storage and the widget transcript as JSON."""
@@ -278,23 +217,6 @@ class PageSession:
         except import_playwright().Error as exc:
             self._check_alive(doing)
             raise BrowserError(f"could not {doing}: {str(exc).splitlines()[0]}") from exc
-
-
-def _outside(origins: Sequence[str]) -> re.Pattern[str]:
-    """Match URLs outside `origins`, so only those requests pay for interception.
-
-    Playwright evaluates the pattern in its driver: allowed requests never reach Python.
-    """
-    alternatives = []
-    for origin in origins:
-        scheme, _, rest = origin.partition("://")
-        host, _, port = rest.rpartition(":")
-        base = re.escape(f"{scheme}://{host}")
-        optional = "?" if _DEFAULT_PORTS[scheme] == int(port) else ""
-        alternatives.append(f"{base}(?::{port}){optional}")
-    allowed = "|".join(alternatives) or "(?!)"
-    schemes = "|".join(f"{s}:" for s in _ALWAYS_ALLOWED_SCHEMES)
-    return re.compile(f"^(?!(?:(?:{allowed})(?:[/?#]|$)|{schemes}))")
 
 
 def _web_origin(url: str) -> str:

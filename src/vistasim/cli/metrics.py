@@ -8,7 +8,8 @@ from pathlib import Path
 import anyio
 import click
 
-from vistasim.cli._common import console, store_option
+from vistasim.cli._common import CallProgress, console, store_option
+from vistasim.errors import ConfigError
 from vistasim.explore._setup import default_store_path
 
 
@@ -34,6 +35,9 @@ def command(
 
     judge_model = _judge(judge, judge_base_url) if judge else None
     with open_store(default_store_path(None, store_path)) as store:
+        if judge_model is not None:
+            episodes = [e for e in store.list_episodes(run_id) if e.status != "errored"]
+            judge_model = CallProgress(judge_model, label="judge", total=len(episodes))
         report = anyio.run(
             lambda: metrics_for_run(store, run_id, judge=judge_model, recompute=recompute)
         )
@@ -44,10 +48,17 @@ def command(
 
 
 def _judge(flag: str, base_url: str | None):  # noqa: ANN202 - a RoleModel, imported lazily
-    from vistasim.config import ModelSpec, parse_model_flag
+    from vistasim.config import ModelSpec, bounded, parse_model_flag
     from vistasim.llm import OpenAIChatModel, RoleModel
 
     _, spec = parse_model_flag(f"judge={flag}")
     if base_url:
         spec["base_url"] = base_url
-    return RoleModel(OpenAIChatModel(ModelSpec(**spec)), role="judge")
+    model = OpenAIChatModel(bounded(ModelSpec(**spec), "judge"))
+    try:
+        model.check_key()
+    except ConfigError as exc:
+        raise ConfigError(
+            f"{exc}; or point --judge-base-url at an OpenAI-compatible server", key="--judge"
+        ) from None
+    return RoleModel(model, role="judge", timeout_s=model.spec.timeout_s)

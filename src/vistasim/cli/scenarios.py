@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import click
 
+from vistasim.cli._common import CallProgress
 from vistasim.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -114,10 +115,11 @@ async def _generate(
     from vistasim.llm import build_models
 
     model = build_models(config, cache=None)["generator"]
+    batches = -(-numbers["count"] // max(numbers["batch_size"], 1))
     try:
         return await generate_scenario_set(
             domain,
-            model,
+            CallProgress(model, label="generator", total=batches),
             count=numbers["count"],
             seed=numbers["seed"],
             existing=existing,

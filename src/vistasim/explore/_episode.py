@@ -12,6 +12,7 @@ from typing import get_args
 import anyio
 from pydantic import JsonValue
 
+from vistasim._secrets import redact_json
 from vistasim.agent._types import Turn, Utterance
 from vistasim.browser._types import WebStep
 from vistasim.env._types import Environment, ToolOutcome
@@ -29,6 +30,7 @@ from vistasim.events import (
 )
 from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._guard import GuardedAgent, stop_for
+from vistasim.explore._oversize import cut_text, cut_tool_call
 from vistasim.explore._web import WebChannel
 from vistasim.llm._meter import ModelCall, collect_calls
 from vistasim.scenario import Scenario
@@ -64,6 +66,8 @@ class Episode:
     agent: GuardedAgent
     env: Environment | None
     max_turns: int
+    max_reply_bytes: int = 1_000_000
+    """Replies and tool results over this are stored cut (`run.max_reply_bytes`)."""
     api_tools: tuple = ()
     seed: int = 0
     web: WebChannel | None = None
@@ -237,12 +241,17 @@ async def _say(ep: Episode, cursor: Cursor, text: str, events: list[Event]) -> N
     started = anyio.current_time()
     reply = await ep.agent.respond(turn)
     latency = anyio.current_time() - started
-    events.extend(reply.tool_calls)
-    events.append(AgentReply(text=reply.text, latency_s=round(latency, 6), usage=reply.usage))
-    cursor.tool_calls.extend(reply.tool_calls)
+    # Cut before anything else sees it: a huge reply must not make every later turn slower.
+    calls = [cut_tool_call(call, ep.max_reply_bytes) for call in reply.tool_calls]
+    answer, oversized = cut_text(reply.text, ep.max_reply_bytes)
+    events.extend(calls)
+    events.append(
+        AgentReply(text=answer, latency_s=round(latency, 6), usage=reply.usage, oversized=oversized)
+    )
+    cursor.tool_calls.extend(calls)
     cursor.transcript += [
         Utterance(role="user", text=text),
-        Utterance(role="agent", text=reply.text),
+        Utterance(role="agent", text=answer),
     ]
 
 
@@ -260,7 +269,9 @@ async def take_snapshot(
     blobs, ep.pending_blobs = ep.pending_blobs, []
     env_ref = agent_ref = browser_ref = None
     if ep.web is not None:
-        blobs.append(await ep.web.session.snapshot())
+        # Page text and the widget transcript may quote a secret; the page state is JSON.
+        state = (await ep.web.session.snapshot()).decode()
+        blobs.append(redact_json(state, ep.store.secrets).encode())
         browser_ref = blob_hash(blobs[-1])
     if ep.env is not None:
         blobs.append(ep.env.snapshot())

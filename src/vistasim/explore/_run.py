@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -15,6 +16,7 @@ from typing import Any
 
 import anyio
 
+from vistasim._secrets import known_secrets
 from vistasim.agent import AgentAdapter
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
@@ -93,6 +95,7 @@ async def run(
             run_id, config, plans = _load_for_resume(db, resume)
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
+        db.add_secrets(known_secrets(config, os.environ))
         # Everything that can be checked is checked before the run is recorded.
         if preflight:
             await check_config(config, given_roles=set(models or {}))
@@ -298,6 +301,7 @@ async def _play_one(
                 agent=agent,
                 env=env,
                 max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
+                max_reply_bytes=config.run.max_reply_bytes,
                 api_tools=_api_tools(config, env),
                 seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
                 web=web,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vistasim._secrets import known_secrets
 from vistasim.agent._openai_chat import ChatAgentSetup
 from vistasim.agent._python import resolve_target
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
@@ -67,7 +69,9 @@ def build_parts(
             if config.cache.path
             else store_path.with_name("cache.db")
         )
-        cache = RequestCache(cache_path, mode=config.cache.mode)
+        cache = RequestCache(
+            cache_path, mode=config.cache.mode, secrets=known_secrets(config, os.environ)
+        )
     clients = HttpClients(concurrency=config.run.concurrency)
     limiters = endpoint_limiters(config)
     metered: dict[str, ChatModel] = dict(

@@ -13,9 +13,11 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+from vistasim._secrets import redact_json
 from vistasim.errors import ConfigError
 from vistasim.llm._types import ChatRequest, ChatResponse, ModelCallFailed
 
@@ -51,11 +53,15 @@ class RequestCache:
     Methods are synchronous and short, so tasks of one event loop never interleave inside them.
     """
 
-    def __init__(self, path: Path, *, mode: CacheMode = "read_write") -> None:
+    def __init__(
+        self, path: Path, *, mode: CacheMode = "read_write", secrets: Sequence[str] = ()
+    ) -> None:
         if mode not in _MODES:
             raise ConfigError(f"unknown cache mode {mode!r}; use one of {_MODES}", key="cache.mode")
         self.path = Path(path)
         self.mode: CacheMode = mode
+        self.secrets = tuple(secrets)
+        """Values masked in the stored rows (the key is computed before masking)."""
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         if mode != "off":
@@ -106,8 +112,8 @@ class RequestCache:
         row = (
             request_key(model_name, request),
             model_name,
-            _canonical(model_name, request),
-            response.model_dump_json(),
+            redact_json(_canonical(model_name, request), self.secrets),
+            redact_json(response.model_dump_json(), self.secrets),
             time.time(),
         )
         with self._lock:

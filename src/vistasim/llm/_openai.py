@@ -7,9 +7,11 @@ caching live in `RoleModel`; this class makes exactly one HTTP call per `complet
 
 from __future__ import annotations
 
+import email.utils
 import ipaddress
 import os
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -108,6 +110,14 @@ class OpenAIChatModel:
                 retryable=False,
             )
 
+    def check_key(self) -> None:
+        """Fail now, not at the first call, when the endpoint needs a key that is not set.
+
+        Raises:
+            ConfigError: naming the variable to export.
+        """
+        self._read_key()
+
     def _read_key(self) -> str:
         key = self._environ.get(self.spec.api_key_env)
         if key:
@@ -192,11 +202,32 @@ class OpenAIChatModel:
             f"{self.base_url!r} answered HTTP {status}: {message[:500]}",
             retryable=retryable,
             status=status,
+            retry_after=retry_after(exc.response.headers),
         )
 
     def _redact(self, text: str) -> str:
         key = self._environ.get(self.spec.api_key_env)
         return text.replace(key, "***") if key else text
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds a provider asks to wait: `retry-after-ms`, or `Retry-After` (seconds or a date).
+
+    >>> retry_after({"retry-after": "2"}), retry_after({"retry-after-ms": "1500"})
+    (2.0, 1.5)
+    """
+    try:
+        if "retry-after-ms" in headers:
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        if value.strip().replace(".", "", 1).isdigit():
+            return float(value)
+        when = email.utils.parsedate_to_datetime(value)
+    except (ValueError, TypeError):
+        return None  # a header we cannot read is no header
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _import_openai() -> Any:

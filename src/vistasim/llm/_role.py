@@ -8,13 +8,14 @@ policy, concurrency limits and cost accounting are decided once, here, and every
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager, nullcontext
 
 import anyio
 
-from vistasim.config import Price, RunConfig
+from vistasim.config import Price, RunConfig, bounded
 from vistasim.errors import ModelError, VistasimError
 from vistasim.llm._cache import RequestCache
 from vistasim.llm._clients import HttpClients
@@ -25,6 +26,8 @@ from vistasim.llm._usage import TokenUsage
 
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 20.0
+RETRY_AFTER_CAP_S = 60.0
+"""Longest wait a provider's `Retry-After` can impose before a retry."""
 
 
 def cost_usd(usage: TokenUsage, price: Price | None) -> float:
@@ -46,8 +49,15 @@ def cost_usd(usage: TokenUsage, price: Price | None) -> float:
     return dollars / 1_000_000
 
 
-def backoff_delay(attempt: int, rng: random.Random) -> float:
-    """Return the wait before retry number `attempt` (1-based): full jitter, capped exponential."""
+def backoff_delay(attempt: int, rng: random.Random, *, retry_after: float | None = None) -> float:
+    """Return the wait before retry number `attempt` (1-based).
+
+    Without a `Retry-After`, full jitter over a capped exponential. With one, the wait it asks
+    for (capped at `RETRY_AFTER_CAP_S`) plus a little jitter, so clients told the same wait do
+    not all come back in the same instant.
+    """
+    if retry_after is not None:
+        return min(retry_after, RETRY_AFTER_CAP_S) + rng.uniform(0.0, BACKOFF_BASE_S)
     return rng.uniform(0.0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2 ** (attempt - 1)))
 
 
@@ -71,6 +81,7 @@ class RoleModel:
         endpoint_limiter: anyio.CapacityLimiter | None = None,
         sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
         rng: random.Random | None = None,
+        timeout_s: float | None = None,
     ) -> None:
         self.model = model
         """The wrapped model."""
@@ -82,8 +93,11 @@ class RoleModel:
         self.limiter = limiter
         self.endpoint_limiter = endpoint_limiter
         """Shared by every role on the same endpoint (`[endpoints."URL"] concurrency`)."""
+        self.timeout_s = timeout_s
+        """Wall-clock bound of one attempt (`models.ROLE.timeout_s`); None: the model's own."""
         self._sleep = sleep
-        self._rng = rng or random.Random()
+        # Not the run seed: runs with one seed must not retry in lockstep against one provider.
+        self._rng = rng or random.Random(secrets.randbits(64))
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
         """Answer a request from the cache or the model; raise `ModelError` when it cannot."""
@@ -114,7 +128,7 @@ class RoleModel:
             attempt += 1
             try:
                 async with self._limit():
-                    response = await self.model.complete(request)
+                    response = await self._attempt(request)
                 break
             except VistasimError as exc:
                 # Not a provider hiccup (an agent under test failing, a missing key): metered,
@@ -130,11 +144,28 @@ class RoleModel:
                         role=self.role,
                         model=self.name,
                     ) from exc
-                await self._sleep(backoff_delay(attempt, self._rng))
+                await self._sleep(self.retry_delay(attempt, retry_after=exc.retry_after))
         self._record_success(response, attempts=attempt, latency_s=time.perf_counter() - started)
         if self.cache is not None:
             self.cache.put(self.name, request, response)
         return response
+
+    async def _attempt(self, request: ChatRequest) -> ChatResponse:
+        # An endpoint that trickles bytes defeats the HTTP client's per-read timeouts.
+        if self.timeout_s is None:
+            return await self.model.complete(request)
+        try:
+            with anyio.fail_after(self.timeout_s):
+                return await self.model.complete(request)
+        except TimeoutError:
+            raise ModelCallFailed(
+                f"no complete answer within {self.timeout_s:g} s (models.{self.role}.timeout_s)",
+                retryable=True,
+            ) from None
+
+    def retry_delay(self, attempt: int, *, retry_after: float | None = None) -> float:
+        """The wait before retry number `attempt`, honouring the provider's `Retry-After`."""
+        return backoff_delay(attempt, self._rng, retry_after=retry_after)
 
     async def aclose(self) -> None:
         """Close the wrapped model's connections, if it holds any."""
@@ -196,7 +227,7 @@ def build_models(
     models: dict[str, RoleModel] = {}
     limiters = endpoint_limiters(config) if limiters is None else limiters
     for role, spec in config.models.items():
-        model = OpenAIChatModel(spec, environ=environ, clients=clients)
+        model = OpenAIChatModel(bounded(spec, role), environ=environ, clients=clients)
         models[role] = RoleModel(
             model,
             role=role,
@@ -205,7 +236,7 @@ def build_models(
             max_retries=spec.max_retries,
             limiter=anyio.CapacityLimiter(spec.concurrency),
             endpoint_limiter=limiters.get(model.base_url.rstrip("/")),
-            rng=random.Random(config.run.seed),
+            timeout_s=spec.timeout_s,
         )
     return models
 

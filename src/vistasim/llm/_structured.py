@@ -18,6 +18,10 @@ from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest
 
 T = TypeVar("T", bound=BaseModel)
 
+_CUT = (
+    "(root): the reply was cut off at the output bound (max_tokens) before it was complete; "
+    "reply with a shorter JSON object"
+)
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
@@ -79,6 +83,8 @@ async def complete_json(
             return schema.model_validate_json(strip_fences(response.text)), calls
         except ValidationError as exc:
             errors = _describe(exc)
+        if response.finish_reason == "length":
+            errors.insert(0, _CUT)
         if calls > max_repairs:
             raise InvalidOutputError(
                 f"model {model.name!r} gave no valid {schema.__name__} in {calls} calls; "

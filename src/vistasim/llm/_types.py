@@ -79,7 +79,16 @@ class ChatModel(Protocol):
 class ModelCallFailed(Exception):
     """A single model call failed; `retryable` says whether backoff and retry may help."""
 
-    def __init__(self, message: str, *, retryable: bool, status: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         self.retryable = retryable
         self.status = status
+        self.retry_after = retry_after
+        """Seconds the provider asked to wait before retrying (`Retry-After`), if it said."""
         super().__init__(message)

@@ -17,14 +17,18 @@ async def metrics_for_run(
     """The run's metrics: stored ones when present, else computed now and stored.
 
     A judge always recomputes (its scores are what was asked for); its calls are stored with the
-    run under the `judge` role.
+    run under the `judge` role. Metrics are kept only for a finished run, and only until the run
+    changes again (a resume): a run still writing gets fresh metrics each time.
     """
     stored = store.get_metrics(run_id, str(METRICS_VERSION))
     if stored is not None and not recompute and judge is None:
         return MetricsReport.model_validate(stored)
+    fingerprint = store.run_fingerprint(run_id)
     view = read_run_view(store, run_id)
     with collect_calls() as calls:
         report = await compute_metrics(view, judge=judge)
     store.record_calls(run_id, None, calls)
-    store.put_metrics(run_id, str(METRICS_VERSION), report.model_dump(mode="json"))
+    if view.status == "done" and store.run_fingerprint(run_id) == fingerprint:
+        payload = report.model_dump(mode="json")
+        store.put_metrics(run_id, str(METRICS_VERSION), payload, fingerprint=fingerprint)
     return report

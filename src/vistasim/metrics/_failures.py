@@ -208,10 +208,12 @@ def detect_failures(
             and the agent recovering, not a flaw of the agent.
     """
     found: list[Failure] = []
+    cap = (run.config.get("run") or {}).get("max_reply_bytes", 1_000_000)
     for episode in run.episodes:
         if not is_errored(episode):
             call_errors = recovered_errors or criteria_outcome(episode) is not True
             found.extend(_detect(episode, rules, call_errors=call_errors))
+            found.extend(_oversized(episode, cap))
     return found
 
 
@@ -245,6 +247,21 @@ def _detect(
         if evidence:
             text = f"policy {rule.id} violated: {rule.description}"
             found.append(_failure(episode, "policy", rule.id, text, evidence))
+    return found
+
+
+def _oversized(episode: EpisodeView, cap: object) -> list[Failure]:
+    """Replies and tool results over `run.max_reply_bytes`, which the runner stored cut."""
+    found = []
+    for stored in episode.events:
+        event = stored.event
+        if isinstance(event, AgentReply | ToolCall) and event.oversized is not None:
+            what = "reply" if isinstance(event, AgentReply) else f"result of tool {event.name}"
+            text = (
+                f"oversized reply: the agent's {what} was {event.oversized:,} bytes, over "
+                f"run.max_reply_bytes ({cap:,}); it is stored cut"
+            )
+            found.append(_failure(episode, "agent_error", "oversized_reply", text, [stored.id]))
     return found
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vistasim._secrets import redact, redact_json
 from vistasim.errors import StoreError
 from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm._meter import ModelCall
@@ -73,6 +74,12 @@ class Store:
         self.db = db
         self.path = path
         """The file, or `:memory:`."""
+        self.secrets: tuple[str, ...] = ()
+        """Values masked as `***` in everything written (see `add_secrets`)."""
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Mask these values (keys, tokens) in every event, call, reason and metric written."""
+        self.secrets = tuple(sorted({*self.secrets, *values}, key=len, reverse=True))
 
     def close(self) -> None:
         """Close the connection."""
@@ -160,16 +167,19 @@ class Store:
         with self._transaction():
             self.db.execute(
                 "UPDATE runs SET status = ?, finished_at = ?, failure = ? WHERE id = ?",
-                (status, finished, failure, run_id),
+                (status, finished, failure and redact(failure, self.secrets), run_id),
             )
 
-    def put_metrics(self, run_id: str, version: str, payload: Mapping[str, Any]) -> None:
-        """Store computed metrics for a run (replacing those of the same metrics version)."""
+    def put_metrics(
+        self, run_id: str, version: str, payload: Mapping[str, Any], *, fingerprint: str
+    ) -> None:
+        """Store a run's metrics as computed at `fingerprint` (see `run_fingerprint`)."""
         with self._transaction():
             self.db.execute(
-                "INSERT OR REPLACE INTO metric_results VALUES (?, ?, ?, ?)",
-                (run_id, version, time.time(), _dumps(payload)),
-            )
+                "INSERT OR REPLACE INTO metric_results VALUES (?, ?, ?, ?, ?)",
+                (run_id, version, time.time(), redact_json(_dumps(payload), self.secrets),
+                 fingerprint),
+            )  # fmt: skip
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -228,12 +238,26 @@ class Store:
         return bytes(row[0])
 
     def get_metrics(self, run_id: str, version: str) -> dict[str, Any] | None:
-        """Stored metrics of a run for a metrics version, if computed."""
+        """Stored metrics of a run for a metrics version, if computed from the run as it is now.
+
+        Metrics computed before the run last changed (it was resumed, say) are not returned.
+        """
         row = self.db.execute(
-            "SELECT payload FROM metric_results WHERE run_id = ? AND metrics_version = ?",
+            "SELECT payload, run_fingerprint FROM metric_results"
+            " WHERE run_id = ? AND metrics_version = ?",
             (run_id, version),
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        if row is None or row[1] != self.run_fingerprint(run_id):
+            return None
+        return json.loads(row[0])
+
+    def run_fingerprint(self, run_id: str) -> str:
+        """What changes whenever the run does: its status and its last event."""
+        status = self.db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
+        last = self.db.execute(
+            "SELECT MAX(id), COUNT(*) FROM events WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        return f"{status[0] if status else 'missing'}:{last[0]}:{last[1]}"
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -252,10 +276,14 @@ class Store:
         cursor = self.db.execute(
             "INSERT INTO events (run_id, episode_id, parent_id, turn, kind, payload, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (run_id, episode_id, parent_id, turn, event.kind, event.model_dump_json(), now),
+            (run_id, episode_id, parent_id, turn, event.kind, self._payload(event), now),
         )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
+
+    def _payload(self, event: Event) -> str:
+        payload = event.model_dump_json()
+        return redact_json(payload, self.secrets) if self.secrets else payload
 
     def _insert_calls(
         self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall], now: float
@@ -267,7 +295,7 @@ class Store:
             [
                 (run_id, episode_id, c.role, c.model, c.usage.input_tokens, c.usage.output_tokens,
                  c.usage.cached_tokens, c.latency_s, c.cost_usd, int(c.cache_hit), c.attempts,
-                 c.error, now)
+                 c.error and redact(c.error, self.secrets), now)
                 for c in calls
             ],
         )  # fmt: skip

@@ -129,11 +129,20 @@ def m004_run_failure(db: sqlite3.Connection) -> None:
     )
 
 
+def m005_metrics_fingerprint(db: sqlite3.Connection) -> None:
+    """Tie stored metrics to the state of the run they were computed from."""
+    db.execute(
+        "ALTER TABLE metric_results ADD COLUMN run_fingerprint TEXT"
+        " /* -- the run's status and last event when computed; other values mean stale */"
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m001_initial,
     m002_step_tree_view,
     m003_metric_results,
     m004_run_failure,
+    m005_metrics_fingerprint,
 ]
 """Applied in order; each runs once. Never edit one that has shipped: add a new one."""
 

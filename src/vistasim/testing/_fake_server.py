@@ -29,9 +29,10 @@ _MAX_BODY = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Injected:
+class _Answer:
     status: int
     body: bytes
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 class FakeOpenAIServer:
@@ -62,7 +63,7 @@ class FakeOpenAIServer:
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
-        self._injected: deque[_Injected] = deque()
+        self._injected: deque[_Answer] = deque()
         self._lock = threading.Lock()
         self._seen_prefixes: set[str] = set()
 
@@ -83,16 +84,27 @@ class FakeOpenAIServer:
         """Return the OpenAI-style base URL, `http://127.0.0.1:PORT/v1`."""
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def fail_next(self, n: int = 1, *, status: int = 500, body: str = "injected failure") -> None:
-        """Answer the next `n` chat completion requests with `status` and an OpenAI error body."""
+    def fail_next(
+        self,
+        n: int = 1,
+        *,
+        status: int = 500,
+        body: str = "injected failure",
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """Answer the next `n` chat completion requests with `status` and an OpenAI error body.
+
+        `headers` are added to those answers, e.g. `{"retry-after": "2"}`.
+        """
         error = {"error": {"message": body, "type": "server_error", "code": str(status)}}
-        item = _Injected(status=status, body=json.dumps(error).encode())
+        extra = tuple((headers or {}).items())
+        item = _Answer(status=status, body=json.dumps(error).encode(), headers=extra)
         with self._lock:
             self._injected.extend([item] * n)
 
     def garbage_next(self, n: int = 1) -> None:
         """Answer the next `n` chat completion requests with 200 and a body that is not JSON."""
-        item = _Injected(status=200, body=b"<html>upstream hiccup{{")
+        item = _Answer(status=200, body=b"<html>upstream hiccup{{")
         with self._lock:
             self._injected.extend([item] * n)
 
@@ -202,27 +214,27 @@ class FakeOpenAIServer:
             await _respond(writer, 400, _error_body("body too large"), keep_alive=False)
             return False
         body = await reader.readexactly(length) if length else b""
-        status, payload = await self._route(method, path.split("?", 1)[0], body, headers)
-        await _respond(writer, status, payload, keep_alive=keep_alive)
+        answer = await self._route(method, path.split("?", 1)[0], body, headers)
+        await _respond(
+            writer, answer.status, answer.body, keep_alive=keep_alive, headers=answer.headers
+        )
         return keep_alive
 
-    async def _route(
-        self, method: str, path: str, body: bytes, headers: dict[str, str]
-    ) -> tuple[int, bytes]:
+    async def _route(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> _Answer:
         if method == "GET" and path.rstrip("/") == "/v1/models":
             data = [{"id": "fake", "object": "model", "created": 0, "owned_by": "vistasim"}]
-            return 200, json.dumps({"object": "list", "data": data}).encode()
+            return _Answer(status=200, body=json.dumps({"object": "list", "data": data}).encode())
         if method == "POST" and path.rstrip("/") == "/v1/chat/completions":
             return await self._chat(body, headers)
-        return 404, _error_body(f"no route for {method} {path}")
+        return _Answer(status=404, body=_error_body(f"no route for {method} {path}"))
 
-    async def _chat(self, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    async def _chat(self, body: bytes, headers: dict[str, str]) -> _Answer:
         try:
             request = json.loads(body)
         except ValueError:
-            return 400, _error_body("request body is not JSON")
+            return _Answer(status=400, body=_error_body("request body is not JSON"))
         if not isinstance(request, dict):
-            return 400, _error_body("request body must be a JSON object")
+            return _Answer(status=400, body=_error_body("request body must be a JSON object"))
         self.headers.append(headers)
         self.requests.append(request)
         with self._lock:
@@ -230,14 +242,16 @@ class FakeOpenAIServer:
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
         if injected is not None:
-            return injected.status, injected.body
+            return injected
         answer = self._responder(request)
         if inspect.isawaitable(answer):
             answer = await answer
         if isinstance(answer, dict) and "error_status" in answer:
             status = int(answer["error_status"])
-            return status, _error_body(str(answer.get("body", "error")), status=status)
-        return 200, json.dumps(self._completion(request, answer)).encode()
+            return _Answer(
+                status=status, body=_error_body(str(answer.get("body", "error")), status=status)
+            )
+        return _Answer(status=200, body=json.dumps(self._completion(request, answer)).encode())
 
     def _completion(self, request: dict[str, Any], answer: str | dict[str, Any]) -> dict[str, Any]:
         message, finish = _as_message(answer)
@@ -350,13 +364,19 @@ def _error_body(message: str, *, status: int = 400) -> bytes:
 
 
 async def _respond(
-    writer: asyncio.StreamWriter, status: int, body: bytes, *, keep_alive: bool
+    writer: asyncio.StreamWriter,
+    status: int,
+    body: bytes,
+    *,
+    keep_alive: bool,
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> None:
     reason = _REASONS.get(status, "Error" if status >= 400 else "OK")
+    extra = "".join(f"{name}: {value}\r\n" for name, value in headers)
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         "content-type: application/json\r\n"
-        f"content-length: {len(body)}\r\n"
+        f"content-length: {len(body)}\r\n{extra}"
         f"connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
     )
     writer.write(head.encode("latin-1") + body)
