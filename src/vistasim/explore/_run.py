@@ -22,7 +22,7 @@ from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Cursor, Episode, play, take_snapshot
 from vistasim.explore._resume import resume_cursor
 from vistasim.explore._setup import Parts, build_parts, default_store_path
-from vistasim.explore._web import WebChannel, open_pool, web_channel
+from vistasim.explore._web import WebChannel, check_widget, open_pool, web_channel
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
@@ -75,16 +75,21 @@ async def run(
     try:
         if resume is not None:
             run_id, config, plans = _load_for_resume(db, resume)
+        elif config is None:
+            raise ConfigError("run() needs a config (or resume=RUN_ID)")
         else:
-            if config is None:
-                raise ConfigError("run() needs a config (or resume=RUN_ID)")
-            run_id, plans = _create(db, config, scenarios)
-        parts = build_parts(config, store_path=Path(db.path), models=models)
-        try:
-            await _play_all(db, run_id, config, parts, plans, on_episode)
-        finally:
-            if parts.cache is not None:
-                parts.cache.close()
+            scenarios = _prepare(config, scenarios)
+        needed = resume is None or any(p.status in ("pending", "running") for p in plans)
+        async with _browser_pool(config, needed) as pool:
+            if resume is None:
+                metadata = await _web_metadata(config, pool)
+                run_id, plans = _record(db, config, scenarios, metadata)
+            parts = build_parts(config, store_path=Path(db.path), models=models)
+            try:
+                await _play_all(db, run_id, config, parts, plans, on_episode, pool)
+            finally:
+                if parts.cache is not None:
+                    parts.cache.close()
         db.finish_run(run_id, "done")
         return _summary(db, run_id, anyio.current_time() - started)
     finally:
@@ -97,9 +102,8 @@ def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:
     return anyio.run(lambda: run(config, **kwargs))  # type: ignore[arg-type]
 
 
-def _create(
-    db: Store, config: RunConfig, scenarios: Sequence[Scenario] | None
-) -> tuple[str, list[EpisodePlan]]:
+def _prepare(config: RunConfig, scenarios: Sequence[Scenario] | None) -> Sequence[Scenario]:
+    """Load the scenarios and check the web mode's page and browser, before anything starts."""
     if scenarios is None:
         if not config.run.scenarios:
             raise ConfigError(
@@ -107,6 +111,12 @@ def _create(
             )
         scenarios = load_scenarios(config.resolve(config.run.scenarios))
     _check_web_mode(config)
+    return scenarios
+
+
+def _record(
+    db: Store, config: RunConfig, scenarios: Sequence[Scenario], web: Mapping[str, object]
+) -> tuple[str, list[EpisodePlan]]:
     run_id = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
     plans = db.create_run(
         run_id,
@@ -115,9 +125,16 @@ def _create(
         rollouts=config.run.rollouts,
         mode=config.run.mode,
         name=config.run.name,
-        metadata=_metadata(config),
+        metadata={**_metadata(config), **web},
     )
     return run_id, plans
+
+
+async def _web_metadata(config: RunConfig, pool: Any) -> dict[str, object]:
+    """Find the chat widget on `web.start_url` once, so a page without one fails the run early."""
+    if pool is None or not config.web.start_url:
+        return {}
+    return {"web_widget": await check_widget(config, pool)}
 
 
 def _check_web_mode(config: RunConfig) -> None:
@@ -168,6 +185,7 @@ async def _play_all(
     parts: Parts,
     plans: list[EpisodePlan],
     on_episode: ProgressCallback | None,
+    pool: Any,
 ) -> None:
     roots = db.scenario_roots(run_id)
     todo = [p for p in plans if p.status in ("pending", "running")]
@@ -183,7 +201,7 @@ async def _play_all(
         if on_episode is not None:
             on_episode(done, len(plans), plan, reason)
 
-    async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
+    async with anyio.create_task_group() as tg:
         for plan in todo:
             tg.start_soon(one, plan, pool)
 
@@ -240,13 +258,16 @@ async def _agent_and_page(
     config: RunConfig, parts: Parts, env: Environment | None, pool: Any
 ) -> AsyncIterator[tuple[AgentAdapter, WebChannel | None]]:
     if pool is None:
+        assert parts.make_agent is not None  # build_parts requires an agent outside web modes
         agent = parts.make_agent(env)
         try:
             yield agent, None
         finally:
             await agent.aclose()
         return
-    async with web_channel(config, pool, env, lambda: parts.make_agent(env)) as (web, agent):
+    make = parts.make_agent
+    backend = None if make is None else lambda: make(env)
+    async with web_channel(config, pool, env, backend) as (web, agent):
         try:
             yield agent, web
         finally:
