@@ -117,3 +117,16 @@ async def test_every_control_on_the_chat_page_gets_a_label(app):
     assert view.chat[-1].text == ASK
     unlabeled = [e for e in view.elements if not e.label]
     assert unlabeled == []
+
+
+@pytest.mark.parametrize("app", ["gradio"], indirect=True)  # the same app, at /blocks/
+async def test_a_gradio_blocks_chatbot_with_a_textbox_is_found_and_driven(app):
+    _, url = app
+    async with BrowserPool(executable=find_chromium()) as pool:
+        session = await pool.new_session(allowed_origins=[url])
+        await session.goto(url + "blocks/")
+        agent = WebChatAgent(session.page, timeout_s=20)
+        reply = await agent.respond(Turn(episode_id="e1", message="Is order W1002 on its way?"))
+        await agent.aclose()
+    assert reply.text == full_reply("W1002", [])
+    assert agent.widget is not None and agent.widget.send is not None  # no button: Enter

@@ -58,7 +58,8 @@ def chromium():
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    """/chat has the widget; /plain has none; /once has it only on the first visit."""
+    """/chat has the widget; /plain has none; /once has it only on the first visit; /missing is
+    a 404 page."""
     visits = {"once": 0}
 
     class Handler(BaseHTTPRequestHandler):
@@ -71,7 +72,7 @@ def site() -> Iterator[str]:
                 visits["once"] += 1
             body = WIDGET if page == "chat" or (page == "once" and visits["once"] == 1) else PLAIN
             data = body.encode()
-            self.send_response(200)
+            self.send_response(404 if page == "missing" else 200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -127,3 +128,13 @@ async def test_a_widget_gone_during_the_run_errors_the_episode_not_the_agent(tmp
         [episode] = read_run_view(store, result.run_id).episodes
     assert episode.stop_reason == "infra_error"
     assert "no chat widget input is visible" in episode.stop.detail
+
+
+def test_a_start_url_that_answers_an_error_says_so_before_the_run(tmp_path, site):
+    write_config(tmp_path, f"{site}/missing")
+    result = subprocess.run(
+        [sys.executable, "-m", "vistasim.cli", "run", "vistasim.toml", "--store", "v.db"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "web.widget: the page answered HTTP 404; no chat widget input" in result.stderr

@@ -12,6 +12,7 @@ once, so a page without a findable widget stops the run before it starts.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -133,7 +134,9 @@ async def check_widget(config: RunConfig, pool: Any) -> str:
         try:
             return (await _find_widget(config, session.page)).framework
         except BrowserError as exc:
-            raise ConfigError(str(exc), key="web.widget") from None
+            status = re.search(r"\(HTTP (\d+)\)", result.summary)
+            answered = f"the page answered HTTP {status.group(1)}; " if status else ""
+            raise ConfigError(f"{answered}{exc}", key="web.widget") from None
     finally:
         await session.close()
 
