@@ -7,17 +7,26 @@ so its CPU is not counted against the browser layer. Reports:
   each including the bounded settle wait (target p50 <= 150 ms);
 - observation tokens vs raw HTML tokens per page (target <= 15 %);
 - 8 concurrent sessions, and memory per extra session: proportional set size (PSS, shared pages
-  split fairly) of all Chromium processes, from 1 to 8 open sessions (target <= 80 MB).
+  split fairly) of all Chromium processes, from 1 to 8 open sessions (target <= 80 MB);
+- time per `ui` episode on real Gradio, Streamlit and Chainlit apps (the `chatui` test apps, each
+  in its own process): a config of `[web] start_url` + one scenario, offline agenda user, no
+  selectors; the bot asks for the order number, then streams its answer with two 1 s pauses.
+  Each episode is split into the agent's reply time (send to complete reply, which includes the
+  1.5 s settle) and the rest (opening the page, finding the widget, observing, snapshots).
 
-    .venv/bin/python benchmarks/browser.py [--rounds 20] [--sessions 8]
+    .venv/bin/python benchmarks/browser.py [--rounds 20] [--sessions 8] [--ui-episodes 5]
+        [--part all|shop|ui]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +36,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.chatui.apps.launch import FRAMEWORKS, start_app, stop_app  # noqa: E402
+
+from vistasim import load_config, open_store, read_run_view, run  # noqa: E402
 from vistasim.browser import (  # noqa: E402
     Back,
     BrowserPool,
@@ -159,8 +171,99 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def main(rounds: int, sessions: int) -> None:
-    """Run the three measurements and print the figures."""
+SCENARIO = """\
+- id: order-status
+  persona: {name: Sam Okafor, style: {verbosity: low, patience: 3}}
+  goal: Find out the status of my order.
+  knowledge: {order_id: W1002}
+  agenda: [{intent: order_status}]
+  criteria: {statements: [{contains_any: [shipped]}]}
+  limits: {max_turns: 4}
+"""
+
+
+async def measure_chat_ui(framework: str, episodes: int, folder: Path) -> dict[str, object]:
+    """Run `episodes` ui episodes one after another against `framework`'s app; their timings."""
+    proc, url = start_app(framework, folder)
+    try:
+        (folder / "scenarios.yaml").write_text(SCENARIO, encoding="utf-8")
+        (folder / "vistasim.toml").write_text(
+            f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\nrollouts = {episodes}\n'
+            f'concurrency = 1\n\n[web]\nstart_url = "{url}"\n',
+            encoding="utf-8",
+        )
+        marks = [time.perf_counter()]
+        result = await run(
+            load_config(folder / "vistasim.toml"),
+            store=folder / "v.db",
+            on_episode=lambda *_: marks.append(time.perf_counter()),
+        )
+    finally:
+        stop_app(proc)
+    with open_store(folder / "v.db") as store:
+        view = read_run_view(store, result.run_id)
+    return episode_timings(framework, view, marks, result.stop_reasons)
+
+
+def episode_timings(framework: str, view, marks: list[float], reasons: dict) -> dict[str, object]:
+    """Time per episode (between completions; the first also launches Chromium and checks the
+    page), and how much of a later episode the agent's replies took."""
+    walls = [b - a for a, b in zip(marks, marks[1:], strict=False)]
+    later = walls[1:] or walls
+    replies = [
+        sum(e.event.latency_s for e in episode.events if e.event.kind == "agent_reply")
+        for episode in view.episodes
+    ]
+    reply_s = statistics.fmean(replies)
+    return {
+        "framework": framework,
+        "episodes": len(walls),
+        "stop_reasons": reasons,
+        "first_episode_s": round(walls[0], 2),
+        "episode_s_p50": round(statistics.median(later), 2),
+        "episode_s_max": round(max(later), 2),
+        "reply_s_mean": round(reply_s, 2),
+        "other_s_mean": round(statistics.fmean(later) - reply_s, 2),
+    }
+
+
+async def measure_chat_uis(episodes: int) -> list[dict[str, object]]:
+    """Time ui episodes on each installed framework."""
+    rows = []
+    for framework in FRAMEWORKS:
+        if importlib.util.find_spec(framework) is None:
+            print(f"{framework}: not installed, skipped (pip install -e '.[dev]')")
+            continue
+        with tempfile.TemporaryDirectory() as folder:
+            rows.append(await measure_chat_ui(framework, episodes, Path(folder)))
+    return rows
+
+
+def report_chat_uis(rows: list[dict[str, object]]) -> None:
+    """Print the time per ui episode on each framework, and write it to benchmarks/results."""
+    print("time per ui episode (start_url only, agenda user, one after another):")
+    for row in rows:
+        print(
+            f"  {row['framework']:<10} {row['episodes']} episodes {row['stop_reasons']}: "
+            f"p50 {row['episode_s_p50']:.2f} s (max {row['episode_s_max']:.2f}), of which agent "
+            f"replies {row['reply_s_mean']:.2f} s and the rest {row['other_s_mean']:.2f} s; "
+            f"first episode {row['first_episode_s']:.2f} s"
+        )
+    out = ROOT / "benchmarks" / "results" / "browser-chatui.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(rows, indent=2), encoding="utf-8")
+
+
+async def main(rounds: int, sessions: int, ui_episodes: int = 5, part: str = "all") -> None:
+    """Run the measurements and print the figures."""
+    if part in ("all", "shop"):
+        await measure_shop(rounds, sessions)
+    if part in ("all", "ui"):
+        report_chat_uis(await measure_chat_uis(ui_episodes))
+
+
+async def measure_shop(rounds: int, sessions: int) -> None:
+    """Action latency, observation size and memory per session on the shop site."""
     server, base = start_server()
     try:
         async with BrowserPool() as pool:
@@ -207,5 +310,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--sessions", type=int, default=8)
+    parser.add_argument("--ui-episodes", type=int, default=5)
+    parser.add_argument("--part", choices=["all", "shop", "ui"], default="all")
     args = parser.parse_args()
-    anyio.run(main, args.rounds, args.sessions)
+    anyio.run(main, args.rounds, args.sessions, args.ui_episodes, args.part)

@@ -140,18 +140,38 @@ class UserSpec(_Section):
 
 
 class WidgetSpec(_Section):
-    """Selectors of the product's chat widget; unset ones use defaults that fit common widgets."""
+    """The product's chat widget. Unset selectors come from the framework found on the page.
 
+    `framework = "auto"` probes the page: Gradio, Streamlit and Chainlit pages are recognized by
+    their own markers, other pages by common chat markup (`generic`) or an ARIA `role=log` with
+    a textbox (`aria`). Selectors set here replace that framework's.
+    """
+
+    framework: Literal["auto", "gradio", "streamlit", "chainlit", "generic", "aria"] = "auto"
+    """Whose selectors to start from; `auto` finds out from the page."""
     input: str | None = None
     """The text field messages are typed into."""
     send: str | None = None
     """The send button (Enter is pressed when there is none)."""
     messages: str | None = None
-    """Every message of the widget transcript, in order."""
+    """Every message of the widget transcript, in order (CSS)."""
     agent_message: str | None = None
-    """The agent's messages."""
+    """The agent's messages (CSS)."""
     open_button: str | None = None
     """A launcher that opens a collapsed widget."""
+    container: str | None = None
+    """The whole widget, or each message block, kept out of the page text (CSS)."""
+    busy: str | None = None
+    """Visible while the agent works on a reply: a stop button, a spinner (CSS)."""
+    ready: str | None = None
+    """Present once the widget's live connection is up; nothing is sent before (CSS)."""
+    settle_ms: int | None = Field(default=None, ge=0, le=60_000)
+    """A reply is complete once nothing shows busy and its text has not changed for this long;
+    default 1500 ms (streamed replies may pause), 300 ms on the built-in domains' sites."""
+    timeout_s: float = Field(default=30.0, gt=0, le=3600)
+    """Longest wait for one complete reply, from finding the widget to the settled text."""
+    find_timeout_s: float = Field(default=10.0, gt=0, le=600)
+    """Longest wait for the widget to appear when a page opens."""
 
 
 class WebSpec(_Section):

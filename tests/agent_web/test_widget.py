@@ -105,17 +105,17 @@ async def test_widget_that_never_answers_raises_agent_error_after_timeout(page, 
     await agent.aclose()
 
 
-async def test_page_without_a_widget_raises_agent_error(page, site):
+async def test_page_without_a_widget_raises_browser_error_not_an_agent_failure(page, site):
     await page.goto(f"{site.url}/plain")
     agent = WebChatAgent(page, timeout_s=1.0)
-    with pytest.raises(AgentError, match="no chat widget input"):
+    with pytest.raises(BrowserError, match="no chat widget input is visible"):
         await agent.respond(Turn(episode_id="e1", message="hi"))
     await agent.aclose()
 
 
-async def test_send_control_that_cannot_be_clicked_raises_agent_error(page, site):
+async def test_send_control_that_cannot_be_clicked_raises_browser_error(page, site):
     agent = await open_agent(page, site, mode="stuck", timeout_s=1.0)
-    with pytest.raises(AgentError, match="could not send"):
+    with pytest.raises(BrowserError, match="could not send"):
         await agent.respond(Turn(episode_id="e1", message="hi"))
     await agent.aclose()
 
@@ -216,4 +216,112 @@ async def test_widget_that_reloads_the_page_on_send_is_read_after_reload(page, s
     await agent.respond(Turn(episode_id="e1", message="first"))
     reply = await agent.respond(Turn(episode_id="e1", message="second"))
     assert reply.text == "Noted: second"
+    await agent.aclose()
+
+
+# A reply in two parts with a one-second pause, the log marked busy until the end (aria-busy).
+BUSY_WIDGET = """<!doctype html><title>Busy</title>
+<div role="log" aria-label="Conversation"></div>
+<textarea aria-label="Message"></textarea><button aria-label="Send">&#10148;</button>
+<script>
+const log = document.querySelector("[role=log]");
+const busy = true;
+function add(who, text) {
+  const d = document.createElement("div"); d.setAttribute("data-role", who);
+  d.textContent = text; log.appendChild(d); return d;
+}
+document.querySelector("button").addEventListener("click", () => {
+  const t = document.querySelector("textarea"); const q = t.value; t.value = "";
+  add("user", q);
+  if (busy) log.setAttribute("aria-busy", "true");
+  const d = add("assistant", "Part one.");
+  setTimeout(() => { d.textContent += " Part two."; log.removeAttribute("aria-busy"); }, 1000);
+});
+</script>"""
+
+# A widget that shows its input before its connection is up: the send button stays disabled
+# and the text typed meanwhile is dropped when it connects (as Chainlit's composer re-renders).
+LATE_WIDGET = """<!doctype html><title>Late</title>
+<div class="chat"><div class="messages"></div>
+<textarea></textarea><button type="submit" disabled>Send</button></div>
+<script>
+const t = document.querySelector("textarea"), b = document.querySelector("button");
+let connected = false;
+t.addEventListener("input", () => { b.disabled = !connected || !t.value; });
+setTimeout(() => { connected = true; t.value = ""; document.body.dataset.connected = "1"; }, 800);
+b.addEventListener("click", () => {
+  const box = document.querySelector(".messages"), q = t.value; t.value = ""; b.disabled = true;
+  box.insertAdjacentHTML("beforeend", '<div class="message user"></div>');
+  box.lastChild.textContent = q;
+  setTimeout(() => {
+    box.insertAdjacentHTML("beforeend", '<div class="message bot"></div>');
+    box.lastChild.textContent = "Got: " + q;
+  }, 100);
+});
+</script>"""
+
+
+async def test_reply_is_complete_only_once_the_busy_indicator_is_gone(page):
+    await page.set_content(BUSY_WIDGET)
+    agent = WebChatAgent(page, settle_ms=300, timeout_s=8.0)
+    reply = await agent.respond(Turn(episode_id="e1", message="tell me"))
+    assert reply.text == "Part one. Part two."
+    await agent.aclose()
+
+
+PAUSING_WIDGET = BUSY_WIDGET.replace("const busy = true;", "const busy = false;")
+
+
+async def test_default_settle_time_outlasts_a_one_second_pause_without_busy_indicator(page):
+    await page.set_content(PAUSING_WIDGET)
+    agent = WebChatAgent(page, timeout_s=8.0)
+    reply = await agent.respond(Turn(episode_id="e1", message="tell me"))
+    assert reply.text == "Part one. Part two."
+    await agent.aclose()
+
+
+async def test_a_settle_time_shorter_than_the_pause_cuts_the_reply(page):
+    await page.set_content(PAUSING_WIDGET)
+    agent = WebChatAgent(page, settle_ms=300, timeout_s=8.0)
+    reply = await agent.respond(Turn(episode_id="e1", message="tell me"))
+    assert reply.text == "Part one."  # why the default is longer than a streaming pause
+    await agent.aclose()
+
+
+async def test_an_aria_log_with_a_textbox_is_driven_without_selectors(page):
+    await page.set_content(BUSY_WIDGET)
+    agent = WebChatAgent(page, settle_ms=300, timeout_s=8.0)
+    await agent.respond(Turn(episode_id="e1", message="hi"))
+    assert await agent.transcript() == (
+        Utterance(role="user", text="hi"),
+        Utterance(role="agent", text="Part one. Part two."),
+    )
+    await agent.aclose()
+
+
+async def test_message_typed_before_the_widget_connects_is_retyped_and_sent(page):
+    await page.set_content(LATE_WIDGET)
+    agent = WebChatAgent(page, settle_ms=200, timeout_s=8.0)
+    reply = await agent.respond(Turn(episode_id="e1", message="are you there?"))
+    assert reply.text == "Got: are you there?"
+    await agent.aclose()
+
+
+async def test_nothing_is_typed_before_the_ready_marker_appears(page):
+    await page.set_content(LATE_WIDGET)
+    widget = WidgetSelectors(ready="body[data-connected]")
+    agent = WebChatAgent(page, widget=widget, settle_ms=200, timeout_s=8.0)
+    start = anyio.current_time()
+    reply = await agent.respond(Turn(episode_id="e1", message="hello"))
+    assert reply.text == "Got: hello"
+    assert reply.metadata["first_s"] < 0.8 < anyio.current_time() - start
+    await agent.aclose()
+
+
+async def test_a_widget_that_never_connects_is_a_browser_error(page):
+    await page.set_content(LATE_WIDGET)
+    widget = WidgetSelectors(ready="body[data-never]")
+    agent = WebChatAgent(page, widget=widget, timeout_s=1.5)
+    with pytest.raises(BrowserError, match="never became ready.*body\\[data-never\\]"):
+        await agent.respond(Turn(episode_id="e1", message="hello"))
     await agent.aclose()

@@ -6,11 +6,11 @@ import pytest
 
 from tests.browser.conftest import log_in
 from vistasim.browser import (
-    ChatWidgetSpec,
     ElementView,
     PageView,
     TypeText,
     WidgetMessage,
+    WidgetSelectors,
     fit_budget,
     parse_aria_snapshot,
 )
@@ -93,15 +93,10 @@ async def test_page_without_semantic_ids_falls_back_to_aria_refs(session, site):
     assert "We answer within two days." in view.text
 
 
-async def test_custom_widget_spec_reads_a_foreign_transcript(session, site):
+async def test_custom_widget_selectors_read_a_foreign_transcript(session, site):
     await session.goto(f"{site}/plain")
-    spec = ChatWidgetSpec(
-        container="#helpdesk",
-        messages=".thread li",
-        user_names=("from-me",),
-        agent_names=("from-them",),
-    )
-    view = await session.observe(chat=spec)
+    widget = WidgetSelectors(container=None, messages=".thread li", agent_message=".from-them")
+    view = await session.observe(widget=widget)
     assert view.chat == (
         WidgetMessage(role="user", text="Hello?"),
         WidgetMessage(role="agent", text="Hi, how can I help?"),

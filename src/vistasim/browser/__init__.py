@@ -2,14 +2,8 @@
 
 from vistasim.browser._actions import ACTION_DESCRIPTIONS, StepResult, execute_step, locate
 from vistasim.browser._discover import LAUNCH_ARGS, find_chromium
-from vistasim.browser._observe import (
-    ChatWidgetSpec,
-    estimate_tokens,
-    fit_budget,
-    observe_page,
-    parse_aria_snapshot,
-    read_chat,
-)
+from vistasim.browser._labels import name_unlabeled
+from vistasim.browser._observe import estimate_tokens, fit_budget, observe_page, parse_aria_snapshot
 from vistasim.browser._origins import normalize_origins, origin_of
 from vistasim.browser._pool import BrowserPool, Launcher, launch_chromium
 from vistasim.browser._session import PageSession
@@ -26,14 +20,25 @@ from vistasim.browser._types import (
     WebStep,
     WidgetMessage,
 )
+from vistasim.browser._widget import (
+    FRAMEWORK_WIDGETS,
+    FoundWidget,
+    WidgetFramework,
+    WidgetSelectors,
+    WidgetState,
+    find_widget,
+    poll_widget,
+    read_chat,
+)
 
 __all__ = [
     "ACTION_DESCRIPTIONS",
     "Back",
     "BrowserPool",
-    "ChatWidgetSpec",
     "Click",
     "ElementView",
+    "FRAMEWORK_WIDGETS",
+    "FoundWidget",
     "LAUNCH_ARGS",
     "Launcher",
     "Navigate",
@@ -45,16 +50,22 @@ __all__ = [
     "TypeText",
     "WebActionKind",
     "WebStep",
+    "WidgetFramework",
     "WidgetMessage",
+    "WidgetSelectors",
+    "WidgetState",
     "estimate_tokens",
     "execute_step",
     "find_chromium",
+    "find_widget",
     "fit_budget",
     "launch_chromium",
     "locate",
+    "name_unlabeled",
     "normalize_origins",
     "observe_page",
     "origin_of",
     "parse_aria_snapshot",
+    "poll_widget",
     "read_chat",
 ]

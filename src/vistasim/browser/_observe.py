@@ -12,65 +12,24 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import yaml
 
+from vistasim.browser._labels import NAME_FALLBACK_FN, name_unlabeled
 from vistasim.browser._types import ElementView, PageView, WidgetMessage
+from vistasim.browser._widget import CHAT_FN, WidgetSelectors, widget_args
 
-__all__ = [
-    "ChatWidgetSpec",
-    "estimate_tokens",
-    "fit_budget",
-    "observe_page",
-    "parse_aria_snapshot",
-    "read_chat",
-]
+__all__ = ["estimate_tokens", "fit_budget", "observe_page", "parse_aria_snapshot"]
 
-
-@dataclass(frozen=True, kw_only=True)
-class ChatWidgetSpec:
-    """Where a page's chat widget is and how to tell user lines from agent lines.
-
-    The defaults match the built-in domains' widgets (`aside#chat`, lines under `#chat-log`
-    carrying a `user`/`agent` class or `data-role`).
-    """
-
-    container: str = "#chat"
-    """CSS selector of the whole widget; its text is kept out of the page text."""
-    messages: str = "#chat-log > *"
-    """CSS selector matching each transcript line; empty to read no transcript."""
-    role_attribute: str = "data-role"
-    """Attribute holding a line's role; the line's class names are checked too."""
-    user_names: tuple[str, ...] = ("user", "me", "human", "customer")
-    """Role values or class names that mark the simulated user's lines."""
-    agent_names: tuple[str, ...] = ("agent", "assistant", "bot", "support", "error")
-    """Role values or class names that mark the agent's lines (widget errors count as the agent)."""
-
-
-_CHAT_FN = r"""
-  function readChat(spec) {
-    const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
-    const chat = [];
-    const users = new Set(spec.user_names), agents = new Set(spec.agent_names);
-    const lines = spec.messages ? document.querySelectorAll(spec.messages) : [];
-    for (const line of lines) {
-      const names = [line.getAttribute(spec.role_attribute), ...line.classList];
-      const role = names.some((n) => users.has(n)) ? "user"
-        : names.some((n) => agents.has(n)) ? "agent" : null;
-      const said = clean(line.innerText || line.textContent);
-      if (role && said) chat.push({role: role, text: said});
-    }
-    return chat;
-  }
-"""
 
 _EXTRACT_JS = (
     r"""
 (spec) => {
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
-  const widget = spec.container ? document.querySelector(spec.container) : null;
+  // The widget and its messages are shown as the transcript, not again as page text.
+  const shownApart = new Set([...all(spec.container), ...all(spec.messages)]);
   const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
   const TAGS = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
   const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
@@ -109,7 +68,8 @@ _EXTRACT_JS = (
     if (FIELDS.has(el.tagName) && !["submit", "button", "reset"].includes(el.type)) {
       return clean(el.placeholder || el.title || el.name);
     }
-    return clean(el.innerText || el.value || el.title || el.getAttribute("alt"));
+    return clean(el.innerText || el.value || el.title || el.getAttribute("alt"))
+      || fallbackName(el);
   }
   function valueOf(el, role) {
     if (role === "checkbox" || role === "radio" || role === "switch") {
@@ -145,7 +105,7 @@ _EXTRACT_JS = (
   function walk(node) {
     for (const child of node.childNodes) {
       if (child.nodeType === 3) { parts.push(child.nodeValue.replace(/\s+/g, " ")); continue; }
-      if (child.nodeType !== 1 || child === widget || SKIP.has(child.tagName)) continue;
+      if (child.nodeType !== 1 || shownApart.has(child) || SKIP.has(child.tagName)) continue;
       if (!visible(child)) continue;
       const display = getComputedStyle(child).display;
       const block = BLOCK.test(display) || child.tagName === "BR";
@@ -164,11 +124,10 @@ _EXTRACT_JS = (
     htmlLength: doctype.length + document.documentElement.outerHTML.length,
   };
 """
-    + _CHAT_FN
+    + CHAT_FN
+    + NAME_FALLBACK_FN
     + "}"
 )
-
-_CHAT_JS = "(spec) => {" + _CHAT_FN + "return readChat(spec); }"
 
 INTERACTIVE_ARIA_ROLES = frozenset(
     "button link textbox searchbox combobox listbox checkbox radio switch slider spinbutton tab"
@@ -188,17 +147,16 @@ def estimate_tokens(chars: int) -> int:
 
 
 async def observe_page(
-    page: Any, *, budget_tokens: int = 1200, chat: ChatWidgetSpec | None = None
+    page: Any, *, budget_tokens: int = 1200, widget: WidgetSelectors | None = None
 ) -> PageView:
     """Observe `page`: its interactive elements, visible text and chat widget, within a budget.
 
     Args:
         page: A Playwright `Page`.
         budget_tokens: Most tokens the rendered view may take (`PageView.render()`).
-        chat: Where the page's chat widget is; default: the built-in domains' widget.
+        widget: Where the page's chat widget is; default: the built-in domains' widget.
     """
-    spec = chat or ChatWidgetSpec()
-    data = await page.evaluate(_EXTRACT_JS, _spec_arg(spec))
+    data = await page.evaluate(_EXTRACT_JS, widget_args(widget or WidgetSelectors()))
     if data["semantic"]:
         elements = tuple(
             ElementView(**{**e, "options": tuple(e["options"])}) for e in data["elements"]
@@ -206,7 +164,7 @@ async def observe_page(
         source = "semantic"
     else:
         snapshot = await page.locator("body").aria_snapshot(mode="ai")
-        elements = parse_aria_snapshot(snapshot)
+        elements = await name_unlabeled(page, parse_aria_snapshot(snapshot))
         source = "aria"
     view = PageView(
         url=page.url,
@@ -218,27 +176,6 @@ async def observe_page(
         raw_html_tokens=estimate_tokens(data["htmlLength"]),
     )
     return fit_budget(view, budget_tokens)
-
-
-async def read_chat(page: Any, spec: ChatWidgetSpec | None = None) -> tuple[WidgetMessage, ...]:
-    """Read the chat widget transcript of `page`, oldest line first.
-
-    Args:
-        page: A Playwright `Page`.
-        spec: Where the widget is; default: the built-in domains' widget.
-    """
-    lines = await page.evaluate(_CHAT_JS, _spec_arg(spec or ChatWidgetSpec()))
-    return tuple(WidgetMessage(role=m["role"], text=m["text"]) for m in lines)
-
-
-def _spec_arg(spec: ChatWidgetSpec) -> dict[str, Any]:
-    return {
-        "container": spec.container,
-        "messages": spec.messages,
-        "role_attribute": spec.role_attribute,
-        "user_names": list(spec.user_names),
-        "agent_names": list(spec.agent_names),
-    }
 
 
 def parse_aria_snapshot(snapshot: str) -> tuple[ElementView, ...]:

@@ -20,9 +20,10 @@ import anyio
 
 from vistasim.browser._actions import NetworkWatch, StepResult, execute_step
 from vistasim.browser._discover import import_playwright
-from vistasim.browser._observe import ChatWidgetSpec, observe_page, read_chat
+from vistasim.browser._observe import observe_page
 from vistasim.browser._origins import OriginGuard, origin_of
 from vistasim.browser._types import Navigate, PageView, WebStep
+from vistasim.browser._widget import WidgetSelectors, read_chat
 from vistasim.errors import BrowserError
 
 __all__ = ["PageSession"]
@@ -56,7 +57,8 @@ class PageSession:
         self._crashed = False
         self._origins = OriginGuard(self.allowed_origins)
         self._last: PageView | None = None
-        self._chat_spec = ChatWidgetSpec()
+        self.widget = WidgetSelectors()
+        """The chat widget observations and snapshots read the transcript through."""
         self.closed = False
         """Whether `close()` was called."""
 
@@ -91,19 +93,24 @@ class PageSession:
         return await self.act(Navigate(url=url))
 
     async def observe(
-        self, *, budget_tokens: int = 1200, chat: ChatWidgetSpec | None = None
+        self, *, budget_tokens: int = 1200, widget: WidgetSelectors | None = None
     ) -> PageView:
         """Observe the current page within `budget_tokens` (see `observe_page`).
+
+        Args:
+            budget_tokens: Most tokens of the rendered view.
+            widget: Where the chat widget is, kept for later observations and snapshots
+                (default: `self.widget`).
 
         Raises:
             BrowserError: The browser or the page died.
         """
-        if chat is not None:
-            self._chat_spec = chat
-        spec = self._chat_spec
+        if widget is not None:
+            self.widget = widget
+        chosen = self.widget
         self._last = await self._guard(
             "observe the page",
-            lambda: observe_page(self._page, budget_tokens=budget_tokens, chat=spec),
+            lambda: observe_page(self._page, budget_tokens=budget_tokens, widget=chosen),
         )
         return self._last
 
@@ -147,7 +154,7 @@ class PageSession:
                 "url": url,
                 "storage_state": await self._context.storage_state(),
                 "session_storage": {"origin": _web_origin(url), "items": session_storage},
-                "chat": [asdict(m) for m in await read_chat(self._page, self._chat_spec)],
+                "chat": [asdict(m) for m in await read_chat(self._page, self.widget)],
             }
             return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
 

@@ -29,7 +29,7 @@ from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
 from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
 from vistasim.explore._watchdog import LoopWatchdog
-from vistasim.explore._web import EpisodeAgent, WebChannel, open_pool, web_channel
+from vistasim.explore._web import EpisodeAgent, WebChannel, check_widget, open_pool, web_channel
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
@@ -95,20 +95,25 @@ async def run(
             run_id, config, plans = _load_for_resume(db, resume)
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
+        else:
+            scenarios, metadata = _prepare(config, scenarios)
         db.add_secrets(known_secrets(config, os.environ))
         # Everything that can be checked is checked before the run is recorded.
         if preflight:
             await check_config(config, given_roles=set(models or {}))
-        parts = build_parts(config, store_path=Path(db.path), models=models)
-        try:
-            if resume is None:
-                run_id, plans = _create(db, config, scenarios)
-            await _play_recorded(db, run_id, config, parts, plans, on_episode)
-        finally:
-            if parts.cache is not None:
-                parts.cache.close()
-            if parts.clients is not None:
-                await parts.clients.aclose()
+        needed = resume is None or any(p.status in ("pending", "running") for p in plans)
+        async with _browser_pool(config, needed) as pool:
+            parts = build_parts(config, store_path=Path(db.path), models=models)
+            try:
+                if resume is None:
+                    web = await _web_metadata(config, pool)
+                    run_id, plans = _record(db, config, scenarios, {**metadata, **web})
+                await _play_recorded(db, run_id, config, parts, plans, on_episode, pool)
+            finally:
+                if parts.cache is not None:
+                    parts.cache.close()
+                if parts.clients is not None:
+                    await parts.clients.aclose()
         return _summary(db, run_id, anyio.current_time() - started)
     finally:
         if own_store:
@@ -122,10 +127,11 @@ async def _play_recorded(
     parts: Parts,
     plans: list[EpisodePlan],
     on_episode: ProgressCallback | None,
+    pool: Any,
 ) -> None:
     """Play a recorded run; however it stops, it is marked `done` or `failed`, never `running`."""
     try:
-        await _play_all(db, run_id, config, parts, plans, on_episode)
+        await _play_all(db, run_id, config, parts, plans, on_episode, pool)
     except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
         db.finish_run(run_id, "failed", failure=describe_failure(exc))
         errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
@@ -140,9 +146,13 @@ def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:
     return anyio.run(lambda: run(config, **kwargs))  # type: ignore[arg-type]
 
 
-def _create(
-    db: Store, config: RunConfig, scenarios: Sequence[Scenario] | None
-) -> tuple[str, list[EpisodePlan]]:
+def _prepare(
+    config: RunConfig, scenarios: Sequence[Scenario] | None
+) -> tuple[Sequence[Scenario], dict[str, object]]:
+    """Load and check the scenarios and the web mode's page and browser, before anything starts.
+
+    Returns the scenarios and the run's metadata (the environment's tools, the prompt hash).
+    """
     if scenarios is None:
         if not config.run.scenarios:
             raise ConfigError(
@@ -157,6 +167,12 @@ def _create(
         tools=list(tools) if isinstance(tools, list) else None,
         source=str(config.resolve(config.run.scenarios)) if config.run.scenarios else None,
     )
+    return scenarios, metadata
+
+
+def _record(
+    db: Store, config: RunConfig, scenarios: Sequence[Scenario], metadata: Mapping[str, object]
+) -> tuple[str, list[EpisodePlan]]:
     run_id = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
     plans = db.create_run(
         run_id,
@@ -165,9 +181,16 @@ def _create(
         rollouts=config.run.rollouts,
         mode=config.run.mode,
         name=config.run.name,
-        metadata=metadata,
+        metadata=dict(metadata),
     )
     return run_id, plans
+
+
+async def _web_metadata(config: RunConfig, pool: Any) -> dict[str, object]:
+    """Find the chat widget on `web.start_url` once, so a page without one fails the run early."""
+    if pool is None or not config.web.start_url:
+        return {}
+    return {"web_widget": await check_widget(config, pool)}
 
 
 def _check_web_mode(config: RunConfig) -> None:
@@ -230,6 +253,7 @@ async def _play_all(
     parts: Parts,
     plans: list[EpisodePlan],
     on_episode: ProgressCallback | None,
+    pool: Any,
 ) -> None:
     roots = db.scenario_roots(run_id)
     todo = [p for p in plans if p.status in ("pending", "running")]
@@ -246,7 +270,7 @@ async def _play_all(
             on_episode(done, len(plans), plan, reason)
 
     watchdog = LoopWatchdog(threshold_s=_agent_timeout(config))
-    async with _browser_pool(config, bool(todo)) as pool, anyio.create_task_group() as tg:
+    async with anyio.create_task_group() as tg:
         tg.start_soon(watchdog.run)
         async with anyio.create_task_group() as episodes:
             for plan in todo:
@@ -328,6 +352,7 @@ async def _agent_and_page(
     config: RunConfig, parts: Parts, env: Environment | None, pool: Any, episode_id: str
 ) -> AsyncIterator[tuple[GuardedAgent, WebChannel | None]]:
     if pool is None:
+        assert parts.make_agent is not None  # build_parts requires an agent outside web modes
         agent = parts.make_agent(env)
         try:
             yield agent, None
@@ -336,10 +361,14 @@ async def _agent_and_page(
         return
 
     # The built-in site names its own sessions; the agent behind it still serves this episode.
-    def site_agent() -> AgentAdapter:
-        return EpisodeAgent(parts.make_agent(env), episode_id=episode_id)
+    make = parts.make_agent
 
-    async with web_channel(config, pool, env, site_agent) as (web, widget):
+    def site_agent() -> AgentAdapter:
+        assert make is not None
+        return EpisodeAgent(make(env), episode_id=episode_id)
+
+    backend = None if make is None else site_agent
+    async with web_channel(config, pool, env, backend) as (web, widget):
         agent = GuardedAgent(widget, name="the chat widget")
         try:
             yield agent, web

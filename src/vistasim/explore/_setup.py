@@ -33,8 +33,9 @@ class Parts:
     models: Mapping[str, ChatModel]
     """Models by role, already metered (and cached when the config says so)."""
     make_env: EnvFactory | None
-    make_agent: AgentFactory
-    """A fresh adapter for the agent under test (one per episode, or per web session)."""
+    make_agent: AgentFactory | None
+    """A fresh adapter for the agent under test (one per episode, or per web session); None
+    when the agent is reached only through the chat widget at `web.start_url`."""
     cache: Any = None
     """The record/replay cache, closed at the end of the run."""
     clients: HttpClients | None = None
@@ -54,14 +55,17 @@ def build_parts(
     from vistasim.llm import RequestCache, RoleModel, build_models
     from vistasim.llm._role import endpoint_limiters
 
-    if config.agent is None:
+    widget_only = config.run.mode in ("ui", "hybrid") and bool(config.web.start_url)
+    if config.agent is None and not widget_only:
         raise ConfigError(
             "no agent to test: add an [agent] section, e.g. kind = 'python', "
-            "target = 'my_agent:MyAgent'",
+            "target = 'my_agent:MyAgent' (or, in ui and hybrid modes, set web.start_url to reach "
+            "the agent through its page's chat widget)",
             key="agent",
         )
     make_importable(config)
-    check_agent_spec(config.agent)
+    if config.agent is not None:
+        check_agent_spec(config.agent)
     cache = None
     if config.cache.mode != "off":
         cache_path = (
@@ -90,7 +94,9 @@ def build_parts(
         policy=_make_policy(config, metered),
         models=metered,
         make_env=env_factory(config),
-        make_agent=_agent_factory(config, metered, clients, limiters),
+        make_agent=None
+        if config.agent is None
+        else _agent_factory(config, metered, clients, limiters),
         cache=cache,
         clients=clients,
     )

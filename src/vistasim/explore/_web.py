@@ -3,13 +3,17 @@
 In `ui` and `hybrid` modes each episode gets its own browser context. A built-in domain's site is
 served per episode on loopback, bound to that episode's environment, so what the user does in the
 UI and what the agent does in chat change the same state; an external product is reached at
-`web.start_url`. The agent under test is then reached through the page's chat widget.
+`web.start_url`. The agent under test is then reached through the page's chat widget, found once
+per episode (`browser.find_widget`); the page view, the snapshots and the widget adapter all read
+the transcript through the selectors found. Before a run, `check_widget` opens `web.start_url`
+once, so a page without a findable widget stops the run before it starts.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -24,7 +28,7 @@ from vistasim.config import RunConfig
 from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, MissingExtraError
 
-__all__ = ["WebChannel", "open_pool", "serve_app", "web_channel"]
+__all__ = ["WebChannel", "check_widget", "open_pool", "serve_app", "web_channel"]
 
 
 @dataclass(kw_only=True)
@@ -32,7 +36,7 @@ class WebChannel:
     """One episode's page: observe it, act on it, snapshot it."""
 
     session: Any
-    """The `browser.PageSession` of the episode."""
+    """The `browser.PageSession` of the episode (its `widget` is the one found on the page)."""
     budget_tokens: int
     screenshots: bool
     site_origin: str
@@ -74,9 +78,13 @@ async def web_channel(
     config: RunConfig,
     pool: Any,
     env: Environment | None,
-    make_agent: Callable[[], Any],
+    make_agent: Callable[[], Any] | None,
 ) -> AsyncIterator[tuple[WebChannel, AgentAdapter]]:
-    """Open the episode's site and page; yield the channel and the widget agent adapter."""
+    """Open the episode's site and page; yield the channel and the widget agent adapter.
+
+    Raises:
+        BrowserError: The page did not open, or shows no chat widget (the episode is errored).
+    """
     from vistasim.agent import WebChatAgent
 
     async with _site(config, env, make_agent) as start_url:
@@ -86,7 +94,14 @@ async def web_channel(
             result = await session.goto(start_url)
             if not result.ok:
                 raise BrowserError(f"cannot open {start_url}: {result.error}", url=start_url)
-            agent = WebChatAgent(session.page, widget=_selectors(config), trace=_trace(config))
+            session.widget = (await _find_widget(config, session.page)).selectors
+            agent = WebChatAgent(
+                session.page,
+                widget=session.widget,
+                settle_ms=_settle_ms(config),
+                timeout_s=config.web.widget.timeout_s,
+                trace=_trace(config),
+            )
             yield (
                 WebChannel(
                     session=session,
@@ -100,9 +115,63 @@ async def web_channel(
             await session.close()
 
 
+async def check_widget(config: RunConfig, pool: Any) -> str:
+    """Open `web.start_url` once and find its chat widget; return the framework that drew it.
+
+    Raises:
+        ConfigError: The page does not open, or no widget shows on it within
+            `web.widget.find_timeout_s` (the message lists the selectors tried).
+    """
+    url = config.web.start_url
+    assert url is not None
+    session = await pool.new_session(allowed_origins=config.web.allowed_origins or [_origin(url)])
+    try:
+        result = await session.goto(url)
+        if not result.ok:
+            raise ConfigError(
+                f"cannot open {url!r}: {result.error}; start the app, or fix web.start_url",
+                key="web.start_url",
+            )
+        try:
+            return (await _find_widget(config, session.page)).framework
+        except BrowserError as exc:
+            status = re.search(r"\(HTTP (\d+)\)", result.summary)
+            answered = f"the page answered HTTP {status.group(1)}; " if status else ""
+            raise ConfigError(f"{answered}{exc}", key="web.widget") from None
+    finally:
+        await session.close()
+
+
+async def _find_widget(config: RunConfig, page: Any) -> Any:
+    from vistasim.browser import find_widget
+
+    spec = config.web.widget
+    overrides = spec.model_dump(include=_SELECTOR_KEYS)
+    return await find_widget(
+        page,
+        framework=spec.framework,
+        overrides={**overrides, "reply_url": config.web.reply_url_pattern},
+        timeout_s=spec.find_timeout_s,
+    )
+
+
+_SELECTOR_KEYS = {
+    "input", "send", "messages", "agent_message", "open_button", "container", "busy", "ready"
+}  # fmt: skip
+_BUILTIN_SETTLE_MS = 300
+"""The built-in domains' widgets show a reply in one piece, so a short settle is enough."""
+
+
+def _settle_ms(config: RunConfig) -> int | None:
+    """The configured settle time; else a short one on built-in sites, else the adapter's."""
+    if config.web.widget.settle_ms is not None or config.web.start_url:
+        return config.web.widget.settle_ms
+    return _BUILTIN_SETTLE_MS
+
+
 @asynccontextmanager
 async def _site(
-    config: RunConfig, env: Environment | None, make_agent: Callable[[], Any]
+    config: RunConfig, env: Environment | None, make_agent: Callable[[], Any] | None
 ) -> AsyncIterator[str]:
     if config.web.start_url:
         yield config.web.start_url
@@ -150,13 +219,6 @@ async def serve_app(app: Any, *, startup_timeout_s: float = 10.0) -> AsyncIterat
             yield f"http://127.0.0.1:{port}/"
         finally:
             server.should_exit = True
-
-
-def _selectors(config: RunConfig) -> Any:
-    from vistasim.agent import WidgetSelectors
-
-    chosen = {k: v for k, v in config.web.widget.model_dump().items() if v is not None}
-    return WidgetSelectors(**chosen, reply_url=config.web.reply_url_pattern)
 
 
 def _trace(config: RunConfig) -> Any:

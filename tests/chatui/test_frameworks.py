@@ -1,0 +1,132 @@
+"""A product's chat page built with Gradio, Streamlit or Chainlit, reached with no selectors.
+
+Each app runs the same rule bot: it asks for the order number, then reports the status in three
+parts streamed with one-second pauses. A config of `[web] start_url` and scenarios alone runs in
+`ui` mode against it, with the offline agenda user.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.chatui.apps.rules import ASK, full_reply
+from tests.chatui.conftest import serve_chat_app
+from vistasim.agent import Turn, WebChatAgent
+from vistasim.browser import BrowserPool, find_chromium, observe_page
+from vistasim.events import AgentReply, Snapshot
+from vistasim.store import open_store, read_run_view
+
+pytestmark = [pytest.mark.chatui, pytest.mark.browser]
+
+SCENARIO = """\
+- id: order-status
+  persona: {name: Sam Okafor, style: {verbosity: low, patience: 3}}
+  goal: Find out the status of my order.
+  knowledge: {order_id: W1002}
+  agenda: [{intent: order_status}]
+  criteria: {statements: [{contains_any: [shipped]}]}
+  limits: {max_turns: 4}
+"""
+
+
+@pytest.fixture(scope="module", params=["gradio", "streamlit", "chainlit"])
+def app(request, tmp_path_factory):
+    """(framework, URL) of one running app, shared by the module's tests for that framework."""
+    workdir = tmp_path_factory.mktemp(request.param)
+    for url in serve_chat_app(request.param, workdir):
+        yield request.param, url
+
+
+def vistasim(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vistasim.cli", *args],
+        capture_output=True, text=True, cwd=cwd, timeout=240,
+    )  # fmt: skip
+
+
+def write_config(folder: Path, url: str, widget: str = "") -> None:
+    (folder / "scenarios.yaml").write_text(SCENARIO, encoding="utf-8")
+    config = f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\n\n[web]\nstart_url = "{url}"\n'
+    (folder / "vistasim.toml").write_text(config + widget, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def ui_run(app, tmp_path_factory):
+    """One `vistasim run` of the config with no [agent] and no selectors, and its stored run."""
+    framework, url = app
+    folder = tmp_path_factory.mktemp(f"{framework}-run")
+    write_config(folder, url)
+    result = vistasim("run", "vistasim.toml", "--store", str(folder / "v.db"), cwd=folder)
+    assert result.returncode == 0, result.stdout + result.stderr
+    store = open_store(folder / "v.db")
+    [row] = store.list_runs()
+    yield framework, read_run_view(store, row.run_id), store
+    store.close()
+
+
+def test_start_url_and_scenarios_alone_run_in_ui_mode(ui_run):
+    framework, view, _ = ui_run
+    [episode] = view.episodes
+    assert episode.mode == "ui"
+    assert episode.stop_reason == "goal_met", episode.events[-1].event
+    assert view.metadata["web_widget"] == framework
+
+
+def test_reply_streamed_with_one_second_pauses_is_read_whole(ui_run):
+    _, view, _ = ui_run
+    [episode] = view.episodes
+    replies = [e.event for e in episode.events if isinstance(e.event, AgentReply)]
+    assert [r.text for r in replies] == [ASK, full_reply("W1002", [])]
+    assert replies[1].latency_s >= 2.0  # two pauses of one second each
+
+
+def test_snapshots_hold_the_transcript_read_through_the_frameworks_selectors(ui_run):
+    _, view, store = ui_run
+    [episode] = view.episodes
+    last = [e.event for e in episode.events if isinstance(e.event, Snapshot)][-1]
+    chat = json.loads(store.get_blob(last.browser_state_ref))["chat"]
+    assert [line["role"] for line in chat] == ["user", "agent", "user", "agent"]
+    assert chat[3]["text"] == full_reply("W1002", [])
+
+
+def test_a_selector_that_matches_nothing_stops_the_run_before_it_starts(app, tmp_path):
+    framework, url = app
+    write_config(tmp_path, url, '\n[web.widget]\ninput = "#no-such-input"\nfind_timeout_s = 1\n')
+    result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert "web.widget" in line and f"a {framework} page" in line and "'#no-such-input'" in line
+    with open_store(tmp_path / "v.db") as store:
+        assert store.list_runs() == []
+
+
+async def test_every_control_on_the_chat_page_gets_a_label(app):
+    _, url = app
+    async with BrowserPool(executable=find_chromium()) as pool:
+        session = await pool.new_session(allowed_origins=[url])
+        await session.goto(url)
+        agent = WebChatAgent(session.page, settle_ms=300, timeout_s=20)  # finds the widget
+        await agent.respond(Turn(episode_id="e1", message="hello"))
+        view = await observe_page(session.page, widget=agent.widget)
+        await agent.aclose()
+    assert view.chat[-1].text == ASK
+    unlabeled = [e for e in view.elements if not e.label]
+    assert unlabeled == []
+
+
+@pytest.mark.parametrize("app", ["gradio"], indirect=True)  # the same app, at /blocks/
+async def test_a_gradio_blocks_chatbot_with_a_textbox_is_found_and_driven(app):
+    _, url = app
+    async with BrowserPool(executable=find_chromium()) as pool:
+        session = await pool.new_session(allowed_origins=[url])
+        await session.goto(url + "blocks/")
+        agent = WebChatAgent(session.page, timeout_s=20)
+        reply = await agent.respond(Turn(episode_id="e1", message="Is order W1002 on its way?"))
+        await agent.aclose()
+    assert reply.text == full_reply("W1002", [])
+    assert agent.widget is not None and agent.widget.send is not None  # no button: Enter
