@@ -122,7 +122,9 @@ def test_a_page_without_a_widget_stops_the_run_before_it_starts(tmp_path, site):
 
 async def test_a_widget_gone_during_the_run_errors_the_episode_not_the_agent(tmp_path, site):
     write_config(tmp_path, f"{site}/once")  # the check sees the widget; the episode does not
-    result = await run(load_config(tmp_path / "vistasim.toml"), store=tmp_path / "v.db")
+    # No preflight: its reachability probe would be the page's one visit with the widget.
+    config = load_config(tmp_path / "vistasim.toml")
+    result = await run(config, store=tmp_path / "v.db", preflight=False)
     assert (result.errored, result.passed, result.failed) == (1, 0, 0)
     with open_store(tmp_path / "v.db") as store:
         [episode] = read_run_view(store, result.run_id).episodes

@@ -64,6 +64,7 @@ def product_app(b: str) -> Starlette:
         return page(
             "Start",
             f"""
+          <div id="chat"><textarea id="chat-input"></textarea></div>
           <a data-semantic-id="redirect" href="/to-b">Redirect</a>
           <a data-semantic-id="chain" href="/hop">Redirect chain</a>
           <a data-semantic-id="plain" href="/plain">Plain</a>

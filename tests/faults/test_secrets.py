@@ -57,12 +57,14 @@ def test_secrets_echoed_by_agents_are_redacted_everywhere(
             "models": {"judge": {"model": "j", "base_url": "http://127.0.0.1:9/v1",
                                  "api_key_env": "FAULTS_SECRET_KEY"}},
             "run": {"max_turns": 2},
+            "environment": {"target": "vistasim.demo:OrderBook"},  # the scenarios check its state
             "cache": {"mode": "off"},
         }
     )  # fmt: skip
     db = tmp_path / "store.db"
     with open_store(db) as store:
-        result = run_sync(config, scenarios=desk_scenarios()[:2], store=store)
+        # No preflight: the judge's endpoint is only named, for its key, never called.
+        result = run_sync(config, scenarios=desk_scenarios()[:2], store=store, preflight=False)
     episode = f"{result.run_id}:desk-status-shipped:0"
     printed = _cli(["show", result.run_id, "--episode", episode, "--store", str(db)], capsys)
     assert "***" in printed  # the reply was stored, with the secrets cut out

@@ -95,12 +95,13 @@ async def run(
             run_id, config, plans = _load_for_resume(db, resume)
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
-        else:
-            scenarios, metadata = _prepare(config, scenarios)
         db.add_secrets(known_secrets(config, os.environ))
-        # Everything that can be checked is checked before the run is recorded.
+        # Everything that can be checked is checked before the run is recorded: the config's
+        # endpoints, keys and targets first, then the scenarios against the environment.
         if preflight:
             await check_config(config, given_roles=set(models or {}))
+        if resume is None:
+            scenarios, metadata = _prepare(config, scenarios)
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
         async with _browser_pool(config, needed) as pool:
             parts = build_parts(config, store_path=Path(db.path), models=models)
