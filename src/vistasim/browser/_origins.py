@@ -112,7 +112,12 @@ class OriginGuard:
             await route.abort("connectionrefused" if refused else "failed")
             return
         if _location(request.url, response) is None:
-            await route.fulfill(response=response)
+            if request.method == "GET" and request.resource_type == "document":
+                # A page the browser loads itself keeps what frameworks set up on it (Streamlit's
+                # session and XSRF cookies); the check above already knows it does not redirect.
+                await route.continue_()
+            else:
+                await route.fulfill(response=response)
             return
         await self._serve_redirect(route, response)
 
