@@ -260,9 +260,10 @@ async def _describe_aria(locator: Any) -> dict[str, Any] | None:
     if await locator.count() == 0:
         return None
     try:
-        return await locator.evaluate(_DESCRIBE_JS, timeout=1000)
+        described: dict[str, Any] = await locator.evaluate(_DESCRIBE_JS, timeout=1000)
     except import_playwright().Error:
         return None
+    return described
 
 
 def _label(ctx: _Context, target: str, found: dict[str, Any] | None) -> str:

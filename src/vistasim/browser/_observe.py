@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -199,6 +199,7 @@ async def observe_page(
     """
     spec = chat or ChatWidgetSpec()
     data = await page.evaluate(_EXTRACT_JS, _spec_arg(spec))
+    source: Literal["semantic", "aria"]
     if data["semantic"]:
         elements = tuple(
             ElementView(**{**e, "options": tuple(e["options"])}) for e in data["elements"]
@@ -315,9 +316,10 @@ def _unescape(name: str | None) -> str:
     if not name:
         return ""
     try:
-        return json.loads(f'"{name}"')
+        text: str = json.loads(f'"{name}"')
     except json.JSONDecodeError:
         return name
+    return text
 
 
 def fit_budget(view: PageView, budget_tokens: int) -> PageView:

@@ -96,7 +96,8 @@ class ToolCallingAgent(ABC):
 
     def snapshot(self) -> JsonValue:
         """Return the conversation so far, as plain JSON."""
-        return _MESSAGES.dump_python(self._messages, mode="json")
+        state: JsonValue = _MESSAGES.dump_python(self._messages, mode="json")
+        return state
 
     def restore(self, state: JsonValue) -> None:
         """Go back to a conversation from `snapshot()`."""

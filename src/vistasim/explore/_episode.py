@@ -33,6 +33,7 @@ from vistasim.explore._guard import GuardedAgent, stop_for
 from vistasim.explore._oversize import cut_text, cut_tool_call
 from vistasim.explore._web import WebChannel
 from vistasim.llm._meter import ModelCall, collect_calls
+from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
@@ -68,7 +69,7 @@ class Episode:
     max_turns: int
     max_reply_bytes: int = 1_000_000
     """Replies and tool results over this are stored cut (`run.max_reply_bytes`)."""
-    api_tools: tuple = ()
+    api_tools: tuple[ToolSpec, ...] = ()
     seed: int = 0
     web: WebChannel | None = None
     """The episode's page in `ui` and `hybrid` modes."""

@@ -39,7 +39,8 @@ class WebChannel:
 
     async def observe(self) -> PageView:
         """The current page, trimmed to the token budget."""
-        return await self.session.observe(budget_tokens=self.budget_tokens)
+        view: PageView = await self.session.observe(budget_tokens=self.budget_tokens)
+        return view
 
     async def act(self, step: WebStep) -> Any:
         """Carry out one web action; errors come back in the result."""

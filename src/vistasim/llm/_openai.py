@@ -143,7 +143,7 @@ class OpenAIChatModel:
         async def api_key() -> str:
             return self._read_key()
 
-        return sdk.AsyncOpenAI(
+        client: openai.AsyncOpenAI = sdk.AsyncOpenAI(
             api_key=api_key,
             base_url=self.base_url,
             max_retries=0,  # RoleModel retries, with its own backoff and metering
@@ -152,6 +152,7 @@ class OpenAIChatModel:
             # whatever loop runs then, which breaks when that is not the loop it was made on.
             http_client=sdk.DefaultAsyncHttpxClient(timeout=self.spec.timeout_s),
         )
+        return client
 
     async def aclose(self) -> None:
         """Close the HTTP connections (the model stays usable; new clients are made on demand)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
@@ -143,7 +144,7 @@ def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
     """Return the prompt: system, the chat with roles flipped, then the turn instruction."""
     messages = [ChatMessage(role="system", content=system_prompt(view.scenario))]
     for utterance in view.transcript:
-        role = "user" if utterance.role == "agent" else "assistant"
+        role: Literal["user", "assistant"] = "user" if utterance.role == "agent" else "assistant"
         messages.append(ChatMessage(role=role, content=utterance.text))
     messages.append(ChatMessage(role="user", content=_turn_prompt(view, state)))
     return messages
