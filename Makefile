@@ -23,6 +23,7 @@ demo: $(VENV)/.installed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/mypy
 
 test: lint
 	@scripts/ensure-chromium.sh $(BIN)/python

@@ -133,7 +133,7 @@ class _LimitedLoader(yaml.SafeLoader):
         self._nesting += 1
         try:
             if self._nesting > MAX_DEPTH:
-                mark = self.peek_event().start_mark
+                mark = self.get_mark()
                 raise _Refused(
                     f"line {mark.line + 1}: the file nests lists or mappings more than "
                     f"{MAX_DEPTH} levels deep; flatten it"
@@ -144,7 +144,7 @@ class _LimitedLoader(yaml.SafeLoader):
 
     def compose_document(self) -> Any:
         node = super().compose_document()
-        if _expanded_size(node, {}, set()) > MAX_YAML_NODES:
+        if node is not None and _expanded_size(node, {}, set()) > MAX_YAML_NODES:
             raise _Refused(
                 f"YAML aliases (*name) expand the file to more than {MAX_YAML_NODES:,} values; "
                 "write repeated values out, or use fewer aliases"

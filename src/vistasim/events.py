@@ -11,8 +11,10 @@ the rest as JSON; a run carries `SCHEMA_VERSION` so old stores stay readable.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, assert_never
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
@@ -25,6 +27,7 @@ __all__ = [
     "AgentReply",
     "ApiCall",
     "Event",
+    "EventLine",
     "Judgment",
     "Note",
     "ScenarioStart",
@@ -34,6 +37,8 @@ __all__ = [
     "ToolCall",
     "UserMessage",
     "WebAction",
+    "WebActionKind",
+    "describe_event",
 ]
 
 SCHEMA_VERSION = 1
@@ -125,11 +130,15 @@ class ToolCall(_Event):
     then the start of that JSON, cut."""
 
 
+WebActionKind = Literal["click", "type", "select", "scroll", "navigate", "back"]
+"""The kinds of web action, defined once: `browser.WebStep` has one class per kind."""
+
+
 class WebAction(_Event):
     """A user action in the browser and a summary of what the page showed after it."""
 
     kind: Literal["web_action"] = "web_action"
-    action: Literal["click", "type", "select", "scroll", "navigate", "back"]
+    action: WebActionKind
     target: str | None = None
     """Semantic id or aria ref of the element acted on."""
     value: str | None = None
@@ -196,3 +205,64 @@ Event = Annotated[
 
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 """Parses and dumps any `Event`."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventLine:
+    """One line a person reads about an event (in `vistasim show`, the report)."""
+
+    who: Literal["user", "agent", "tool", "api", "web", "verdict", "note", "stop"]
+    """Who acted: the user, the agent, one of their calls, a verdict, a note, the stop."""
+    text: str
+    ok: bool = True
+    """False for failed calls, web actions and checks."""
+
+
+def describe_event(event: Event, *, limit: int = 300) -> tuple[EventLine, ...]:
+    """The readable lines of an event, none for roots and snapshots.
+
+    `limit` bounds each JSON value quoted (arguments, results). The one rendering of events to
+    text: a new event kind must be added here, or the type checker stops at `assert_never`.
+    """
+    match event:
+        case UserMessage(text=text):
+            return (EventLine(who="user", text=text),)
+        case AgentReply(text=text):
+            return (EventLine(who="agent", text=text),)
+        case ToolCall() | ApiCall():
+            outcome = f"error: {event.error}" if event.error else _short(event.result, limit)
+            who: Literal["tool", "api"] = "tool" if isinstance(event, ToolCall) else "api"
+            text = f"{event.name}({_short(event.args, limit)}) -> {outcome}"
+            return (EventLine(who=who, text=text, ok=event.error is None),)
+        case WebAction():
+            seen = event.error or event.observation
+            text = " ".join(p for p in (event.action, event.target, event.value) if p)
+            return (EventLine(who="web", text=f"{text} -> {seen}" if seen else text,
+                              ok=event.error is None),)  # fmt: skip
+        case Judgment():
+            return _verdict_lines(event)
+        case Note(text=text):
+            return (EventLine(who="note", text=text),)
+        case Stop(reason=reason, detail=detail):
+            return (EventLine(who="stop", text=reason.value + (f" ({detail})" if detail else "")),)
+        case ScenarioStart() | Snapshot():
+            return ()
+        case _:
+            assert_never(event)
+
+
+def _verdict_lines(judgment: Judgment) -> tuple[EventLine, ...]:
+    verdict = {True: "pass", False: "FAIL", None: "no verdict"}[judgment.passed]
+    head = f"{judgment.judge}: {verdict}" + (f" - {judgment.reason}" if not judgment.checks
+                                               and judgment.reason else "")  # fmt: skip
+    lines = [EventLine(who="verdict", text=head, ok=judgment.passed is not False)]
+    for check in judgment.checks:
+        passed = bool(check.get("passed"))
+        text = f"{'ok' if passed else 'FAILED'}: {check.get('check')}"
+        lines.append(EventLine(who="verdict", text=text, ok=passed))
+    return tuple(lines)
+
+
+def _short(value: object, limit: int) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -32,3 +32,13 @@ async def test_an_http_500_is_named_once(tmp_path, server):  # noqa: F811
         [episode] = read_run_view(store, result.run_id).episodes
     assert episode.stop.reason is StopReason.AGENT_ERROR
     assert episode.stop.detail.count("HTTP 500") == 1, episode.stop.detail
+
+
+def test_runs_lists_a_failed_run_with_its_reason(tmp_path, capsys):
+    from vistasim.cli import main
+
+    with open_store(tmp_path / "store.db") as store:
+        store.create_run("r1", config={}, scenarios=desk_scenarios()[:1], rollouts=1, mode="chat")
+        store.finish_run("r1", "failed", failure="interrupted (Ctrl-C or cancelled)")
+    main(["runs", "--store", str(tmp_path / "store.db")])
+    assert "failed: interrupted" in capsys.readouterr().out

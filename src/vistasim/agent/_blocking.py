@@ -33,13 +33,14 @@ async def run_in_daemon_thread(fn: Callable[[], T], *, name: str = "vistasim-age
     """
     token = anyio.lowlevel.current_token()
     done = anyio.Event()
-    outcome: list[tuple[bool, Any]] = []
+    results: list[T] = []
+    errors: list[BaseException] = []
 
     def work() -> None:
         try:
-            outcome.append((True, fn()))
+            results.append(fn())
         except BaseException as exc:  # handed to the caller, which re-raises it
-            outcome.append((False, exc))
+            errors.append(exc)
         try:
             anyio.from_thread.run_sync(done.set, token=token)
         except RuntimeError:
@@ -47,10 +48,9 @@ async def run_in_daemon_thread(fn: Callable[[], T], *, name: str = "vistasim-age
 
     threading.Thread(target=work, name=name, daemon=True).start()
     await done.wait()
-    ok, value = outcome[0]
-    if ok:
-        return value  # type: ignore[no-any-return]
-    raise value
+    if errors:
+        raise errors[0]
+    return results[0]
 
 
 @dataclass
@@ -81,7 +81,8 @@ class _Timed(Awaitable[T]):
             try:
                 yielded = steps.send(sent) if thrown is None else steps.throw(thrown)
             except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+                result: T = stop.value
+                return result
             finally:
                 self._times.longest_s = max(self._times.longest_s, time.monotonic() - started)
             try:

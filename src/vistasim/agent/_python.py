@@ -174,7 +174,8 @@ class PythonAgent:
         try:
             # A JSON round trip both checks the state is storable and detaches it from the agent,
             # so later turns cannot change a snapshot already taken.
-            return json.loads(json.dumps(state))
+            detached: JsonValue = json.loads(json.dumps(state))
+            return detached
         except (TypeError, ValueError) as exc:
             raise AgentError(
                 f"{self.name}.snapshot() returned state that is not JSON ({exc}); "
@@ -300,7 +301,8 @@ def _respond_method(instance: Any, name: str) -> Callable[[Turn], Any]:
             f"{name} has no respond(turn) method; add one returning a str or vistasim.agent.Reply",
             key=_TARGET_KEY,
         )
-    return respond
+    method: Callable[[Turn], Any] = respond
+    return method
 
 
 def _is_async_callable(fn: Any) -> bool:

@@ -49,6 +49,19 @@ class Reply:
 
 
 @runtime_checkable
+class StatefulAgent(Protocol):
+    """An adapter that can save and bring back its state (restore strategy `state`)."""
+
+    def snapshot(self) -> JsonValue:
+        """The agent's state, as JSON data."""
+        ...
+
+    def restore(self, state: JsonValue) -> None:
+        """Go back to a `snapshot()`."""
+        ...
+
+
+@runtime_checkable
 class AgentAdapter(Protocol):
     """The agent under test, as the runner reaches it. One adapter instance per episode.
 

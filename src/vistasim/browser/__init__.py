@@ -8,6 +8,9 @@ from vistasim.browser._origins import normalize_origins, origin_of
 from vistasim.browser._pool import BrowserPool, Launcher, launch_chromium
 from vistasim.browser._session import PageSession
 from vistasim.browser._types import (
+    NOT_TYPEABLE_INPUT_TYPES,
+    NOT_TYPEABLE_ROLES,
+    WEB_STEPS,
     Back,
     Click,
     ElementView,
@@ -40,6 +43,9 @@ __all__ = [
     "FRAMEWORK_WIDGETS",
     "FoundWidget",
     "LAUNCH_ARGS",
+    "NOT_TYPEABLE_INPUT_TYPES",
+    "NOT_TYPEABLE_ROLES",
+    "WEB_STEPS",
     "Launcher",
     "Navigate",
     "PageSession",

@@ -19,6 +19,8 @@ import anyio
 
 from vistasim.browser._discover import import_playwright
 from vistasim.browser._types import (
+    NOT_TYPEABLE_INPUT_TYPES,
+    WEB_STEPS,
     Back,
     Click,
     ElementView,
@@ -33,23 +35,14 @@ from vistasim.browser._types import (
 __all__ = ["ACTION_DESCRIPTIONS", "NetworkWatch", "StepResult", "execute_step", "locate"]
 
 ACTION_DESCRIPTIONS: dict[WebActionKind, str] = {
-    "click": 'click {"target": id}: click a link, button, checkbox or other element by its id.',
-    "type": 'type {"target": id, "text": str, "enter": bool}: replace a field\'s text; '
-    "enter=true presses Enter after (submits most forms).",
-    "select": 'select {"target": id, "value": str}: choose an option of a select element '
-    "by its value or visible label.",
-    "scroll": 'scroll {"direction": "up"|"down"}: scroll the page by about one screen.',
-    "navigate": 'navigate {"url": str}: open a URL or a path like "/orders" on this site '
-    "(only the sites of this run are allowed).",
-    "back": "back {}: go back to the previous page.",
+    kind: step.description for kind, step in WEB_STEPS.items()
 }
-"""One line per web action kind, for the simulated user's prompt."""
+"""One line per web action kind, for the simulated user's prompt (each step class says its own)."""
 
 ACTION_TIMEOUT_S = 2.0
 """Longest wait for an element to accept an action, and for the page to settle after it."""
 
 _TEXT_TAGS = ("INPUT", "TEXTAREA")
-_NOT_TYPEABLE = ("checkbox", "radio", "submit", "button", "reset", "image", "file", "hidden")
 
 _PROBE_JS = r"""
 (selector) => {
@@ -260,9 +253,10 @@ async def _describe_aria(locator: Any) -> dict[str, Any] | None:
     if await locator.count() == 0:
         return None
     try:
-        return await locator.evaluate(_DESCRIBE_JS, timeout=1000)
+        described: dict[str, Any] = await locator.evaluate(_DESCRIBE_JS, timeout=1000)
     except import_playwright().Error:
         return None
+    return described
 
 
 def _label(ctx: _Context, target: str, found: dict[str, Any] | None) -> str:
@@ -287,7 +281,7 @@ async def _type(ctx: _Context, step: TypeText) -> StepResult:
     assert found is not None
     label = _label(ctx, step.target, found)
     typeable = found["editable"] or (
-        found["tag"] in _TEXT_TAGS and found["type"] not in _NOT_TYPEABLE
+        found["tag"] in _TEXT_TAGS and found["type"] not in NOT_TYPEABLE_INPUT_TYPES
     )
     if not typeable:
         kind = "a select; use select" if found["tag"] == "SELECT" else "not a text field; use click"

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -157,6 +157,7 @@ async def observe_page(
         widget: Where the page's chat widget is; default: the built-in domains' widget.
     """
     data = await page.evaluate(_EXTRACT_JS, widget_args(widget or WidgetSelectors()))
+    source: Literal["semantic", "aria"]
     if data["semantic"]:
         elements = tuple(
             ElementView(**{**e, "options": tuple(e["options"])}) for e in data["elements"]
@@ -252,9 +253,10 @@ def _unescape(name: str | None) -> str:
     if not name:
         return ""
     try:
-        return json.loads(f'"{name}"')
+        text: str = json.loads(f'"{name}"')
     except json.JSONDecodeError:
         return name
+    return text
 
 
 def fit_budget(view: PageView, budget_tokens: int) -> PageView:

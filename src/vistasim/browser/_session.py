@@ -233,7 +233,7 @@ def _web_origin(url: str) -> str:
 
 def _parse_snapshot(state: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(state)
+        data: dict[str, Any] = json.loads(state)
         if data.get("version") != SNAPSHOT_VERSION:
             raise ValueError(f"version {data.get('version')!r}, expected {SNAPSHOT_VERSION}")
         for key in ("url", "storage_state", "session_storage"):

@@ -6,9 +6,14 @@ Plain values only (no Playwright types), so observations go into prompts, events
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal, get_args
+
+from vistasim.events import WebActionKind
 
 __all__ = [
+    "NOT_TYPEABLE_INPUT_TYPES",
+    "NOT_TYPEABLE_ROLES",
+    "WEB_STEPS",
     "Back",
     "Click",
     "ElementView",
@@ -30,6 +35,10 @@ class Click:
     target: str
     """The element's id in the observation: its `data-semantic-id`, or an aria ref like `e12`."""
     kind: Literal["click"] = "click"
+    description: ClassVar[str] = (
+        'click {"target": id}: click a link, button, checkbox or other element by its id.'
+    )
+    """The action as the simulated user's prompt describes it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +49,10 @@ class TypeText:
     text: str
     enter: bool = False
     kind: Literal["type"] = "type"
+    description: ClassVar[str] = (
+        'type {"target": id, "text": str, "enter": bool}: replace a field\'s text; '
+        "enter=true presses Enter after (submits most forms)."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,6 +62,10 @@ class SelectOption:
     target: str
     value: str
     kind: Literal["select"] = "select"
+    description: ClassVar[str] = (
+        'select {"target": id, "value": str}: choose an option of a select element '
+        "by its value or visible label."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,6 +74,9 @@ class Scroll:
 
     direction: Literal["up", "down"] = "down"
     kind: Literal["scroll"] = "scroll"
+    description: ClassVar[str] = (
+        'scroll {"direction": "up"|"down"}: scroll the page by about one screen.'
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,6 +85,10 @@ class Navigate:
 
     url: str
     kind: Literal["navigate"] = "navigate"
+    description: ClassVar[str] = (
+        'navigate {"url": str}: open a URL or a path like "/orders" on this site '
+        "(only the sites of this run are allowed)."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,12 +96,23 @@ class Back:
     """Go back one page in the history."""
 
     kind: Literal["back"] = "back"
+    description: ClassVar[str] = "back {}: go back to the previous page."
 
 
 WebStep = Click | TypeText | SelectOption | Scroll | Navigate | Back
 """One web action of the simulated user."""
 
-WebActionKind = Literal["click", "type", "select", "scroll", "navigate", "back"]
+WEB_STEPS: dict[WebActionKind, type[WebStep]] = {step.kind: step for step in get_args(WebStep)}
+"""The web step class of each kind, in the order of `WebActionKind`."""
+
+NOT_TYPEABLE_ROLES = frozenset({"button", "link", "checkbox", "radio", "switch", "img", "image"})
+"""Roles of observed elements that take no typed text (a `type` action on one is refused)."""
+
+NOT_TYPEABLE_INPUT_TYPES = frozenset(
+    {"checkbox", "radio", "submit", "button", "reset", "image", "file", "hidden"}
+)
+"""`<input type=...>` values that take no typed text: they show as the roles above, or not at
+all."""
 
 
 @dataclass(frozen=True, kw_only=True)

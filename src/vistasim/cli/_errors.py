@@ -34,7 +34,7 @@ def report_error(exc: BaseException) -> int:
     """Print `exc` for the user and return the exit code."""
     leaves = _leaves(exc)
     errors = [e for e in leaves if isinstance(e, Exception)] or leaves
-    expected = next((e for e in errors if isinstance(e, VistasimError)), None)
+    expected: BaseException | None = next((e for e in errors if isinstance(e, VistasimError)), None)
     expected = expected or next((e for e in errors if isinstance(e, _EXPECTED)), None)
     if expected is not None:
         # A preflight finds several mistakes at once: one line each.

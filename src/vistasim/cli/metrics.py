@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import click
 
 from vistasim.cli._common import CallProgress, console, store_option
 from vistasim.errors import ConfigError
+
+if TYPE_CHECKING:
+    from vistasim.llm import RoleModel
 from vistasim.explore._setup import default_store_path
 
 
@@ -33,11 +37,12 @@ def command(
     from vistasim.metrics import format_metrics, metrics_for_run
     from vistasim.store import open_store
 
-    judge_model = _judge(judge, judge_base_url) if judge else None
+    role_model = _judge(judge, judge_base_url) if judge else None
     with open_store(default_store_path(None, store_path)) as store:
-        if judge_model is not None:
+        judge_model = None
+        if role_model is not None:
             episodes = [e for e in store.list_episodes(run_id) if e.status != "errored"]
-            judge_model = CallProgress(judge_model, label="judge", total=len(episodes))
+            judge_model = CallProgress(role_model, label="judge", total=len(episodes))
         report = anyio.run(
             lambda: metrics_for_run(store, run_id, judge=judge_model, recompute=recompute)
         )
@@ -47,7 +52,7 @@ def command(
         console().print(format_metrics(report))
 
 
-def _judge(flag: str, base_url: str | None):  # noqa: ANN202 - a RoleModel, imported lazily
+def _judge(flag: str, base_url: str | None) -> RoleModel:
     from vistasim.config import ModelSpec, bounded, parse_model_flag
     from vistasim.llm import OpenAIChatModel, RoleModel
 

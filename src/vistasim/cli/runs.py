@@ -27,5 +27,6 @@ def command(store_path: Path | None) -> None:
     table = Table("run", "name", "created (UTC)", "status", "episodes", box=None)
     for row in rows:
         created = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
-        table.add_row(row.run_id, row.name or "", created, row.status, f"{row.done}/{row.episodes}")
+        status = f"{row.status}: {row.failure[:80]}" if row.failure else row.status
+        table.add_row(row.run_id, row.name or "", created, status, f"{row.done}/{row.episodes}")
     console().print(table)

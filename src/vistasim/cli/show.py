@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -11,18 +10,7 @@ from rich.text import Text
 
 from vistasim.cli._common import console, store_option
 from vistasim.errors import StoreError
-from vistasim.events import (
-    AgentReply,
-    ApiCall,
-    Event,
-    Judgment,
-    Note,
-    Snapshot,
-    Stop,
-    ToolCall,
-    UserMessage,
-    WebAction,
-)
+from vistasim.events import Judgment, describe_event
 from vistasim.explore._setup import default_store_path
 from vistasim.store import EpisodeView, RunView
 
@@ -85,41 +73,20 @@ def _print_transcript(ep: EpisodeView) -> None:
     out = console()
     out.print(f"episode {ep.episode_id} ({ep.status})")
     for stored in ep.events:
-        line = _line(stored.event)
-        if line:
-            out.print(f"[{stored.turn:>2}] {_printable(line)}")
+        for line in describe_event(stored.event, limit=160):
+            out.print(f"[{stored.turn:>2}] {_PREFIX[line.who]}{_printable(line.text)}")
 
 
-def _line(event: Event) -> str | None:  # noqa: C901 - one branch per event kind
-    if isinstance(event, UserMessage):
-        return f"user:  {event.text}"
-    if isinstance(event, AgentReply):
-        return f"agent: {event.text}"
-    if isinstance(event, ToolCall):
-        outcome = f"error: {event.error}" if event.error else _short(event.result)
-        return f"  tool {event.name}({_short(event.args)}) -> {outcome}"
-    if isinstance(event, ApiCall):
-        outcome = f"error: {event.error}" if event.error else _short(event.result)
-        return f"user api {event.name}({_short(event.args)}) -> {outcome}"
-    if isinstance(event, WebAction):
-        return f"user web {event.action} {event.target or ''} {event.value or ''}".rstrip()
-    if isinstance(event, Judgment):
-        checks = "; ".join(
-            f"{'ok' if c.get('passed') else 'FAILED'}: {c.get('check')}" for c in event.checks
-        )
-        return f"judgment ({event.judge}): {'pass' if event.passed else 'FAIL'} - {checks}"
-    if isinstance(event, Note):
-        return f"note: {event.text}"
-    if isinstance(event, Stop):
-        return f"stop: {event.reason.value}" + (f" ({event.detail})" if event.detail else "")
-    if isinstance(event, Snapshot):
-        return None
-    return None
-
-
-def _short(value: object, limit: int = 160) -> str:
-    text = json.dumps(value, sort_keys=True, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+_PREFIX = {
+    "user": "user:  ",
+    "agent": "agent: ",
+    "tool": "  tool ",
+    "api": "user api ",
+    "web": "user web ",
+    "verdict": "judgment ",
+    "note": "note: ",
+    "stop": "stop: ",
+}
 
 
 _CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F)}

@@ -99,8 +99,8 @@ class OrderDeskAgent:
             names = ", ".join(i["name"] for i in order["items"])
             return f"Order {order['id']} has: {names}. Which item would you like to return?"
         s["confirm"] = True
-        names = [i["name"] for i in order["items"] if i["sku"] in s["skus"]]
-        what = " and ".join(names)
+        chosen = [i["name"] for i in order["items"] if i["sku"] in s["skus"]]
+        what = " and ".join(chosen)
         return (
             f"I'll start a return of the {what} from order {order['id']}. Shall I proceed (yes/no)?"
         )

@@ -28,4 +28,5 @@ def get_domain(name: str) -> Domain:
     """Return a built-in domain by name; unknown names list the known ones."""
     if name not in DOMAINS:
         raise ConfigError(f"unknown domain {name!r}; known domains: {', '.join(sorted(DOMAINS))}")
-    return import_module(DOMAINS[name]).DOMAIN
+    domain: Domain = import_module(DOMAINS[name]).DOMAIN
+    return domain

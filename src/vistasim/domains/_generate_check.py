@@ -139,8 +139,7 @@ def _check_calls(
         if call.tool not in tools:
             return "unknown tool", f"{call.tool!r}; tools: {', '.join(sorted(tools))}"
         params = tools[call.tool]
-        extra = sorted(set(call.args) - params) if params is not None else []
-        if extra:
+        if params is not None and (extra := sorted(set(call.args) - params)):
             return "unknown tool argument", f"{call.tool}({extra[0]}=...); takes {sorted(params)}"
     return None
 

@@ -125,7 +125,10 @@ class SqliteEnvironment:
             known = ", ".join(sorted(t.name for t in self._tools.values() if t.side == side))
             return ToolOutcome(error=f"unknown tool {name!r}; available: {known}")
         try:
-            parsed = spec.args_model.model_validate(args if isinstance(args, dict) else {})
+            # A model may send anything as args: a non-dict is validated as `{}`, so the error
+            # names the fields the tool needs.
+            raw: object = args
+            parsed = spec.args_model.model_validate(raw if isinstance(raw, dict) else {})
         except ValidationError as exc:
             return ToolOutcome(error=f"invalid arguments for {name}: {_brief(exc)}")
         return self._run_in_savepoint(spec, parsed)

@@ -7,7 +7,7 @@ and why not. Metrics read these entries as failures; reports show them as eviden
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import JsonValue
 
@@ -128,7 +128,7 @@ def _canon(value: object) -> str:
     return json.dumps(value, sort_keys=True).lower()
 
 
-def _fmt(mapping: dict[str, object]) -> str:
+def _fmt(mapping: Mapping[str, object]) -> str:
     return ", ".join(f"{k}={v}" for k, v in mapping.items())
 
 

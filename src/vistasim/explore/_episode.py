@@ -7,16 +7,24 @@ turn, so an episode can be resumed (after a crash) or branched (DIVERT) from any
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import get_args
+from typing import assert_never
 
 import anyio
 from pydantic import JsonValue
 
 from vistasim._secrets import redact_json
 from vistasim.agent._types import Turn, Utterance
-from vistasim.browser._types import WebStep
+from vistasim.browser._types import (
+    Back,
+    Click,
+    Navigate,
+    Scroll,
+    SelectOption,
+    TypeText,
+    WebStep,
+)
 from vistasim.env._types import Environment, ToolOutcome
-from vistasim.errors import AgentError, EnvError, SimulatorError
+from vistasim.errors import AgentError, EnvError
 from vistasim.events import (
     AgentReply,
     ApiCall,
@@ -33,11 +41,10 @@ from vistasim.explore._guard import GuardedAgent, stop_for
 from vistasim.explore._oversize import cut_text, cut_tool_call
 from vistasim.explore._web import WebChannel
 from vistasim.llm._meter import ModelCall, collect_calls
+from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
-
-WEB_STEPS = get_args(WebStep)
 
 
 @dataclass(kw_only=True)
@@ -68,7 +75,7 @@ class Episode:
     max_turns: int
     max_reply_bytes: int = 1_000_000
     """Replies and tool results over this are stored cut (`run.max_reply_bytes`)."""
-    api_tools: tuple = ()
+    api_tools: tuple[ToolSpec, ...] = ()
     seed: int = 0
     web: WebChannel | None = None
     """The episode's page in `ui` and `hybrid` modes."""
@@ -173,22 +180,21 @@ _CLEAN_ENDS = (StopReason.GOAL_MET, StopReason.USER_STOP, StopReason.MAX_TURNS, 
 async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Event]) -> Stop | None:
     cursor.last_api_result = None
     cursor.last_web_error = None
-    if isinstance(action, Finish):
-        return _finish_stop(action)
-    if isinstance(action, CallApi):
-        outcome = await _call_api(ep, action)
-        events.append(
-            ApiCall(name=action.name, args=action.args, result=outcome.result, error=outcome.error)
-        )
-        cursor.last_api_result = outcome
-        return None
-    if isinstance(action, Say):
-        await _say(ep, cursor, action.text, events)
-        return None
-    if isinstance(action, WEB_STEPS):
-        await _web_step(ep, cursor, action, events)
-        return None
-    raise SimulatorError(f"unknown action {action!r}")
+    match action:
+        case Finish():
+            return _finish_stop(action)
+        case CallApi():
+            outcome = await _call_api(ep, action)
+            result, error = outcome.result, outcome.error
+            events.append(ApiCall(name=action.name, args=action.args, result=result, error=error))
+            cursor.last_api_result = outcome
+        case Say():
+            await _say(ep, cursor, action.text, events)
+        case Click() | TypeText() | SelectOption() | Scroll() | Navigate() | Back():
+            await _web_step(ep, cursor, action, events)
+        case _:
+            assert_never(action)
+    return None
 
 
 def _finish_stop(action: Finish) -> Stop:
@@ -217,7 +223,7 @@ async def _web_step(ep: Episode, cursor: Cursor, step: WebStep, events: list[Eve
     events.append(
         WebAction(
             action=step.kind,
-            target=getattr(step, "target", None),
+            target=step.target if isinstance(step, Click | TypeText | SelectOption) else None,
             value=_step_value(step),
             url=result.url,
             observation=result.summary,
@@ -228,11 +234,15 @@ async def _web_step(ep: Episode, cursor: Cursor, step: WebStep, events: list[Eve
 
 
 def _step_value(step: WebStep) -> str | None:
-    for name in ("text", "value", "url", "direction"):
-        value = getattr(step, name, None)
-        if value is not None:
-            return str(value)
-    return None
+    match step:
+        case TypeText(text=value) | SelectOption(value=value) | Navigate(url=value):
+            return value
+        case Scroll(direction=direction):
+            return direction
+        case Click() | Back():
+            return None
+        case _:
+            assert_never(step)
 
 
 async def _say(ep: Episode, cursor: Cursor, text: str, events: list[Event]) -> None:

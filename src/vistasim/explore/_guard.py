@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import JsonValue
 
-from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn
+from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, StatefulAgent, Turn
 from vistasim.env._types import Environment, ToolOutcome
 from vistasim.errors import (
     AgentError,
@@ -122,7 +122,7 @@ class GuardedAgent:
 
     def snapshot_bytes(self) -> bytes:
         """The agent's state as JSON bytes (strategy `state` only)."""
-        state = self._guard("snapshot()", lambda: self.inner.snapshot())  # type: ignore[attr-defined]
+        state = self._guard("snapshot()", lambda: self._stateful("snapshot").snapshot())
         try:
             return json.dumps(state, sort_keys=True).encode()
         except (TypeError, ValueError) as exc:
@@ -133,7 +133,7 @@ class GuardedAgent:
 
     def restore(self, state: JsonValue) -> None:
         """Bring the agent back to a `snapshot_bytes()` state."""
-        self._guard("restore()", lambda: self.inner.restore(state))  # type: ignore[attr-defined]
+        self._guard("restore()", lambda: self._stateful("restore").restore(state))
 
     async def aclose(self) -> None:
         """Close the agent once; later calls do nothing."""
@@ -141,6 +141,14 @@ class GuardedAgent:
             return
         self.closed = True
         await self._guard_async("close()", self.inner.aclose)
+
+    def _stateful(self, hook: str) -> StatefulAgent:
+        if not isinstance(self.inner, StatefulAgent):
+            raise AgentError(
+                f"{self._name} has no {hook}(); its restore strategy is "
+                f"{self.restore_strategy!r}, so its state cannot be saved or brought back"
+            )
+        return self.inner
 
     def _guard(self, hook: str, call: Callable[[], T]) -> T:
         try:
@@ -181,7 +189,7 @@ class GuardedEnvironment:
     passed through to the wrapped environment unguarded.
     """
 
-    def __init__(self, inner: Any, *, name: str) -> None:
+    def __init__(self, inner: Environment, *, name: str) -> None:
         self.inner = inner
         """The wrapped environment."""
         self._name = name

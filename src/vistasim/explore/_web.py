@@ -44,7 +44,8 @@ class WebChannel:
 
     async def observe(self) -> PageView:
         """The current page, trimmed to the token budget."""
-        return await self.session.observe(budget_tokens=self.budget_tokens)
+        view: PageView = await self.session.observe(budget_tokens=self.budget_tokens)
+        return view
 
     async def act(self, step: WebStep) -> Any:
         """Carry out one web action; errors come back in the result."""
@@ -192,8 +193,52 @@ async def _site(
 
 
 @asynccontextmanager
-async def serve_app(app: Any, *, startup_timeout_s: float = 10.0) -> AsyncIterator[str]:
-    """Serve an ASGI app on 127.0.0.1 (a free port) for the duration of the block."""
+async def serve_app(
+    app: Any, *, host: str = "127.0.0.1", startup_timeout_s: float = 10.0
+) -> AsyncIterator[str]:
+    """Serve an ASGI app on `host` (a free port) for the duration of the block.
+
+    Raises:
+        BrowserError: the site could not be served (no loopback, no free port): the episode
+            that needed it is errored.
+    """
+    server = _quiet_server(app, host)
+    failed: list[BaseException] = []
+
+    async def serve() -> None:
+        try:
+            await server.serve()
+        except (OSError, SystemExit) as exc:  # uvicorn exits the process when it cannot bind
+            failed.append(exc)
+
+    body_error: Exception | None = None
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(serve)
+        with anyio.move_on_after(startup_timeout_s):
+            while not server.started and not failed:
+                await anyio.sleep(0.005)
+        started = server.started
+        if started:
+            port = server.servers[0].sockets[0].getsockname()[1]
+            try:
+                yield f"http://{host}:{port}/"
+            except Exception as exc:  # re-raised below, outside the task group
+                body_error = exc
+            finally:
+                server.should_exit = True
+        else:
+            server.should_exit = True
+            tg.cancel_scope.cancel()
+    # Errors are raised outside the task group, so the caller sees them, not a group of one.
+    if body_error is not None:
+        raise body_error
+    if started:
+        return
+    why = f"({failed[0]!r})" if failed else f"(not started within {startup_timeout_s:g} s)"
+    raise BrowserError(f"could not serve the site on {host} {why}; is the loopback interface up?")
+
+
+def _quiet_server(app: Any, host: str) -> Any:
     try:
         import uvicorn
     except ImportError:
@@ -206,19 +251,7 @@ async def serve_app(app: Any, *, startup_timeout_s: float = 10.0) -> AsyncIterat
             # and overlapping handler swaps must not leave a dead server's handler installed.
             yield
 
-    server = _Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off")
-    )
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(server.serve)
-        with anyio.fail_after(startup_timeout_s):
-            while not server.started:
-                await anyio.sleep(0.005)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        try:
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            server.should_exit = True
+    return _Server(uvicorn.Config(app, host=host, port=0, log_level="critical", lifespan="off"))
 
 
 def _trace(config: RunConfig) -> Any:

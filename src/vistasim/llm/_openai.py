@@ -151,13 +151,14 @@ class OpenAIChatModel:
             # The SDK's default client closes itself from __del__ by scheduling a task on
             # whatever loop runs then, which breaks when that is not the loop it was made on.
             http_client = sdk.DefaultAsyncHttpxClient(timeout=self.spec.timeout_s)
-        return sdk.AsyncOpenAI(
+        client: openai.AsyncOpenAI = sdk.AsyncOpenAI(
             api_key=api_key,
             base_url=self.base_url,
             max_retries=0,  # RoleModel retries, with its own backoff and metering
             timeout=self.spec.timeout_s,
             http_client=http_client,
         )
+        return client
 
     async def aclose(self) -> None:
         """Close the HTTP connections (the model stays usable; new clients are made on demand)."""

@@ -208,7 +208,8 @@ def detect_failures(
             and the agent recovering, not a flaw of the agent.
     """
     found: list[Failure] = []
-    cap = (run.config.get("run") or {}).get("max_reply_bytes", 1_000_000)
+    section = run.config.get("run")
+    cap = section.get("max_reply_bytes", 1_000_000) if isinstance(section, dict) else 1_000_000
     for episode in run.episodes:
         if not is_errored(episode):
             call_errors = recovered_errors or criteria_outcome(episode) is not True

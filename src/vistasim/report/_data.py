@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
-from vistasim.events import (
-    AgentReply,
-    ApiCall,
-    Event,
-    Judgment,
-    Note,
-    Stop,
-    ToolCall,
-    UserMessage,
-    WebAction,
-)
+from vistasim.events import ApiCall, Event, UserMessage, WebAction, describe_event
 from vistasim.metrics import MetricsReport
 from vistasim.store import EpisodeView, RunView
 
@@ -110,39 +99,7 @@ def _episode_row(view: RunView, episode: EpisodeView, metrics: MetricsReport) ->
     )
 
 
-def _lines(event: Event, turn: int) -> list[Line]:  # noqa: C901 - one branch per event kind
-    if isinstance(event, UserMessage):
-        return [Line(who="user", text=event.text, turn=turn)]
-    if isinstance(event, AgentReply):
-        return [Line(who="agent", text=event.text, turn=turn)]
-    if isinstance(event, ToolCall):
-        outcome = f"error: {event.error}" if event.error else _short(event.result)
-        text = f"{event.name}({_short(event.args)}) -> {outcome}"
-        return [Line(who="tool", text=text, turn=turn, ok=event.error is None)]
-    if isinstance(event, ApiCall):
-        outcome = f"error: {event.error}" if event.error else _short(event.result)
-        text = f"{event.name}({_short(event.args)}) -> {outcome}"
-        return [Line(who="api", text=text, turn=turn, ok=event.error is None)]
-    if isinstance(event, WebAction):
-        text = " ".join(
-            p for p in (event.action, event.target, event.value, event.observation) if p
-        )
-        return [Line(who="web", text=text, turn=turn, ok=event.error is None)]
-    if isinstance(event, Judgment):
-        return [
-            Line(
-                who="verdict", text=str(check.get("check")), turn=turn, ok=bool(check.get("passed"))
-            )
-            for check in event.checks
-        ]
-    if isinstance(event, Note):
-        return [Line(who="note", text=event.text, turn=turn)]
-    if isinstance(event, Stop):
-        text = event.reason.value + (f": {event.detail}" if event.detail else "")
-        return [Line(who="stop", text=text, turn=turn)]
-    return []
-
-
-def _short(value: object, limit: int = 300) -> str:
-    text = json.dumps(value, sort_keys=True, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _lines(event: Event, turn: int) -> list[Line]:
+    return [
+        Line(who=line.who, text=line.text, turn=turn, ok=line.ok) for line in describe_event(event)
+    ]

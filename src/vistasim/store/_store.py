@@ -249,7 +249,8 @@ class Store:
         ).fetchone()
         if row is None or row[1] != self.run_fingerprint(run_id):
             return None
-        return json.loads(row[0])
+        metrics: dict[str, Any] = json.loads(row[0])
+        return metrics
 
     def run_fingerprint(self, run_id: str) -> str:
         """What changes whenever the run does: its status and its last event."""

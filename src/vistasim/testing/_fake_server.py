@@ -77,7 +77,8 @@ class FakeOpenAIServer:
         """Return the bound TCP port (only while serving)."""
         if self._server is None:
             raise RuntimeError("the fake server is not running; use `async with` or in_thread()")
-        return self._server.sockets[0].getsockname()[1]
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
 
     @property
     def base_url(self) -> str:

@@ -21,9 +21,10 @@ def load_responder(target: str) -> Responder:
     if not sep or not module_name or not attr:
         raise SystemExit(f"--responder {target!r} is not module:attr, e.g. mypkg.fakes:answer")
     try:
-        return getattr(importlib.import_module(module_name), attr)
+        responder: Responder = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
         raise SystemExit(f"--responder {target!r} cannot be loaded: {exc}") from None
+    return responder
 
 
 async def serve(server: FakeOpenAIServer) -> None:

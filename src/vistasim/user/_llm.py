@@ -14,19 +14,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from vistasim.browser._types import (
-    Back,
-    Click,
-    Navigate,
-    PageView,
-    Scroll,
-    SelectOption,
-    TypeText,
-    WebStep,
-)
+from vistasim.browser._types import WEB_STEPS, PageView, WebStep
 from vistasim.errors import ConfigError, SimulatorError
 from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest, ToolSpec
 from vistasim.scenario import Scalar, Scenario
@@ -37,14 +29,6 @@ from vistasim.user._validate import InvalidActionError, validate_reply
 
 _MAX_LOGGED_RESULT = 500
 _MAX_API_LOG = 10
-_WEB_STEPS: dict[str, type[WebStep]] = {
-    "click": Click,
-    "type": TypeText,
-    "select": SelectOption,
-    "scroll": Scroll,
-    "navigate": Navigate,
-    "back": Back,
-}
 
 
 class _Strict(BaseModel):
@@ -151,7 +135,7 @@ def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
     system = system_prompt(view.scenario, api_tools=view.api_tools)
     messages = [ChatMessage(role="system", content=system)]
     for utterance in view.transcript:
-        role = "user" if utterance.role == "agent" else "assistant"
+        role: Literal["user", "assistant"] = "user" if utterance.role == "agent" else "assistant"
         messages.append(ChatMessage(role=role, content=utterance.text))
     messages.append(ChatMessage(role="user", content=_turn_prompt(view, state)))
     return messages
@@ -290,7 +274,7 @@ def _last_web(state: LLMUserState) -> WebStep | None:
         return None
     data = dict(state.last_web)
     kind = data.get("kind")
-    cls = _WEB_STEPS.get(kind) if isinstance(kind, str) else None
+    cls = next((step for name, step in WEB_STEPS.items() if name == kind), None)
     if cls is None:
         raise SimulatorError(
             f"LLM user state holds an unknown web action {state.last_web!r}; pass the state "

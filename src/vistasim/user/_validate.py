@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from vistasim.agent._types import Utterance
 from vistasim.browser._types import (
+    NOT_TYPEABLE_ROLES,
     Back,
     Click,
     ElementView,
@@ -60,7 +61,6 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
 }
-_NOT_TYPABLE = frozenset({"button", "link", "checkbox", "radio", "img", "image"})
 _MAX_IDS_SHOWN = 60
 _STOPWORDS = frozenset(
     "the and was were are for with that this from have has had but not you your our its".split()
@@ -265,7 +265,7 @@ def _check_element(step: Click | TypeText | SelectOption, element: ElementView) 
             f"element {element.id!r} ({element.label!r}) is disabled; pick another element or "
             "ask the agent"
         )
-    if isinstance(step, TypeText) and element.role in _NOT_TYPABLE:
+    if isinstance(step, TypeText) and element.role in NOT_TYPEABLE_ROLES:
         raise InvalidActionError(
             f"element {element.id!r} is a {element.role}, not a text field: you cannot type "
             'into it; "click" it, or type into a textbox'

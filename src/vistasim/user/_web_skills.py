@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
-from importlib.resources.abc import Traversable
 from typing import Literal
 
 import yaml
@@ -140,11 +139,13 @@ def load_web_skills(package: str) -> dict[str, WebSkill]:
     source = resources.files(package) / WEB_SKILLS_FILE
     if not source.is_file():
         return {}
-    return dict(_load(source, f"{package}/{WEB_SKILLS_FILE}"))
+    return dict(_load(package))
 
 
 @cache
-def _load(source: Traversable, where: str) -> tuple[tuple[str, WebSkill], ...]:
+def _load(package: str) -> tuple[tuple[str, WebSkill], ...]:
+    source = resources.files(package) / WEB_SKILLS_FILE
+    where = f"{package}/{WEB_SKILLS_FILE}"
     try:
         data = yaml.safe_load(source.read_text(encoding="utf-8"))
         parsed = WebSkillsFile.model_validate(data)

@@ -100,7 +100,7 @@ class SchoolEnvironment(SqliteEnvironment):
                 f"%{(args.query or '').replace(' ', '')}%",
             ),
         ).fetchall()
-        courses = []
+        courses: list[JsonValue] = []
         for row in rows:
             ids = self.db.execute(
                 "SELECT section_id FROM sections WHERE course_code = ? ORDER BY section_id",
@@ -198,7 +198,7 @@ class SchoolEnvironment(SqliteEnvironment):
         due = sum(f["amount_cents"] for f in fees if f["status"] == "unpaid")
         return {
             "student_id": args.student_id,
-            "fees": fees,
+            "fees": [*fees],
             "balance_due": money(due),
             "financial_hold": rec.financial_hold(self.db, args.student_id),
         }

@@ -28,7 +28,7 @@ from vistasim.env import ToolFailure
 def exam_schedule(db: sqlite3.Connection, student_id: str) -> JsonValue:
     """Return the student's exams, each with whether and where it can be moved."""
     rec.student(db, student_id)
-    exams = []
+    exams: list[JsonValue] = []
     for booking in rec.bookings(db, student_id):
         movable, why = _movable(booking)
         others = [

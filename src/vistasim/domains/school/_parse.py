@@ -14,7 +14,7 @@ from datetime import date
 from vistasim.domains.school._catalog import COURSES
 from vistasim.domains.school._rules import EMAIL, FEE_ID, NOTE_ID, STUDENT_ID
 
-_PREFIXES = "|".join(sorted({re.match(r"[A-Z]+", c[0]).group(0) for c in COURSES}, key=len)[::-1])
+_PREFIXES = "|".join(sorted({re.sub(r"[^A-Z].*", "", c[0]) for c in COURSES}, key=len)[::-1])
 _COURSE = re.compile(rf"\b({_PREFIXES})\s?-?(\d{{3}})(?:-([A-C]))?\b", re.IGNORECASE)
 _TITLES = sorted(((c[1].lower(), c[0]) for c in COURSES), key=lambda t: -len(t[0]))
 _MONTHS = {

@@ -212,8 +212,9 @@ def _find_exam(step: Step) -> dict[str, Any] | None:
         kinds = " or ".join(f"the {e['kind']}" for e in exams)
         step.ask("exam_kind", f"Is that {kinds}?")
         return None
-    task["exam"] = exams[0]
-    return exams[0]
+    exam: dict[str, Any] = exams[0]
+    task["exam"] = exam
+    return exam
 
 
 def _move_args(step: Step, exam: dict[str, Any]) -> dict[str, Any] | None:

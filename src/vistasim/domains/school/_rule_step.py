@@ -39,7 +39,8 @@ class Step:
     @property
     def task(self) -> dict[str, Any]:
         """The task in progress (callers check there is one)."""
-        return self.state["task"]
+        task: dict[str, Any] = self.state["task"]
+        return task
 
     def call(self, name: str, **args: JsonValue) -> tuple[Any, str | None]:
         """Run an agent tool, record it, and return `(result, error)`."""

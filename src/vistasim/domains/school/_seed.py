@@ -167,7 +167,8 @@ def _fill_sections(db: sqlite3.Connection) -> None:
 
 def _seated(db: sqlite3.Connection, section: str) -> int:
     query = "SELECT COUNT(*) FROM enrollments WHERE section_id=? AND status='enrolled'"
-    return db.execute(query, (section,)).fetchone()[0]
+    count: int = db.execute(query, (section,)).fetchone()[0]
+    return count
 
 
 def _clashes(db: sqlite3.Connection, sid: str, code: str, slot: tuple[str, str]) -> bool:

@@ -19,7 +19,8 @@ def _student(portal: Portal, request: Request) -> str:
     _, session = portal.session(request)
     if not session["student_id"]:
         raise BadRequest(401, "Please log in with your student ID and email first.")
-    return session["student_id"]
+    student: str = session["student_id"]
+    return student
 
 
 def add_page_routes(app: FastAPI, portal: Portal) -> None:

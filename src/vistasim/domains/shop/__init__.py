@@ -25,7 +25,7 @@ DOMAIN = Domain(
     description="An online shop: catalog, orders, cancellations, returns, exchanges, coupons.",
     make_environment=ShopEnvironment,
     rule_agent=RuleShopAgent,
-    make_llm_agent=LLMShopAgent,  # type: ignore[arg-type]
+    make_llm_agent=LLMShopAgent,
     package="vistasim.domains.shop",
     make_web_app=_web_app,
 )

@@ -157,7 +157,7 @@ class ShopEnvironment(ShopUserApi, SqliteEnvironment):
             " SUM(v.stock) AS stock FROM products p JOIN variants v ON v.product_id = p.id"
             " GROUP BY p.id ORDER BY price_cents, p.id"
         ).fetchall()
-        hits = [
+        hits: list[JsonValue] = [
             dict(r)
             for r in rows
             if any(w in f"{r['name']} {r['category']}".lower() for w in words)

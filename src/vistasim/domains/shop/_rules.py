@@ -43,7 +43,9 @@ def dollars(cents: int) -> str:
 
 def load_order(db: sqlite3.Connection, order_id: str) -> sqlite3.Row:
     """The order row, or a ToolFailure naming the unknown id."""
-    row = db.execute("SELECT * FROM orders WHERE id = ?", (order_id,)).fetchone()
+    row: sqlite3.Row | None = db.execute(
+        "SELECT * FROM orders WHERE id = ?", (order_id,)
+    ).fetchone()
     if row is None:
         raise ToolFailure(f"Order {order_id!r} was not found. Order numbers look like 'W1001'.")
     return row
@@ -155,7 +157,7 @@ def _returnable_item(
 ) -> sqlite3.Row:
     """Check one item against the return rules; return its row."""
     item = db.execute(_ITEMS_SQL.replace("WHERE", "WHERE i.sku = ? AND"), (sku, order["id"]))
-    row = item.fetchone()
+    row: sqlite3.Row | None = item.fetchone()
     if row is None:
         raise ToolFailure(f"Order {order['id']} has no item with SKU {sku!r}.")
     if row["status"] != "ordered":
@@ -202,7 +204,7 @@ def request_return(
     _add_refund(db, order_id, amount, refund_to, "pending", f"return: {reason}")
     return {
         "order_id": order_id,
-        "returned_skus": skus,
+        "returned_skus": [*skus],
         "refund_cents": amount,
         "refund_method": refund_to,
         "refund_status": "pending",

@@ -212,7 +212,8 @@ class ShopUserApi:
         )
 
     def _customer(self, customer_id: str) -> sqlite3.Row:
-        row = self.db.execute("SELECT * FROM customers WHERE id = ?", (customer_id,)).fetchone()
+        query = "SELECT * FROM customers WHERE id = ?"
+        row: sqlite3.Row | None = self.db.execute(query, (customer_id,)).fetchone()
         if row is None:
             raise ToolFailure(f"Customer {customer_id!r} was not found.")
         return row

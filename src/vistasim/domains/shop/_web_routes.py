@@ -24,7 +24,7 @@ def _first(form: dict[str, list[str]], key: str, default: str = "") -> str:
 
 
 def _customer_id(site: ShopSite, request: Request) -> str:
-    customer_id = site.session(request)[1]["customer_id"]
+    customer_id: str | None = site.session(request)[1]["customer_id"]
     if customer_id is None:
         raise LoginNeeded
     return customer_id
@@ -112,9 +112,11 @@ def _add_catalog_routes(app: FastAPI, site: ShopSite) -> None:
         found = site.env.run_tool("agent", "find_customer", {"email": email})
         if found.error is not None:
             raise BadRequest(404 if "No customer" in found.error else 422, found.error)
-        response = redirect("/orders", f"Welcome back, {found.result['name']}.")
+        customer = found.result
+        assert isinstance(customer, dict)  # find_customer answers a customer record
+        response = redirect("/orders", f"Welcome back, {customer['name']}.")
         sid, session = site.session(request)
-        session["customer_id"] = found.result["id"]
+        session["customer_id"] = customer["id"]
         site.keep_session(response, sid)
         return response
 

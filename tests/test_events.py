@@ -1,0 +1,43 @@
+from typing import get_args
+
+from vistasim.browser import ACTION_DESCRIPTIONS, WEB_STEPS, WebStep
+from vistasim.events import (
+    AgentReply,
+    ApiCall,
+    Judgment,
+    Note,
+    Snapshot,
+    Stop,
+    StopReason,
+    ToolCall,
+    UserMessage,
+    WebAction,
+    WebActionKind,
+    describe_event,
+)
+
+
+def test_every_web_action_kind_has_one_step_class_with_its_description():
+    assert list(WEB_STEPS) == list(get_args(WebActionKind))
+    assert set(WEB_STEPS.values()) == set(get_args(WebStep))
+    assert all(ACTION_DESCRIPTIONS[kind].startswith(kind) for kind in WEB_STEPS)
+
+
+def test_every_event_kind_reads_as_lines_and_snapshots_as_none():
+    events = [
+        UserMessage(text="hi"),
+        AgentReply(text="hello"),
+        ToolCall(name="get_order", args={"id": "W1"}, result={"ok": True}),
+        ApiCall(name="track", error="no such order"),
+        WebAction(action="click", target="buy", error="blocked"),
+        Judgment(judge="criteria", passed=False, checks=[{"check": "x", "passed": False}]),
+        Note(text="resumed"),
+        Stop(reason=StopReason.GOAL_MET, detail="thanks"),
+    ]
+    lines = [describe_event(event) for event in events]
+    assert [line[0].who for line in lines] == [
+        "user", "agent", "tool", "api", "web", "verdict", "note", "stop"
+    ]  # fmt: skip
+    assert lines[3][0].ok is False and lines[4][0].text == "click buy -> blocked"
+    assert [line.text for line in lines[5]] == ["criteria: FAIL", "FAILED: x"]
+    assert describe_event(Snapshot(turn=0)) == ()
