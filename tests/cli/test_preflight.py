@@ -84,18 +84,19 @@ def test_an_unset_header_variable(tmp_path, monkeypatch, capsys):
 
 def test_an_unset_api_key_for_the_agent_and_a_user_model(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("AGENT_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # unset keys are found before any connect
     write_config(
         tmp_path,
         'kind = "openai_chat"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n'
         'api_key_env = "AGENT_KEY"',
         '[user]\npolicy = "llm"\n[models.user]\nmodel = "gpt-4.1-mini"\n'
-        'base_url = "https://api.openai.com/v1"\n',
+        'base_url = "https://models.example.invalid/v1"\n',
     )
     code, lines = run_cli(tmp_path, monkeypatch, capsys)
     assert code == 2 and len(lines) == 2
     assert lines[0].startswith("error: agent.api_key_env: environment variable 'AGENT_KEY'")
     assert lines[1].startswith("error: models.user.api_key_env: environment variable")
-    assert "'OPENAI_API_KEY'" in lines[1] and "https://api.openai.com/v1" in lines[1]
+    assert "'OPENAI_API_KEY'" in lines[1] and "https://models.example.invalid/v1" in lines[1]
 
 
 def test_an_agent_module_that_fails_to_import_shows_the_users_line(tmp_path, monkeypatch, capsys):
