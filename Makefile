@@ -23,9 +23,8 @@ demo: $(VENV)/.installed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/mypy
 
-# mypy --strict over src/ (config in pyproject). Not yet part of `make lint`: the branches merged
-# together in this release leave 20 errors to fix first (see the closing note of issue 10).
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 

@@ -388,7 +388,7 @@ def _holds(layer: Mapping[str, Any], parts: list[str]) -> bool:
         if not isinstance(node, Mapping) or node.get(part) is None:
             return False
         node = node[part]
-    return node != {}
+    return bool(node != {})
 
 
 def _prefix(a: tuple[str, ...], b: list[str]) -> bool:

@@ -161,10 +161,10 @@ def user_frame(exc: BaseException) -> str:
 
 def user_line(frames: Sequence[traceback.FrameSummary]) -> str:
     """Return `path:line` of the innermost user frame of a stack, or `""`."""
-    ours = [f for f in frames if not _is_library(f.filename)]
-    frame = (ours or frames or [None])[-1]
-    if frame is None:
+    chosen = [f for f in frames if not _is_library(f.filename)] or list(frames)
+    if not chosen:
         return ""
+    frame = chosen[-1]
     return f"{_short_path(frame.filename)}:{frame.lineno}"
 
 

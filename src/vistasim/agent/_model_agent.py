@@ -77,7 +77,8 @@ class ModelAgent:
             tuple(tools) if tools is not None else tuple(env.agent_tools() if env else ())
         )
         """The tool schemas sent with every request."""
-        self._sampling = {"temperature": temperature, "seed": seed}
+        self._temperature = temperature
+        self._seed = seed
         self._give_up = give_up
         self._messages: list[ChatMessage] = []
         if system_prompt:
@@ -115,7 +116,8 @@ class ModelAgent:
 
     def snapshot(self) -> JsonValue:
         """Return the conversation so far (tool calls and results included), as plain JSON."""
-        return _MESSAGES.dump_python(self._messages, mode="json")
+        state: JsonValue = _MESSAGES.dump_python(self._messages, mode="json")
+        return state
 
     def restore(self, state: JsonValue) -> None:
         """Go back to a conversation from `snapshot()`."""
@@ -136,7 +138,10 @@ class ModelAgent:
 
     async def _complete(self) -> ChatResponse:
         request = ChatRequest(
-            messages=list(self._messages), tools=list(self.tools), **self._sampling
+            messages=list(self._messages),
+            tools=list(self.tools),
+            temperature=self._temperature,
+            seed=self._seed,
         )
         try:
             return await self.model.complete(request)

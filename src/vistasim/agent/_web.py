@@ -185,7 +185,9 @@ class WebChatAgent:
 
         Complete means: some text, no busy indicator, and neither changed for the settle time.
         """
-        last, attrs, busy = "", [], ()
+        last = ""
+        attrs: list[str | None] = []
+        busy: tuple[str, ...] = ()
         first_at = changed_at = 0.0
         quiet_since = time.monotonic()
         while True:

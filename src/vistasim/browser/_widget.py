@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import anyio
 from pydantic import ConfigDict, with_config
@@ -303,14 +303,17 @@ async def find_widget(
             await _check_css(page, candidates[chosen])
             return FoundWidget(framework=chosen, selectors=candidates[chosen])
         if time.monotonic() >= deadline:
-            raise _not_found(page.url, candidates, marker, timeout_s)
+            raise _not_found(page.url, dict(candidates.items()), marker, timeout_s)
         await anyio.sleep(_POLL_S)
 
 
 def _choose(marker: str | None, found: list[str]) -> WidgetFramework | None:
     """The framework to use: the page's own once its input shows, else common markup or ARIA."""
     allowed = (marker,) if marker is not None else _UNMARKED
-    return next((name for name in found if name in allowed), None)  # type: ignore[return-value]
+    for name in found:
+        if name in allowed:
+            return cast(WidgetFramework, name)  # `allowed` holds framework names only
+    return None
 
 
 async def _check_css(page: Any, widget: WidgetSelectors) -> None:

@@ -39,7 +39,8 @@ class _LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
-        return import_module(f"vistasim.cli.{cmd_name}").command
+        command: click.Command = import_module(f"vistasim.cli.{cmd_name}").command
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Shortened as click shortens a loaded command's help, so the page looks the same.

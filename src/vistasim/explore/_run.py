@@ -12,12 +12,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 
 from vistasim._secrets import known_secrets
-from vistasim.agent import AgentAdapter
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
@@ -108,6 +107,7 @@ async def run(
             try:
                 if resume is None:
                     web = await _web_metadata(config, pool)
+                    assert scenarios is not None  # _prepare loaded them
                     run_id, plans = _record(db, config, scenarios, {**metadata, **web})
                 await _play_recorded(db, run_id, config, parts, plans, on_episode, pool)
             finally:
@@ -364,7 +364,7 @@ async def _agent_and_page(
     # The built-in site names its own sessions; the agent behind it still serves this episode.
     make = parts.make_agent
 
-    def site_agent() -> AgentAdapter:
+    def site_agent() -> EpisodeAgent:
         assert make is not None
         return EpisodeAgent(make(env), episode_id=episode_id)
 
@@ -402,7 +402,7 @@ def _record_stop(
     current = db.list_episodes(run_id)
     leaf = next((p.leaf_event_id for p in current if p.episode_id == plan.episode_id), None)
     stop = Stop(reason=reason, detail=detail)
-    status = "errored" if reason is StopReason.INFRA_ERROR else "done"
+    status: Literal["errored", "done"] = "errored" if reason is StopReason.INFRA_ERROR else "done"
     db.append_events(
         run_id, plan.episode_id, leaf or root_id, [(plan.turns, stop)],
         status=status, stop_reason=stop.reason.value,

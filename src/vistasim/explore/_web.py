@@ -134,7 +134,9 @@ async def check_widget(config: RunConfig, pool: Any) -> str:
                 key="web.start_url",
             )
         try:
-            return (await _find_widget(config, session.page)).framework
+            found = await _find_widget(config, session.page)
+            framework: str = found.framework
+            return framework
         except BrowserError as exc:
             status = re.search(r"\(HTTP (\d+)\)", result.summary)
             answered = f"the page answered HTTP {status.group(1)}; " if status else ""

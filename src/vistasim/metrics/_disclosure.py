@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
-from vistasim.metrics._failures import Failure, ResultValue
+from vistasim.metrics._failures import Failure, FailureKind, ResultValue
 from vistasim.store._view import EpisodeView, StoredEvent
 from vistasim.values import iter_strings
 
@@ -70,7 +70,7 @@ def detect_disclosure(view: EpisodeView, rules: Sequence[DisclosureRule]) -> lis
     for label, description, owner_of in checks:
         evidence = _shown(view.events, owner_of)
         if evidence:
-            kind = "policy" if rules else "claims"
+            kind: FailureKind = "policy" if rules else "claims"
             found.append(
                 Failure(
                     episode_id=view.episode_id,

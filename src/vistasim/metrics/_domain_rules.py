@@ -39,7 +39,7 @@ class DomainRules(BaseModel):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> DomainRules:
-        ids = [rule.id for rule in [*self.rules, *self.disclosure]]
+        ids = [rule.id for rule in self.rules] + [rule.id for rule in self.disclosure]
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"rule ids {twice!r} are used twice; give each rule its own id")

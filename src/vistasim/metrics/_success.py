@@ -138,7 +138,7 @@ def success(run: RunView, verdicts: Mapping[str, Verdict] | None = None) -> Succ
 
 
 def _tally(outcomes: Iterable[Outcome]) -> dict[str, int]:
-    counts = dict.fromkeys(OUTCOMES, 0)
+    counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     for outcome in outcomes:
         counts[outcome] += 1
     return counts
