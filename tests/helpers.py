@@ -86,3 +86,23 @@ def episode_paths(view) -> dict[str, list[tuple[str, str | None, int]]]:
         ]
         for e in view.episodes
     }
+
+
+KILLABLE_DESK_CONFIG = """
+[run]
+scenarios = "scenarios.yaml"
+rollouts = 4
+concurrency = 2
+seed = 3
+
+[agent]
+kind = "python"
+target = "tests.explore.agents:SlowDesk"
+
+[environment]
+target = "vistasim.demo:OrderBook"
+
+[cache]
+mode = "off"
+"""
+"""A chat-mode desk run slow enough to be killed mid-way (the kill -9 resume tests)."""

@@ -4,29 +4,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import KILLABLE_DESK_CONFIG as CONFIG
 from tests.helpers import count_rows, episode_paths, start_and_kill, write_desk_config
 from vistasim.config import load_config
 from vistasim.events import Snapshot
 from vistasim.explore import run
 from vistasim.store import open_store, read_run_view
-
-CONFIG = """
-[run]
-scenarios = "scenarios.yaml"
-rollouts = 4
-concurrency = 2
-seed = 3
-
-[agent]
-kind = "python"
-target = "tests.explore.agents:SlowDesk"
-
-[environment]
-target = "vistasim.demo:OrderBook"
-
-[cache]
-mode = "off"
-"""
 
 
 def _write_config(tmp_path: Path) -> Path:

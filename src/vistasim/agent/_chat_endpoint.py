@@ -18,9 +18,8 @@ import httpx2
 
 from vistasim.agent._http import JsonAnswer, JsonEndpoint
 from vistasim.config import OpenAIChatAgentSpec
+from vistasim.llm import ChatRequest, ChatResponse, ModelToolCall, TokenUsage
 from vistasim.llm._clients import HttpClients
-from vistasim.llm._types import ChatRequest, ChatResponse, ModelToolCall
-from vistasim.llm._usage import TokenUsage
 from vistasim.llm._wire import message_param, tool_param
 
 __all__ = ["EndpointChatModel"]

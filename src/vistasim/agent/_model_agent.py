@@ -22,9 +22,10 @@ from pydantic import JsonValue, TypeAdapter
 
 from vistasim.agent._replies import parse_tool_args
 from vistasim.agent._types import Reply, RestoreStrategy, Turn, Utterance
-from vistasim.env._types import Environment
+from vistasim.env import Environment
 from vistasim.errors import AgentError
 from vistasim.events import ToolCall
+from vistasim.llm import TokenUsage
 from vistasim.llm._types import (
     ChatMessage,
     ChatModel,
@@ -34,7 +35,6 @@ from vistasim.llm._types import (
     ModelToolCall,
     ToolSpec,
 )
-from vistasim.llm._usage import TokenUsage
 
 __all__ = ["ModelAgent"]
 

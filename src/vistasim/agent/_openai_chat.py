@@ -27,9 +27,9 @@ from pydantic import ValidationError
 from vistasim.agent._chat_endpoint import EndpointChatModel
 from vistasim.agent._model_agent import ModelAgent
 from vistasim.config import OpenAIChatAgentSpec
-from vistasim.env._types import Environment
+from vistasim.env import Environment
 from vistasim.errors import ConfigError
-from vistasim.llm._types import ChatModel, ToolSpec
+from vistasim.llm import ChatModel, ToolSpec
 
 __all__ = [
     "ENVIRONMENT_TOOLS",

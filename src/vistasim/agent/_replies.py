@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from vistasim.agent._types import Reply
 from vistasim.errors import AgentError
 from vistasim.events import ToolCall
-from vistasim.llm._usage import TokenUsage
+from vistasim.llm import TokenUsage
 
 __all__ = ["coerce_tool_call", "normalize_reply", "parse_tool_args"]
 

@@ -14,10 +14,9 @@ from typing import ClassVar
 
 from pydantic import JsonValue
 
-from vistasim.agent._model_agent import ModelAgent
-from vistasim.agent._types import Reply
+from vistasim.agent import ModelAgent, Reply
 from vistasim.env._types import Environment
-from vistasim.llm._types import ChatModel
+from vistasim.llm import ChatModel
 
 __all__ = ["ToolCallingAgent"]
 

@@ -13,7 +13,7 @@ import anyio
 from pydantic import JsonValue
 
 from vistasim._secrets import redact_json
-from vistasim.agent._types import Turn, Utterance
+from vistasim.agent import Turn, Utterance
 from vistasim.browser._types import (
     Back,
     Click,
@@ -40,8 +40,8 @@ from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._guard import GuardedAgent, stop_for
 from vistasim.explore._oversize import cut_text, cut_tool_call
 from vistasim.explore._web import WebChannel
+from vistasim.llm import ToolSpec
 from vistasim.llm._meter import ModelCall, collect_calls
-from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from pydantic import JsonValue
 
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, StatefulAgent, Turn
-from vistasim.env._types import Environment, ToolOutcome
+from vistasim.env import Environment, ToolOutcome
 from vistasim.errors import (
     AgentError,
     BrowserError,
@@ -32,7 +32,7 @@ from vistasim.errors import (
     user_frame,
 )
 from vistasim.events import Stop, StopReason
-from vistasim.llm._types import ToolSpec
+from vistasim.llm import ToolSpec
 from vistasim.scenario import Scalar
 
 __all__ = [
@@ -105,6 +105,28 @@ def _failure(error: type[VistasimError], hook: str, exc: Exception) -> VistasimE
     return error(f"{hook} raised {type(exc).__name__}: {exc}{user_frame(exc)}")
 
 
+def _guarded(error: type[VistasimError], hook: str, call: Callable[[], T]) -> T:
+    """Run user code; anything it raises (but what must pass through) becomes `error`."""
+    try:
+        return call()
+    except _PASS_THROUGH:
+        raise
+    except Exception as exc:
+        raise _failure(error, hook, exc) from exc
+
+
+async def _guarded_async(
+    error: type[VistasimError], hook: str, call: Callable[[], Awaitable[T]]
+) -> T:
+    """Await user code; anything it raises (but what must pass through) becomes `error`."""
+    try:
+        return await call()
+    except _PASS_THROUGH:
+        raise
+    except Exception as exc:
+        raise _failure(error, hook, exc) from exc
+
+
 class GuardedAgent:
     """The agent under test as the episode reaches it: every hook raises `AgentError` only."""
 
@@ -151,20 +173,10 @@ class GuardedAgent:
         return self.inner
 
     def _guard(self, hook: str, call: Callable[[], T]) -> T:
-        try:
-            return call()
-        except _PASS_THROUGH:
-            raise
-        except Exception as exc:
-            raise _failure(AgentError, f"{self._name}.{hook}", exc) from exc
+        return _guarded(AgentError, f"{self._name}.{hook}", call)
 
     async def _guard_async(self, hook: str, call: Callable[[], Awaitable[T]]) -> T:
-        try:
-            return await call()
-        except _PASS_THROUGH:
-            raise
-        except Exception as exc:
-            raise _failure(AgentError, f"{self._name}.{hook}", exc) from exc
+        return await _guarded_async(AgentError, f"{self._name}.{hook}", call)
 
 
 def guard_env_factory(factory: Callable[[], Any], *, name: str) -> Callable[[], Environment]:
@@ -232,17 +244,7 @@ class GuardedEnvironment:
         return self._guard("lexicon()", self.inner.lexicon)
 
     def _guard(self, hook: str, call: Callable[[], T]) -> T:
-        try:
-            return call()
-        except _PASS_THROUGH:
-            raise
-        except Exception as exc:
-            raise _failure(EnvError, f"environment {self._name!r} {hook}", exc) from exc
+        return _guarded(EnvError, f"environment {self._name!r} {hook}", call)
 
     async def _guard_async(self, hook: str, call: Callable[[], Awaitable[T]]) -> T:
-        try:
-            return await call()
-        except _PASS_THROUGH:
-            raise
-        except Exception as exc:
-            raise _failure(EnvError, f"environment {self._name!r} {hook}", exc) from exc
+        return await _guarded_async(EnvError, f"environment {self._name!r} {hook}", call)

@@ -21,9 +21,9 @@ from typing import Any
 
 import httpx2
 
+from vistasim.agent import resolve_target
 from vistasim.agent._http_json import check_placeholders
 from vistasim.agent._openai_chat import ENVIRONMENT_TOOLS, read_agent_files
-from vistasim.agent._python import resolve_target
 from vistasim.config import (
     HttpJsonAgentSpec,
     OpenAIChatAgentSpec,

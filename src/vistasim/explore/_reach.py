@@ -18,9 +18,9 @@ import anyio
 import httpx2
 
 import vistasim.llm
+from vistasim.agent import Turn
 from vistasim.agent._http import JsonEndpoint
 from vistasim.agent._http_json import dig, render_template
-from vistasim.agent._types import Turn
 from vistasim.config import HttpJsonAgentSpec, ModelSpec, OpenAIChatAgentSpec, RunConfig
 from vistasim.errors import AgentError, ConfigError
 from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback

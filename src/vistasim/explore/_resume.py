@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from vistasim.agent._types import Turn, Utterance
+from vistasim.agent import Turn, Utterance
 from vistasim.env._types import ToolOutcome
 from vistasim.errors import StoreError
 from vistasim.events import (

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from vistasim._secrets import known_secrets
+from vistasim.agent import Reply, RestoreStrategy, Turn
 from vistasim.agent._openai_chat import ChatAgentSetup
 from vistasim.agent._python import resolve_target
-from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, default_home
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from vistasim.agent._types import AgentAdapter, Reply, Turn
+from vistasim.agent import AgentAdapter, Reply, Turn
 from vistasim.browser._types import PageView, WebStep
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment

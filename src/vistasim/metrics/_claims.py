@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
-from vistasim.store._view import EpisodeView, StoredEvent
+from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import id_shape, iter_strings, json_values, text_ids, text_values
 
 __all__ = ["CLAIM_DETECTORS", "Turn", "agent_turns", "detect_claims", "is_write_tool"]

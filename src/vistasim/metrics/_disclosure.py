@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, FailureKind, ResultValue
-from vistasim.store._view import EpisodeView, StoredEvent
+from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import iter_strings
 
 __all__ = ["OWNER_FIELDS", "DisclosureRule", "detect_disclosure"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vistasim.events import Judgment, StopReason, UserMessage
-from vistasim.store._view import EpisodeView
+from vistasim.store import EpisodeView
 
 __all__ = [
     "CAUSE_KINDS",

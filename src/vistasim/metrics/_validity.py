@@ -35,7 +35,7 @@ from vistasim.events import (
 )
 from vistasim.metrics._claims import is_write_tool
 from vistasim.scenario import Scalar, Scenario
-from vistasim.store._view import EpisodeView
+from vistasim.store import EpisodeView
 from vistasim.values import id_shape, iter_strings, text_ids, text_values
 
 __all__ = ["USER_CHECKS", "UserFinding", "check_user"]

@@ -18,7 +18,7 @@ from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
 from vistasim.metrics._failures import Failure, PolicyRule, detect_failures
 from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
 from vistasim.metrics._validity import UserFinding, check_user
-from vistasim.store._view import RunView
+from vistasim.store import RunView
 
 __all__ = ["RunFindings", "find_all"]
 

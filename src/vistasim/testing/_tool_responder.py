@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from vistasim.agent._types import Turn, Utterance
-from vistasim.env._types import ToolOutcome
+from vistasim.agent import Turn, Utterance
+from vistasim.env import ToolOutcome
 
 __all__ = ["ReplayedTools", "tool_calling_responder"]
 

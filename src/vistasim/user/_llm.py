@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from vistasim.browser._types import WEB_STEPS, PageView, WebStep
+from vistasim.browser import WEB_STEPS, PageView, WebStep
 from vistasim.errors import ConfigError, SimulatorError
 from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest, ToolSpec
 from vistasim.scenario import Scalar, Scenario
