@@ -20,6 +20,7 @@ def test_migrate_builds_the_exact_schema():
         for row in db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
     )
     assert objects == [
+        ("index", "branches_run"),
         ("index", "episodes_run"),
         ("index", "events_episode"),
         ("index", "events_parent"),
@@ -27,6 +28,7 @@ def test_migrate_builds_the_exact_schema():
         ("index", "model_calls_run"),
         ("table", "_migrations"),
         ("table", "blobs"),
+        ("table", "branches"),
         ("table", "episodes"),
         ("table", "events"),
         ("table", "metric_results"),

@@ -2,11 +2,23 @@
 
 from vistasim.store._export import export_run
 from vistasim.store._read import read_run_view
-from vistasim.store._store import EpisodePlan, RunRow, Store, blob_hash, open_store
-from vistasim.store._view import EpisodeStatus, EpisodeView, RunView, StoredEvent
+from vistasim.store._store import EpisodePlan, NewBranch, RunRow, Store, blob_hash, open_store
+from vistasim.store._view import (
+    BranchCandidate,
+    BranchStatus,
+    BranchView,
+    EpisodeStatus,
+    EpisodeView,
+    RunView,
+    StoredEvent,
+)
 
 __all__ = [
+    "BranchCandidate",
+    "BranchStatus",
+    "BranchView",
     "EpisodePlan",
+    "NewBranch",
     "EpisodeStatus",
     "EpisodeView",
     "RunRow",

@@ -32,6 +32,7 @@ def read_run_view(store: Store, run_id: str) -> RunView:
                 scenario_id=row["scenario_id"],
                 rollout=row["rollout"],
                 branch_of=row["branch_of"],
+                fork_event_id=row["fork_event_id"],
                 mode=row["mode"],
                 status=row["status"],
                 events=tuple(e for e in path if not isinstance(e.event, ScenarioStart)),
@@ -58,6 +59,7 @@ def read_run_view(store: Store, run_id: str) -> RunView:
         agent_tools=tuple(tools) if tools is not None else None,
         user_tools=tuple(user_tools) if user_tools is not None else None,
         metadata=run.metadata,
+        branches=tuple(store.list_branches(run_id)),
     )
 
 

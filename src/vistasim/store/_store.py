@@ -12,7 +12,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +21,16 @@ from vistasim.errors import StoreError
 from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm._meter import ModelCall
 from vistasim.scenario import Scenario
-from vistasim.store._view import EpisodeStatus, StoredEvent
+from vistasim.store._view import (
+    BranchCandidate,
+    BranchStatus,
+    BranchView,
+    EpisodeStatus,
+    StoredEvent,
+)
 from vistasim.store.migrations import migrate
 
-__all__ = ["EpisodePlan", "RunRow", "Store", "blob_hash", "open_store"]
+__all__ = ["EpisodePlan", "NewBranch", "RunRow", "Store", "blob_hash", "open_store"]
 
 
 def blob_hash(data: bytes) -> str:
@@ -44,7 +50,27 @@ class EpisodePlan:
     leaf_event_id: int | None
     turns: int
     branch_of: str | None = None
+    fork_event_id: int | None = None
+    """For a branch: the snapshot event it continues from."""
     stop_reason: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewBranch:
+    """What `Store.create_branch` records about a branch before it is played."""
+
+    parent: EpisodePlan
+    fork_event_id: int
+    turn: int
+    chooser: str
+    rationale: str
+    original: Mapping[str, Any]
+    candidates: Sequence[BranchCandidate]
+    chosen: int
+    injected: Mapping[str, Any]
+    """`{"action": ..., "user_state": ...}`."""
+    embedder: str | None = None
+    overhead_tokens: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -155,6 +181,66 @@ class Store:
             self._insert_calls(run_id, episode_id, calls, now)
             self._update_episode(episode_id, leaf, turns, status, stop_reason, now)
         return leaf
+
+    def create_branch(self, run_id: str, branch: NewBranch) -> EpisodePlan:
+        """Record a branch and its (pending) episode, which continues from `fork_event_id`.
+
+        The episode's leaf starts at the fork, so a run killed before the branch plays resumes
+        it there; the branch record holds the action it plays first.
+        """
+        parent = branch.parent
+        now = time.time()
+        with self._transaction():
+            number = self.db.execute(
+                "SELECT COUNT(*) FROM episodes WHERE run_id = ? AND scenario_id = ?"
+                " AND branch_of IS NOT NULL",
+                (run_id, parent.scenario_id),
+            ).fetchone()[0]
+            episode_id = f"{run_id}:{parent.scenario_id}:{parent.rollout}.b{number + 1}"
+            self.db.execute(
+                "INSERT INTO episodes (id, run_id, scenario_id, rollout, branch_of, fork_event_id,"
+                " mode, status, leaf_event_id, turns)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+                (episode_id, run_id, parent.scenario_id, parent.rollout, parent.episode_id,
+                 branch.fork_event_id, parent.mode, branch.fork_event_id, branch.turn),
+            )  # fmt: skip
+            self.db.execute(
+                "INSERT INTO branches (episode_id, run_id, parent_episode_id, fork_event_id, turn,"
+                " chooser, rationale, original_json, candidates_json, chosen, injected_json,"
+                " embedder, overhead_tokens, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
+                (episode_id, run_id, parent.episode_id, branch.fork_event_id, branch.turn,
+                 branch.chooser, self._text(branch.rationale), self._json(branch.original),
+                 self._json([asdict(c) for c in branch.candidates]), branch.chosen,
+                 self._json(branch.injected), branch.embedder, branch.overhead_tokens, now),
+            )  # fmt: skip
+        return self.episode(episode_id)
+
+    def set_branch_status(
+        self, episode_id: str, status: BranchStatus, *, detail: str | None = None
+    ) -> None:
+        """Move a branch to `status` (playing, done, converged, diverged, abandoned)."""
+        with self._transaction():
+            self.db.execute(
+                "UPDATE branches SET status = ?, detail = ? WHERE episode_id = ?",
+                (status, detail and self._text(detail), episode_id),
+            )
+
+    def list_branches(self, run_id: str) -> list[BranchView]:
+        """The run's branches in creation order."""
+        rows = self.db.execute(
+            "SELECT b.*, e.scenario_id FROM branches b JOIN episodes e ON e.id = b.episode_id"
+            " WHERE b.run_id = ? ORDER BY b.rowid",
+            (run_id,),
+        ).fetchall()
+        return [_branch_view(row) for row in rows]
+
+    def episode(self, episode_id: str) -> EpisodePlan:
+        """One episode as stored."""
+        row = self.db.execute("SELECT * FROM episodes WHERE id = ?", (episode_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no episode {episode_id!r} in {self.path}")
+        return _episode_plan(row)
 
     def record_calls(self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall]) -> None:
         """Record model calls that belong to no turn (judges, run-level work)."""
@@ -282,6 +368,12 @@ class Store:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
+    def _json(self, value: object) -> str:
+        return redact_json(_dumps(value), self.secrets) if self.secrets else _dumps(value)
+
+    def _text(self, value: str) -> str:
+        return redact(value, self.secrets) if self.secrets else value
+
     def _payload(self, event: Event) -> str:
         payload = event.model_dump_json()
         return redact_json(payload, self.secrets) if self.secrets else payload
@@ -393,7 +485,28 @@ def _episode_plan(row: sqlite3.Row) -> EpisodePlan:
         leaf_event_id=row["leaf_event_id"],
         turns=row["turns"],
         branch_of=row["branch_of"],
+        fork_event_id=row["fork_event_id"],
         stop_reason=row["stop_reason"],
+    )
+
+
+def _branch_view(row: sqlite3.Row) -> BranchView:
+    return BranchView(
+        episode_id=row["episode_id"],
+        parent_episode_id=row["parent_episode_id"],
+        scenario_id=row["scenario_id"],
+        fork_event_id=row["fork_event_id"],
+        turn=row["turn"],
+        chooser=row["chooser"],
+        rationale=row["rationale"],
+        original=json.loads(row["original_json"]),
+        candidates=tuple(BranchCandidate(**c) for c in json.loads(row["candidates_json"])),
+        chosen=row["chosen"],
+        injected=json.loads(row["injected_json"]),
+        embedder=row["embedder"],
+        overhead_tokens=row["overhead_tokens"],
+        status=row["status"],
+        detail=row["detail"],
     )
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from vistasim.events import Event, Stop, StopReason
 from vistasim.llm._meter import ModelCall
@@ -38,6 +39,8 @@ class EpisodeView:
     """Index among the scenario's linear rollouts (branches keep their origin's index)."""
     branch_of: str | None = None
     """The episode this one branched from; `None` for a linear rollout (only those enter pass^k)."""
+    fork_event_id: int | None = None
+    """For a branch: the snapshot event it continues from (its prefix belongs to its parents)."""
     mode: str = "chat"
     status: EpisodeStatus = "done"
     events: tuple[StoredEvent, ...] = ()
@@ -45,6 +48,19 @@ class EpisodeView:
     model_calls: tuple[ModelCall, ...] = ()
     started_at: float | None = None
     ended_at: float | None = None
+
+    @property
+    def own_events(self) -> tuple[StoredEvent, ...]:
+        """The events this episode wrote: all of a rollout's, a branch's after its fork.
+
+        Counting metrics read these, so a branch never counts its parent's prefix again.
+        """
+        return tuple(e for e in self.events if e.episode_id == self.episode_id)
+
+    def own(self, event_ids: Iterable[int]) -> bool:
+        """Whether any of `event_ids` is an event of this episode's own (evidence after a fork)."""
+        mine = {e.id for e in self.own_events}
+        return any(i in mine for i in event_ids)
 
     @property
     def stop(self) -> Stop | None:
@@ -57,6 +73,46 @@ class EpisodeView:
         """Why the episode ended, if it did."""
         stop = self.stop
         return stop.reason if stop else None
+
+
+BranchStatus = Literal["queued", "playing", "done", "converged", "diverged", "abandoned"]
+"""`converged`: the continuation equals the parent's; `diverged`: the restore was not exact
+(a replayed agent answered differently); `abandoned`: no candidate could be played."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BranchCandidate:
+    """One alternative user action generated at a junction."""
+
+    action: dict[str, Any]
+    """The action as JSON (`kind` and its fields)."""
+    source: str
+    """Where it came from: an agenda operation (`hesitate`, ...) or `llm`."""
+    cosine: float | None = None
+    """Cosine similarity to the original action; `None` when no embedder scored it."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BranchView:
+    """How a branch came to be: its junction, the candidates, the one injected, its status."""
+
+    episode_id: str
+    parent_episode_id: str
+    scenario_id: str
+    fork_event_id: int
+    turn: int
+    """User actions taken before the junction."""
+    chooser: str
+    rationale: str
+    original: dict[str, Any]
+    candidates: tuple[BranchCandidate, ...]
+    chosen: int
+    injected: dict[str, Any]
+    """`{"action": ..., "user_state": ...}`: what the branch plays first."""
+    embedder: str | None
+    overhead_tokens: int
+    status: BranchStatus
+    detail: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,3 +131,5 @@ class RunView:
     """Names of the tools the environment offers the agent (N of the entropy metrics), if known."""
     user_tools: tuple[str, ...] | None = None
     metadata: dict[str, object] = field(default_factory=dict)
+    branches: tuple[BranchView, ...] = ()
+    """DIVERT branches, in creation order (their episodes are in `episodes` too)."""

@@ -137,12 +137,41 @@ def m005_metrics_fingerprint(db: sqlite3.Connection) -> None:
     )
 
 
+def m006_branches(db: sqlite3.Connection) -> None:
+    """Record DIVERT branches: where each forks, how its junction and user action were chosen."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE branches (
+            episode_id TEXT PRIMARY KEY REFERENCES episodes(id), -- the branch episode
+            run_id TEXT NOT NULL REFERENCES runs(id), -- run the branch belongs to
+            parent_episode_id TEXT NOT NULL, -- the episode (rollout or branch) it forks from
+            fork_event_id INTEGER NOT NULL REFERENCES events(id), -- the snapshot it continues from
+            turn INTEGER NOT NULL,          -- user actions taken before the junction
+            chooser TEXT NOT NULL,          -- heuristic | random | llm | every (tests, ablations)
+            rationale TEXT NOT NULL,        -- why the chooser picked this junction
+            original_json TEXT NOT NULL,    -- the user action the parent took at the junction
+            candidates_json TEXT NOT NULL,  -- [{action, source, cosine}] every candidate made
+            chosen INTEGER NOT NULL,        -- index of the injected candidate
+            injected_json TEXT NOT NULL,    -- {action, user_state}: what the branch plays first
+            embedder TEXT,                  -- embedder that scored the candidates; NULL if none
+            overhead_tokens INTEGER NOT NULL DEFAULT 0, -- chooser + generator + embedder tokens
+            status TEXT NOT NULL,           -- queued|playing|done|converged|diverged|abandoned
+            detail TEXT,                    -- why converged / diverged / abandoned
+            created_at REAL NOT NULL        -- unix seconds
+        );
+        CREATE INDEX branches_run ON branches(run_id, status);
+        """,
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m001_initial,
     m002_step_tree_view,
     m003_metric_results,
     m004_run_failure,
     m005_metrics_fingerprint,
+    m006_branches,
 ]
 """Applied in order; each runs once. Never edit one that has shipped: add a new one."""
 
