@@ -41,3 +41,17 @@ def test_every_event_kind_reads_as_lines_and_snapshots_as_none():
     assert lines[3][0].ok is False and lines[4][0].text == "click buy -> blocked"
     assert [line.text for line in lines[5]] == ["criteria: FAIL", "FAILED: x"]
     assert describe_event(Snapshot(turn=0)) == ()
+
+
+def test_agent_reply_request_digests_stay_out_of_the_json_when_empty():
+    from vistasim.events import EVENT_ADAPTER, RequestDigest
+
+    assert "requests" not in AgentReply(text="hi").model_dump(mode="json")
+    assert "requests_source" not in AgentReply(text="hi").model_dump(mode="json")
+    digest = RequestDigest(input_tokens=9, output_tokens=2, head_tokens=4,
+                           prefix=[("a" * 16, 4), ("b" * 16, 9)])  # fmt: skip
+    reply = AgentReply(text="hi", requests=[digest], requests_source="proxy")
+    dumped = reply.model_dump(mode="json")
+    assert dumped["requests"][0]["prefix"] == [["a" * 16, 4], ["b" * 16, 9]]
+    assert EVENT_ADAPTER.validate_python(dumped) == reply
+    assert EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(reply)) == reply

@@ -30,6 +30,7 @@ __all__ = [
     "EventLine",
     "Judgment",
     "Note",
+    "RequestDigest",
     "ScenarioStart",
     "Snapshot",
     "Stop",
@@ -103,6 +104,26 @@ class UserMessage(_Event):
     """`chat` through the adapter; `widget` typed into the page's chat widget."""
 
 
+class RequestDigest(BaseModel):
+    """One request an agent's model received (or would have), reduced to sizes and prefix hashes.
+
+    Enough to count DIVERT's agent tokens and its shared prefixes without storing the request
+    (built by `vistasim.agent.digest_request` and `vistasim.agent.proxy_requests`).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input_tokens: int
+    """Tokens of the whole request: head plus every message."""
+    output_tokens: int
+    """Tokens of what the model produced: its text, or its tool call (name and JSON arguments)."""
+    head_tokens: int
+    """Tokens of the fixed head: the system prompt and the tool schemas."""
+    prefix: list[tuple[str, int]]
+    """At each message boundary (after the head, then after each message): the hash of all of the
+    request up to there (16 hex digits, chained) and the input tokens up to there."""
+
+
 class AgentReply(_Event):
     """The agent's answer to one user message."""
 
@@ -113,6 +134,13 @@ class AgentReply(_Event):
     """Tokens the agent reported for this turn, when it reports them."""
     oversized: int | None = Field(default=None, exclude_if=lambda v: v is None)
     """The reply's size in bytes when it was over `run.max_reply_bytes` and `text` is cut."""
+    requests: list[RequestDigest] = Field(default=[], exclude_if=lambda v: not v)
+    """Digests of the model requests behind this reply, in order (empty: none known)."""
+    requests_source: Literal["metered", "proxy"] | None = Field(
+        default=None, exclude_if=lambda v: v is None
+    )
+    """`metered`: the requests the agent's model really received; `proxy`: those an LLM agent
+    would have received to play the turn of an agent that made no model call (a rule agent)."""
 
 
 class ToolCall(_Event):

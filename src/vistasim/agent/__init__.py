@@ -5,6 +5,14 @@ from vistasim.agent._model_agent import ModelAgent
 from vistasim.agent._open import check_agent_spec, open_agent
 from vistasim.agent._openai_chat import OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
+from vistasim.agent._requests import (
+    PastTurn,
+    RequestDigest,
+    digest_request,
+    past_turns,
+    proxy_requests,
+)
+from vistasim.agent._tokens import count_tokens
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn, Utterance
 from vistasim.agent._web import WebChatAgent, WidgetSelectors
 from vistasim.agent._web_trace import HttpTraceSource, TraceSource
@@ -15,8 +23,10 @@ __all__ = [
     "HttpTraceSource",
     "ModelAgent",
     "OpenAIChatAgent",
+    "PastTurn",
     "PythonAgent",
     "Reply",
+    "RequestDigest",
     "RestoreStrategy",
     "TraceSource",
     "Turn",
@@ -24,6 +34,10 @@ __all__ = [
     "WebChatAgent",
     "WidgetSelectors",
     "check_agent_spec",
+    "count_tokens",
+    "digest_request",
     "open_agent",
+    "past_turns",
+    "proxy_requests",
     "resolve_target",
 ]

@@ -21,10 +21,11 @@ from typing import Any
 from pydantic import JsonValue, TypeAdapter
 
 from vistasim.agent._replies import parse_tool_args
+from vistasim.agent._requests import digest_request
 from vistasim.agent._types import Reply, RestoreStrategy, Turn, Utterance
 from vistasim.env import Environment
-from vistasim.errors import AgentError
-from vistasim.events import ToolCall
+from vistasim.errors import AgentError, MissingExtraError
+from vistasim.events import RequestDigest, ToolCall
 from vistasim.llm import TokenUsage
 from vistasim.llm._types import (
     ChatMessage,
@@ -81,6 +82,9 @@ class ModelAgent:
         self._seed = seed
         self._give_up = give_up
         self._messages: list[ChatMessage] = []
+        self._digests: list[RequestDigest] = []
+        """Digests of this turn's requests so far (empty when the bundled tokenizer is missing)."""
+        self._digesting = True
         if system_prompt:
             self._messages.append(ChatMessage(role="system", content=system_prompt))
 
@@ -100,6 +104,7 @@ class ModelAgent:
         self._messages.append(ChatMessage(role="user", content=turn.message))
         calls: list[ToolCall] = []
         usage = TokenUsage()
+        self._digests = []
         for _ in range(self.max_tool_rounds):
             response = await self._complete()
             usage = usage + response.usage
@@ -144,9 +149,25 @@ class ModelAgent:
             seed=self._seed,
         )
         try:
-            return await self.model.complete(request)
+            response = await self.model.complete(request)
         except ModelCallFailed as exc:
             raise AgentError(f"the agent's model failed: {exc}", status=exc.status) from exc
+        self._digest(request, response)
+        return response
+
+    def _digest(self, request: ChatRequest, response: ChatResponse) -> None:
+        # The digests only feed DIVERT's efficiency metrics: without the `embed` extra (the
+        # bundled tokenizer) the agent still plays, its replies just carry none.
+        if not self._digesting:
+            return
+        try:
+            digest = digest_request(
+                request.messages, request.tools, response.text, response.tool_calls
+            )
+        except MissingExtraError:
+            self._digesting = False
+            return
+        self._digests.append(digest)
 
     def _final(self, response: ChatResponse, calls: list[ToolCall], usage: TokenUsage) -> Reply:
         trace = () if self.runs_tools else tuple(_traced(c) for c in response.tool_calls)
@@ -158,6 +179,7 @@ class ModelAgent:
             tool_calls=(*calls, *trace),
             usage=usage if usage != TokenUsage() else None,
             metadata=_metadata(response),
+            requests=tuple(self._digests),
         )
 
     def _out_of_rounds(self, calls: list[ToolCall], usage: TokenUsage) -> Reply:
@@ -173,6 +195,7 @@ class ModelAgent:
             tool_calls=tuple(calls),
             usage=usage,
             metadata=dict(self._give_up.metadata),
+            requests=tuple(self._digests),
         )
 
     async def _run(self, model_call: ModelToolCall) -> ToolCall:

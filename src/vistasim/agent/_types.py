@@ -7,7 +7,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import JsonValue
 
-from vistasim.events import ToolCall
+from vistasim.events import RequestDigest, ToolCall
 from vistasim.llm._usage import TokenUsage
 
 RestoreStrategy = Literal["state", "stateless", "replay"]
@@ -46,6 +46,9 @@ class Reply:
     usage: TokenUsage | None = None
     """Tokens the agent spent on this turn, if known."""
     metadata: dict[str, JsonValue] = field(default_factory=dict)
+    requests: tuple[RequestDigest, ...] = ()
+    """Digests of the model requests the agent sent for this turn (DIVERT's efficiency metrics);
+    `ModelAgent` fills them, other adapters leave them empty."""
 
 
 @runtime_checkable
