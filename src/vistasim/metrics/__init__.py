@@ -1,4 +1,4 @@
-"""Metrics of a stored run: coverage, realism, cost, failures found, and task success.
+"""Metrics of a stored run: coverage, realism, cost, failures found, task success, efficiency.
 
 Everything here reads a `RunView` only, so metrics can be recomputed from the store at any time.
 `compute_metrics` gives them all in one `MetricsReport`; the functions below compute one each.
@@ -20,6 +20,7 @@ from vistasim.metrics._coverage import (
 from vistasim.metrics._dedup import UniqueFailure, cluster_failures, merge_with_judge
 from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
 from vistasim.metrics._domain_rules import DomainRules, load_domain_rules, rules_for_run
+from vistasim.metrics._efficiency import Efficiency, efficiency
 from vistasim.metrics._failures import (
     Failure,
     PolicyRule,
@@ -57,6 +58,7 @@ __all__ = [
     "DisclosureRule",
     "Distribution",
     "DomainRules",
+    "Efficiency",
     "EntityKind",
     "EpisodeRealism",
     "Failure",
@@ -85,6 +87,7 @@ __all__ = [
     "detect_claims",
     "detect_disclosure",
     "detect_failures",
+    "efficiency",
     "episode_outcome",
     "find_all",
     "format_metrics",

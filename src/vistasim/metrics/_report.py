@@ -22,6 +22,7 @@ from vistasim.metrics._cost import CostReport, cost
 from vistasim.metrics._coverage import CoverageReport, coverage
 from vistasim.metrics._dedup import DEFAULT_THRESHOLD, UniqueFailure
 from vistasim.metrics._domain_rules import rules_for_run
+from vistasim.metrics._efficiency import Efficiency, efficiency
 from vistasim.metrics._failures import PolicyRule
 from vistasim.metrics._realism import RUBRICS, RealismNotComputed, RealismReport, realism
 from vistasim.metrics._success import SuccessReport, success
@@ -31,7 +32,7 @@ from vistasim.store._view import RunView
 
 __all__ = ["METRICS_VERSION", "MetricsReport", "compute_metrics", "format_metrics"]
 
-METRICS_VERSION = 4
+METRICS_VERSION = 5
 """Version of the metric definitions; bump it when a formula or a report field changes."""
 
 
@@ -57,6 +58,8 @@ class MetricsReport(BaseModel):
     coverage: CoverageReport
     failures: FailureCatalogue
     success: SuccessReport
+    efficiency: Efficiency
+    """DIVERT's efficiency: errors per 100K agent tokens, token savings, shared prefixes."""
     user_checks: list[UserFinding] = []
     """Checks of the simulated user's own behaviour that fired; decisive ones made an episode
     `invalid`."""
@@ -123,6 +126,7 @@ async def compute_metrics(
         coverage=covered,
         failures=failures,
         success=succeeded,
+        efficiency=efficiency(run, succeeded.episodes),
         user_checks=list(findings.user),
     )
 
@@ -223,7 +227,48 @@ def _headline_rows(report: MetricsReport) -> list[tuple[str, str, str]]:
             for mode, m in report.success.by_mode.items()
         )
     rows.extend((f"pass^{k}", f"{v:.3f}", "") for k, v in report.pass_hat_k.items())
+    rows.extend(_efficiency_rows(report.efficiency))
     return rows
+
+
+def _efficiency_rows(value: Efficiency) -> list[tuple[str, str, str]]:
+    if value.agent_tokens_source == "none" and not value.branches:
+        return []
+    per_100k = value.err_per_100k_agent_tokens
+    rows = [
+        (
+            "errors / 100K agent tokens",
+            "n/a" if per_100k is None else f"{per_100k:.2f}",
+            f"{value.failed_episodes} failed in {value.task_failure_count} scenarios; "
+            f"{value.agent_tokens} tokens, {value.agent_tokens_source}",
+        )
+    ]
+    if value.token_savings is not None:
+        rows.append(
+            (
+                "token savings",
+                f"{value.token_savings:.1%}",
+                f"vs {value.linear_equivalent_tokens} tokens linear; shared prefix "
+                f"{_percent(value.shared_prefix_fraction)} "
+                f"({_percent(value.shared_prefix_fraction_without_head)} without head)",
+            )
+        )
+    if value.branches:
+        statuses = ", ".join(f"{n} {status}" for status, n in value.branch_status.items())
+        each = value.overhead_tokens_per_branch
+        rows.append(
+            (
+                "branches",
+                str(value.branches),
+                f"{statuses}; overhead {'n/a' if each is None else f'{each:.0f}'} tokens each, "
+                f"{_percent(value.overhead_share)} of tokens",
+            )
+        )
+    return rows
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
 
 
 def _realism_rows(value: RealismReport | RealismNotComputed) -> list[tuple[str, str, str]]:
