@@ -73,6 +73,37 @@ async def test_confirmation_beats_fact_beats_proposal_beats_statement(domain):
     assert last.rationale.startswith("the agent made a statement: '")
 
 
+@pytest.mark.parametrize(
+    ("before", "label"),
+    [
+        ("Ready for me to submit the claim?", "the agent asked for confirmation"),
+        ("Just to double-check: you want the blue one, right?", "the agent asked for confirmation"),
+        ("Okay to charge the card on file?", "the agent asked for confirmation"),
+        ("Do you want to keep the extra baggage?", "the agent asked for confirmation"),
+        ("Would you like me to book the 7:30 table for four?", "the agent asked for confirmation"),
+        ("And your surname?", "the agent asked for a fact"),
+        ("And the tracking number?", "the agent asked for a fact"),
+        ("How many guests will there be?", "the agent asked for a fact"),
+        ("Would you prefer the window seat?", "the agent proposed something"),
+        (
+            "There are two plans: Basic at 10 euros and Plus at 20 euros.",
+            "the agent proposed something",
+        ),
+        ("Is there anything else?", "the agent asked a question"),
+        ("I am unable to do that.", "the agent made a statement"),
+    ],
+)
+async def test_held_out_wordings_get_the_expected_cue(before, label):
+    junction = await choose([UserTurn(index=5, kind="say", text="ok", before=before)])
+    assert junction.rationale == f"{label}: '{before}'"
+
+
+async def test_an_unmatched_question_ranks_below_a_proposal_and_above_a_statement():
+    path = turns("", "Anything else today?", "We can waive the fee.", "Noted.")
+    assert (await choose(path)).turn_index == 2
+    assert (await choose(path, exclude={2})).turn_index == 1
+
+
 async def test_rationale_quotes_the_sentence_that_scored_within_80_characters():
     long_question = (
         "Before I submit everything to the back office, which involves several steps that "

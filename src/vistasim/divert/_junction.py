@@ -4,8 +4,9 @@ A good junction is a turn where a real user could plausibly have acted different
 would then have to cope with it. The offline `HeuristicChooser` reads the agent message each user
 turn answered: a request to confirm an action is the richest junction (users hesitate, correct
 themselves, refuse), a request for a fact next (users withhold, get it wrong, ask why), a proposal
-next (users haggle, pick another option), a plain statement last. `RandomChooser` is the ablation
-baseline; `LLMChooser` asks a model to read the whole trajectory.
+next (users haggle, pick another option), any other question after that, a plain statement
+last. `RandomChooser` is the ablation baseline; `LLMChooser` asks a model to read the whole
+trajectory.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from vistasim.llm._structured import complete_json
 from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest
 
 __all__ = [
+    "ANY_QUESTION",
     "CONFIRMATION_CUES",
     "FACT_REQUEST_CUES",
     "GREETING_CUES",
@@ -46,6 +48,8 @@ def _compile(*patterns: str) -> tuple[re.Pattern[str], ...]:
 CONFIRMATION_CUES = _compile(
     r"\b(?:shall|should) (?:i|we)\b[^.!?]*\?",
     r"\b(?:do|would) you (?:want|like) (?:me|us) to\b",
+    r"\bdo you (?:still )?want to\b[^.!?]*\?",
+    r"\bready for (?:me|us) to\b",
     r"\b(?:can|may|could) (?:i|we) go ahead\b",
     r"\bgo ahead\b[^.!?]*\?",
     r"\bproceed\b[^.!?]*\?",
@@ -55,7 +59,8 @@ CONFIRMATION_CUES = _compile(
     r"\b(?:does|do) (?:that|this|these) (?:look|sound|seem) (?:right|correct|good|ok(?:ay)?|fine)",
     r"\bare you sure\b",
     r"\b(?:do|would|will) you (?:approve|agree|authori[sz]e|consent)\b",
-    r"\b(?:ok(?:ay)?|alright|all right) (?:to|if (?:i|we)) (?:go ahead|proceed|continue)\b",
+    r"\b(?:ok(?:ay)?|alright|all right|fine) (?:to|if (?:i|we))\b[^.!?]*\?",
+    r"[,:;]\s*(?:right|correct|ok(?:ay)?|yes)\s*\?",
     r"\byes or no\b|\byes/no\b",
 )
 """The agent asks the user to confirm, approve or let it proceed with an action."""
@@ -68,8 +73,9 @@ FACT_REQUEST_CUES = _compile(
     r"\b(?:may|can|could) (?:i|we) (?:have|get|ask|take)\b",
     r"\bplease (?:provide|share|send|enter|tell|give|specify|let (?:me|us) know)\b",
     r"\b(?:i|we)(?:'ll|'d| will| would)? need (?:your|the|a|an|to know)\b",
-    r"\byour (?:[\w-]+ ){0,2}(?:id|number|e-?mail|address|date|name|code|reference|phone|zip"
-    r"|post ?code|pin|username|birthday)\b[^.!?]*\?",
+    r"\b(?:id|number|e-?mail|address|date|name|surname|code|reference|phone|zip|post ?code|pin"
+    r"|username|birthday)\b[^.!?]*\?",
+    r"\byour\b[^.!?]*\?",
 )
 """The agent asks for a fact: an id, a number, an email, a date, a name, a which/what answer."""
 
@@ -89,6 +95,9 @@ PROPOSAL_CUES = _compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b",
 )
 """The agent offers something: an option, a price or amount, a date or time, what it can do."""
+
+ANY_QUESTION = _compile(r"\?")
+"""Any other question: less telling than the cues above, more than a statement."""
 
 GREETING_CUES = _compile(
     r"\bhow (?:can|may|could) (?:i|we) (?:help|assist)\b",
@@ -110,6 +119,7 @@ _CUES = (
     _Cue(CONFIRMATION_CUES, 4.0, "the agent asked for confirmation"),
     _Cue(FACT_REQUEST_CUES, 3.0, "the agent asked for a fact"),
     _Cue(PROPOSAL_CUES, 2.0, "the agent proposed something"),
+    _Cue(ANY_QUESTION, 1.5, "the agent asked a question"),
 )
 # The opening shapes the whole episode but is a poor test of how the agent copes mid-task; a
 # statement gives the user the least to react to.
