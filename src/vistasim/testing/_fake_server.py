@@ -3,16 +3,21 @@
 Written on raw asyncio streams rather than an ASGI stack: the engine benchmark keeps hundreds of
 keep-alive connections busy at once, and a minimal HTTP/1.1 loop serves them with little CPU.
 Responses are deterministic (a responder function), usage counts are rough (4 characters a token)
-and prompt caching is simulated by remembering message prefixes already seen.
+and prompt caching is simulated by remembering message prefixes already seen. `/v1/embeddings`
+answers with a hashed bag of words, so texts that share words embed close together.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import inspect
 import json
+import math
+import re
+import struct
 import threading
 import time
 from collections import deque
@@ -26,6 +31,9 @@ Responder = Callable[[dict[str, Any]], "str | dict[str, Any] | Awaitable[str | d
 
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 411: "Length Required"}
 _MAX_BODY = 64 * 1024 * 1024
+EMBEDDING_DIM = 64
+"""Length of the fake embeddings when a request does not ask for `dimensions`."""
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,7 +44,7 @@ class _Answer:
 
 
 class FakeOpenAIServer:
-    """Serve `POST /v1/chat/completions` and `GET /v1/models` on 127.0.0.1.
+    """Serve `POST /v1/chat/completions`, `POST /v1/embeddings` and `GET /v1/models` on 127.0.0.1.
 
     Use it in the running event loop (`async with FakeOpenAIServer() as srv:`) or in its own
     thread (`with FakeOpenAIServer().in_thread() as srv:`); either way `srv.base_url` is the
@@ -56,6 +64,8 @@ class FakeOpenAIServer:
         """Parsed JSON bodies of every chat completion request, in arrival order."""
         self.headers: list[dict[str, str]] = []
         """Headers of the same requests (names lower-cased), e.g. to check `authorization`."""
+        self.embedding_requests: list[dict[str, Any]] = []
+        """Parsed JSON bodies of every embeddings request (not counted in `count`)."""
         self.connections = 0
         """TCP connections accepted so far (a client that reuses its connections opens few)."""
         self._responder = responder or default_responder
@@ -227,6 +237,8 @@ class FakeOpenAIServer:
             return _Answer(status=200, body=json.dumps({"object": "list", "data": data}).encode())
         if method == "POST" and path.rstrip("/") == "/v1/chat/completions":
             return await self._chat(body, headers)
+        if method == "POST" and path.rstrip("/") == "/v1/embeddings":
+            return self._embeddings(body)
         return _Answer(status=404, body=_error_body(f"no route for {method} {path}"))
 
     async def _chat(self, body: bytes, headers: dict[str, str]) -> _Answer:
@@ -253,6 +265,37 @@ class FakeOpenAIServer:
                 status=status, body=_error_body(str(answer.get("body", "error")), status=status)
             )
         return _Answer(status=200, body=json.dumps(self._completion(request, answer)).encode())
+
+    def _embeddings(self, body: bytes) -> _Answer:
+        try:
+            request = json.loads(body)
+        except ValueError:
+            return _Answer(status=400, body=_error_body("request body is not JSON"))
+        texts = request.get("input") if isinstance(request, dict) else None
+        if isinstance(texts, str):
+            texts = [texts]
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            return _Answer(status=400, body=_error_body("input must be a string or strings"))
+        dim = request.get("dimensions") or EMBEDDING_DIM
+        if not isinstance(dim, int) or dim < 1:
+            return _Answer(status=400, body=_error_body("dimensions must be a positive integer"))
+        self.embedding_requests.append(request)
+        as_base64 = request.get("encoding_format") == "base64"
+        data = []
+        for index, text in enumerate(texts):
+            vector = hashed_embedding(text, dim)
+            # The OpenAI SDK asks for base64 (packed little-endian float32) unless told otherwise.
+            packed = struct.pack(f"<{dim}f", *vector)
+            embedding = base64.b64encode(packed).decode() if as_base64 else vector
+            data.append({"object": "embedding", "index": index, "embedding": embedding})
+        tokens = sum(len(text) for text in texts) // 4 + 1
+        answer = {
+            "object": "list",
+            "data": data,
+            "model": str(request.get("model", "fake")),
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
+        return _Answer(status=200, body=json.dumps(answer).encode())
 
     def _completion(self, request: dict[str, Any], answer: str | dict[str, Any]) -> dict[str, Any]:
         message, finish = _as_message(answer)
@@ -303,6 +346,24 @@ def default_responder(request: dict[str, Any]) -> str:
     if kind == "json_object":
         return json.dumps({"ok": True})
     return "ok"
+
+
+def hashed_embedding(text: str, dim: int = EMBEDDING_DIM) -> list[float]:
+    """Embed a text as a unit-length hashed bag of its lower-cased words (zeros when it has none).
+
+    Each word adds +1 or -1 at a position picked by its hash, so shared words raise the cosine and
+    the result is the same in every process (no `hash()` randomisation).
+
+    >>> hashed_embedding("Hello hello", 4) == hashed_embedding("HELLO", 4)
+    True
+    """
+    vector = [0.0] * dim
+    for word in _WORD.findall(text.lower()):
+        digest = hashlib.sha256(word.encode("utf-8")).digest()
+        position = int.from_bytes(digest[:4], "little") % dim
+        vector[position] += 1.0 if digest[4] % 2 else -1.0
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector] if norm else vector
 
 
 def example_for_schema(schema: dict[str, Any], root: dict[str, Any]) -> Any:
