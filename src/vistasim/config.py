@@ -35,6 +35,7 @@ __all__ = [
     "CacheSpec",
     "EndpointSpec",
     "EnvironmentSpec",
+    "ExploreSpec",
     "HttpJsonAgentSpec",
     "ModelSpec",
     "OpenAIChatAgentSpec",
@@ -233,6 +234,27 @@ class RunSection(_Section):
     """A label for the run in listings and reports."""
 
 
+class ExploreSpec(_Section):
+    """DIVERT branching after the linear rollouts (`vistasim explore`)."""
+
+    branches: int = Field(default=0, ge=0, le=100_000)
+    """Branches per scenario, taken round-robin over its trajectories (0: linear rollouts only)."""
+    k: int = Field(default=3, ge=1, le=20)
+    """Alternative user actions generated at each junction."""
+    chooser: Literal["heuristic", "random", "llm"] = "heuristic"
+    """Junction chooser: offline cues, uniform (ablation), or the `chooser` model."""
+    generator: Literal["auto", "agenda", "llm", "same"] = "auto"
+    """Candidates: the agenda user's behaviour operations (offline), the `generator` model, or
+    the original action again (`same`: the junction-only ablation, an exact-restore check);
+    `auto` uses the model when one is configured, else the agenda operations."""
+    selection: Literal["diverse", "random"] = "diverse"
+    """Keep the candidate least cosine-similar to the original, or one at random (ablation)."""
+    embedder: Literal["wordllama", "model"] = "wordllama"
+    """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
+    budget_tokens: int | None = Field(default=None, ge=1)
+    """Stop branching once the run's agent + framework tokens reach this."""
+
+
 class RunConfig(_Section):
     """A whole run configuration."""
 
@@ -254,6 +276,8 @@ class RunConfig(_Section):
     """Whether model calls are recorded and replayed, and where."""
     web: WebSpec = WebSpec()
     """Start page, allowed origins, browser and chat widget of `ui` and `hybrid` modes."""
+    explore: ExploreSpec = ExploreSpec()
+    """DIVERT branching: branches per scenario, candidates, chooser, token budget."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
 

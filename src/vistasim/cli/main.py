@@ -17,6 +17,7 @@ from vistasim import __version__
 
 COMMANDS: dict[str, str] = {
     "run": "Run the scenarios of CONFIG (a vistasim.toml) against its agent.",
+    "explore": "Play R linear rollouts per scenario of CONFIG, then B branches per scenario.",
     "demo": "Run the offline demo (no key, no network) and say where the results are.",
     "runs": "List runs, newest first.",
     "show": "Show a run's episodes, or one episode's transcript.",

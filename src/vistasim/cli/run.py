@@ -51,6 +51,20 @@ def command(
     With --resume RUN_ID, finish an interrupted run from its store (given by --store, or by
     CONFIG's `run.store`); the run's stored config is used.
     """
+    execute(config_path, resume, store_path, overrides(model_flags, flags), FLAGS, skip_preflight)
+
+
+def execute(
+    config_path: Path | None,
+    resume: str | None,
+    store_path: Path | None,
+    layer: dict[str, Any],
+    flag_names: dict[str, str],
+    skip_preflight: bool,
+    *,
+    verb: str = "running",
+) -> None:
+    """Load CONFIG with the flags' layer on top, run (or resume) it, print the summary."""
     from vistasim.explore import run
     from vistasim.explore._setup import default_store_path
 
@@ -58,9 +72,9 @@ def command(
         raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")
     config = None
     if config_path is not None:
-        config = load_config(config_path, overrides=_overrides(model_flags, flags), flags=FLAGS)
+        config = load_config(config_path, overrides=layer, flags=flag_names)
     store = default_store_path(config, store_path)
-    with progress_bar("running") as on_episode:
+    with progress_bar(verb) as on_episode:
         result = anyio.run(
             lambda: run(
                 config if resume is None else None,
@@ -84,7 +98,8 @@ FLAGS = {
 """The flag behind each key the flags set, so a bad value is reported as the flag."""
 
 
-def _overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, Any]:
+def overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, Any]:
+    """The config layer the run flags set (unset flags set nothing)."""
     models = dict(parse_model_flag(flag) for flag in model_flags)
     return merge(
         {

@@ -6,14 +6,15 @@ turn, so an episode can be resumed (after a crash) or branched (DIVERT) from any
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import assert_never
+from dataclasses import dataclass, field, replace
+from typing import Literal, assert_never
 
 import anyio
 from pydantic import JsonValue
 
 from vistasim._secrets import redact_json
-from vistasim.agent import Turn, Utterance
+from vistasim.agent import Reply, Turn
+from vistasim.agent._requests import proxy_requests
 from vistasim.browser._types import (
     Back,
     Click,
@@ -24,11 +25,12 @@ from vistasim.browser._types import (
     WebStep,
 )
 from vistasim.env._types import Environment, ToolOutcome
-from vistasim.errors import AgentError, EnvError
+from vistasim.errors import AgentError, EnvError, MissingExtraError
 from vistasim.events import (
     AgentReply,
     ApiCall,
     Event,
+    RequestDigest,
     Snapshot,
     Stop,
     StopReason,
@@ -39,26 +41,13 @@ from vistasim.events import (
 from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._guard import GuardedAgent, stop_for
 from vistasim.explore._oversize import cut_text, cut_tool_call
+from vistasim.explore._state import EpisodeState, fold
 from vistasim.explore._web import WebChannel
 from vistasim.llm import ToolSpec
 from vistasim.llm._meter import ModelCall, collect_calls
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
-
-
-@dataclass(kw_only=True)
-class Cursor:
-    """Where a live episode stands (in memory only; the store holds the durable copy)."""
-
-    leaf: int | None
-    """Last committed event."""
-    turn: int
-    user_state: JsonValue
-    transcript: list[Utterance] = field(default_factory=list)
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    last_api_result: ToolOutcome | None = None
-    last_web_error: str | None = None
 
 
 @dataclass(kw_only=True)
@@ -81,6 +70,21 @@ class Episode:
     """The episode's page in `ui` and `hybrid` modes."""
     pending_blobs: list[bytes] = field(default_factory=list)
     """Blobs (screenshots) to store with the next snapshot."""
+    agent_session: str | None = None
+    """The conversation id the agent sees; default the episode id. A `replay` agent brought back
+    into a fresh session of its own continues in that session."""
+    replay_diverged: int | None = None
+    """Set when a replayed agent answered a stored turn differently (the restore is not exact)."""
+    agent_policy: str = ""
+    """The written policy an LLM agent would be sent (the built-in domain's), for the token proxy
+    of agents that report no requests of their own."""
+    first_action: tuple[Action, JsonValue] | None = None
+    """A DIVERT branch's injected action and the user state after it, played as its first turn."""
+
+    @property
+    def session_id(self) -> str:
+        """The id the agent's turns carry."""
+        return self.agent_session or self.plan.episode_id
 
 
 @dataclass(kw_only=True)
@@ -91,52 +95,61 @@ class _TurnOutcome:
     blobs: list[bytes] = field(default_factory=list)
 
 
-async def play(ep: Episode, cursor: Cursor, *, timeout_s: float, stop: Stop | None = None) -> Stop:
-    """Run the episode from `cursor` to its end, close the agent, record the judgment and stop.
+async def play(
+    ep: Episode, state: EpisodeState, *, timeout_s: float, stop: Stop | None = None
+) -> Stop:
+    """Run the episode from `state` to its end, close the agent, record the judgment and stop.
 
     Args:
         ep: The episode's live parts.
-        cursor: Where it stands (a fresh start, or a resumed snapshot).
+        state: Where it stands (a fresh start, or a restored snapshot).
         timeout_s: Wall-clock bound on the whole episode.
         stop: Set when the episode already ended before its first turn (a hook failed).
     """
     pending: list[Event] = []
     calls: list[ModelCall] = []
+    committed = [state]
     if stop is None:
         with anyio.move_on_after(timeout_s):
-            stop, pending, calls = await _loop(ep, cursor)
+            stop, pending, calls = await _loop(ep, committed)
         if stop is None:
             stop = Stop(reason=StopReason.TIMEOUT, detail=f"episode exceeded {timeout_s:g}s")
     stop = await _close_agent(ep, stop)
-    return _finish(ep, cursor, stop, pending, calls)
+    return _finish(ep, committed[0], stop, pending, calls)
 
 
-async def _loop(ep: Episode, cursor: Cursor) -> tuple[Stop, list[Event], list[ModelCall]]:
+async def _loop(
+    ep: Episode, committed: list[EpisodeState]
+) -> tuple[Stop, list[Event], list[ModelCall]]:
+    # Each committed state is appended, so a timeout still ends the episode where it stood.
     while True:
-        if cursor.turn >= ep.max_turns:
+        state = committed[0]
+        if state.turn >= ep.max_turns:
             return Stop(reason=StopReason.MAX_TURNS, detail=f"{ep.max_turns} turns"), [], []
         with collect_calls() as calls:
-            outcome = await _take_turn(ep, cursor)
+            outcome = await _take_turn(ep, state)
         if outcome.stop is not None:
             return outcome.stop, outcome.events, calls
-        cursor.turn += 1
-        cursor.user_state = outcome.new_state
-        cursor.leaf = ep.store.append_events(
-            ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(outcome.events, cursor.turn),
+        leaf = ep.store.append_events(
+            ep.run_id, ep.plan.episode_id, state.leaf, _numbered(outcome.events, state.turn + 1),
             calls=calls, blobs=outcome.blobs,
         )  # fmt: skip
+        committed[0] = replace(fold(state, outcome.events), leaf=leaf)
 
 
-async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
+async def _take_turn(ep: Episode, state: EpisodeState) -> _TurnOutcome:
     """One user action, the agent's answer and the snapshot after it; any failure is the stop."""
     outcome = _TurnOutcome(events=[])
     try:
-        view = await _view(ep, cursor)
-        action, outcome.new_state = await ep.policy.next_action(view, cursor.user_state)
-        outcome.stop = await _execute(ep, cursor, action, outcome.events)
+        if ep.first_action is not None:
+            (action, outcome.new_state), ep.first_action = ep.first_action, None
+        else:
+            view = await view_of(ep, state)
+            action, outcome.new_state = await ep.policy.next_action(view, state.user_state)
+        outcome.stop = await _execute(ep, state, action, outcome.events)
         if outcome.stop is None:
             snapshot, outcome.blobs = await take_snapshot(
-                ep, turn=cursor.turn + 1, user_state=outcome.new_state
+                ep, turn=state.turn + 1, user_state=outcome.new_state
             )
             outcome.events.append(snapshot)
     except Exception as exc:  # a failure must cost one episode, not the run
@@ -146,22 +159,22 @@ async def _take_turn(ep: Episode, cursor: Cursor) -> _TurnOutcome:
     return outcome
 
 
-async def start(ep: Episode, root_id: int) -> tuple[Cursor, Stop | None]:
+async def start(ep: Episode, root_id: int) -> tuple[EpisodeState, Stop | None]:
     """Begin an episode: the first snapshot under its scenario's root.
 
-    Returns the cursor, and the stop when a hook failed before the first turn.
+    Returns the state, and the stop when a hook failed before the first turn.
     """
-    cursor = Cursor(
+    state = EpisodeState(
         leaf=root_id, turn=0, user_state=ep.policy.initial_state(ep.scenario, seed=ep.seed)
     )
     try:
-        snapshot, blobs = await take_snapshot(ep, turn=0, user_state=cursor.user_state)
+        snapshot, blobs = await take_snapshot(ep, turn=0, user_state=state.user_state)
     except Exception as exc:
-        return cursor, stop_for(exc, episode_id=ep.plan.episode_id)
-    cursor.leaf = ep.store.append_events(
+        return state, stop_for(exc, episode_id=ep.plan.episode_id)
+    leaf = ep.store.append_events(
         ep.run_id, ep.plan.episode_id, root_id, [(0, snapshot)], blobs=blobs
     )
-    return cursor, None
+    return replace(state, leaf=leaf), None
 
 
 async def _close_agent(ep: Episode, stop: Stop) -> Stop:
@@ -177,9 +190,9 @@ async def _close_agent(ep: Episode, stop: Stop) -> Stop:
 _CLEAN_ENDS = (StopReason.GOAL_MET, StopReason.USER_STOP, StopReason.MAX_TURNS, StopReason.TIMEOUT)
 
 
-async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Event]) -> Stop | None:
-    cursor.last_api_result = None
-    cursor.last_web_error = None
+async def _execute(
+    ep: Episode, state: EpisodeState, action: Action, events: list[Event]
+) -> Stop | None:
     match action:
         case Finish():
             return _finish_stop(action)
@@ -187,11 +200,10 @@ async def _execute(ep: Episode, cursor: Cursor, action: Action, events: list[Eve
             outcome = await _call_api(ep, action)
             result, error = outcome.result, outcome.error
             events.append(ApiCall(name=action.name, args=action.args, result=result, error=error))
-            cursor.last_api_result = outcome
         case Say():
-            await _say(ep, cursor, action.text, events)
+            await _say(ep, state, action.text, events)
         case Click() | TypeText() | SelectOption() | Scroll() | Navigate() | Back():
-            await _web_step(ep, cursor, action, events)
+            await _web_step(ep, action, events)
         case _:
             assert_never(action)
     return None
@@ -208,13 +220,12 @@ def _finish_stop(action: Finish) -> Stop:
     return Stop(reason=reason, detail=action.text)
 
 
-async def _web_step(ep: Episode, cursor: Cursor, step: WebStep, events: list[Event]) -> None:
+async def _web_step(ep: Episode, step: WebStep, events: list[Event]) -> None:
     if ep.web is None:
-        cursor.last_web_error = "there is no web page in this mode; chat or call an API instead"
-        events.append(WebAction(action=step.kind, error=cursor.last_web_error))
+        error = "there is no web page in this mode; chat or call an API instead"
+        events.append(WebAction(action=step.kind, error=error))
         return
     result = await ep.web.act(step)
-    cursor.last_web_error = result.error
     screenshot = None
     if ep.web.screenshots:
         image = await ep.web.session.screenshot()
@@ -245,9 +256,9 @@ def _step_value(step: WebStep) -> str | None:
             assert_never(step)
 
 
-async def _say(ep: Episode, cursor: Cursor, text: str, events: list[Event]) -> None:
+async def _say(ep: Episode, state: EpisodeState, text: str, events: list[Event]) -> None:
     events.append(UserMessage(text=text, channel="widget" if ep.web is not None else "chat"))
-    turn = Turn(episode_id=ep.plan.episode_id, message=text, history=tuple(cursor.transcript))
+    turn = Turn(episode_id=ep.session_id, message=text, history=state.transcript)
     started = anyio.current_time()
     reply = await ep.agent.respond(turn)
     latency = anyio.current_time() - started
@@ -255,14 +266,39 @@ async def _say(ep: Episode, cursor: Cursor, text: str, events: list[Event]) -> N
     calls = [cut_tool_call(call, ep.max_reply_bytes) for call in reply.tool_calls]
     answer, oversized = cut_text(reply.text, ep.max_reply_bytes)
     events.extend(calls)
+    requests, source = _requests(ep, state, text, calls, answer, reply)
     events.append(
-        AgentReply(text=answer, latency_s=round(latency, 6), usage=reply.usage, oversized=oversized)
+        AgentReply(
+            text=answer,
+            latency_s=round(latency, 6),
+            usage=reply.usage,
+            oversized=oversized,
+            requests=requests,
+            requests_source=source,
+        )
     )
-    cursor.tool_calls.extend(calls)
-    cursor.transcript += [
-        Utterance(role="user", text=text),
-        Utterance(role="agent", text=answer),
-    ]
+
+
+def _requests(
+    ep: Episode, state: EpisodeState, text: str, calls: list[ToolCall], answer: str, reply: Reply
+) -> tuple[list[RequestDigest], Literal["metered", "proxy"] | None]:
+    """The agent's requests for this turn: its own, else the labelled proxy.
+
+    The proxy is what an LLM agent would have been sent, counted with the bundled tokenizer.
+    """
+    if reply.requests:
+        return list(reply.requests), "metered"
+    if reply.usage is not None or ep.env is None:
+        return [], None
+    try:
+        tools = ep.env.agent_tools()
+        made = proxy_requests(
+            policy=ep.agent_policy, tools=tools, past=state.turns, message=text,
+            tool_calls=calls, reply=answer,
+        )  # fmt: skip
+    except MissingExtraError:  # no tokenizer installed: no proxy, said so in the metrics
+        return [], None
+    return made, "proxy"
 
 
 async def _call_api(ep: Episode, action: CallApi) -> ToolOutcome:
@@ -300,48 +336,46 @@ async def take_snapshot(
 
 
 def _finish(
-    ep: Episode, cursor: Cursor, stop: Stop, pending: list[Event], calls: list[ModelCall]
+    ep: Episode, state: EpisodeState, stop: Stop, pending: list[Event], calls: list[ModelCall]
 ) -> Stop:
     events = list(pending)
     if stop.reason != StopReason.INFRA_ERROR:
         try:
-            events.append(_judge(ep, cursor, pending))
+            events.append(_judge(ep, fold(state, pending)))
         except EnvError as exc:  # the environment's state query is user code too
             stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
     errored = stop.reason == StopReason.INFRA_ERROR
     events.append(stop)
     ep.store.append_events(
-        ep.run_id, ep.plan.episode_id, cursor.leaf, _numbered(events, cursor.turn + 1),
+        ep.run_id, ep.plan.episode_id, state.leaf, _numbered(events, state.turn + 1),
         calls=calls, status="errored" if errored else "done", stop_reason=stop.reason.value,
     )  # fmt: skip
     return stop
 
 
-def _judge(ep: Episode, cursor: Cursor, pending: list[Event]) -> Event:
-    tool_calls = cursor.tool_calls + [e for e in pending if isinstance(e, ToolCall)]
-    agent_texts = [u.text for u in cursor.transcript if u.role == "agent"]
-    agent_texts += [e.text for e in pending if isinstance(e, AgentReply)]
+def _judge(ep: Episode, state: EpisodeState) -> Event:
     return evaluate_criteria(
         ep.scenario.criteria,
-        tool_calls=tool_calls,
-        agent_texts=agent_texts,
+        tool_calls=list(state.tool_calls),
+        agent_texts=[u.text for u in state.transcript if u.role == "agent"],
         env=ep.env,
         mode=ep.plan.mode,
     )
 
 
-async def _view(ep: Episode, cursor: Cursor) -> UserView:
+async def view_of(ep: Episode, state: EpisodeState) -> UserView:
+    """What the simulated user sees before its next action."""
     return UserView(
         scenario=ep.scenario,
-        transcript=tuple(cursor.transcript),
-        turn=cursor.turn,
+        transcript=state.transcript,
+        turn=state.turn,
         max_turns=ep.max_turns,
         api_tools=ep.api_tools,
-        last_api_result=cursor.last_api_result,
+        last_api_result=state.last_api_result,
         lexicon=ep.env.lexicon() if ep.env is not None else {},
         agent_tools=tuple(ep.env.agent_tools()) if ep.env is not None else (),
         page=await ep.web.observe() if ep.web is not None else None,
-        last_web_error=cursor.last_web_error,
+        last_web_error=state.last_web_error,
     )
 
 

@@ -32,6 +32,7 @@ from vistasim.explore._web import EpisodeAgent, WebChannel, check_widget, open_p
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
+from vistasim.user._agenda_ops import action_from_json
 
 __all__ = ["RunResult", "run", "run_sync"]
 
@@ -133,6 +134,8 @@ async def _play_recorded(
     """Play a recorded run; however it stops, it is marked `done` or `failed`, never `running`."""
     try:
         await _play_all(db, run_id, config, parts, plans, on_episode, pool)
+        if config.explore.branches:
+            await _branch_all(db, run_id, config, parts, on_episode, pool)
     except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
         db.finish_run(run_id, "failed", failure=describe_failure(exc))
         errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
@@ -279,6 +282,64 @@ async def _play_all(
         tg.cancel_scope.cancel()
 
 
+async def _branch_all(
+    db: Store,
+    run_id: str,
+    config: RunConfig,
+    parts: Parts,
+    on_episode: ProgressCallback | None,
+    pool: Any,
+) -> None:
+    """Add `explore.branches` branches per scenario, round-robin over its trajectories."""
+    from vistasim.explore._branch import BranchMaker
+
+    spec = config.explore
+    maker = BranchMaker(
+        spec, store=db, run_id=run_id, policy=parts.policy, models=parts.models,
+        model_specs=config.models, seed=config.run.seed,
+    )  # fmt: skip
+    roots = db.scenario_roots(run_id)
+    limiter = anyio.CapacityLimiter(config.run.concurrency)
+    total = len(db.list_episodes(run_id)) + spec.branches * len(roots)
+
+    def opener(plan: EpisodePlan) -> Any:
+        return open_episode(db, run_id, config, parts, plan, roots[plan.scenario_id][1], pool)
+
+    async def scenario_branches(scenario_id: str) -> None:
+        exhausted: set[str] = set()
+        while not _over_budget(db, run_id, spec.budget_tokens):
+            made = [b for b in db.list_branches(run_id) if b.scenario_id == scenario_id]
+            trajectories = [
+                p for p in db.list_episodes(run_id)
+                if p.scenario_id == scenario_id and p.status == "done"
+                and p.stop_reason != StopReason.NOT_APPLICABLE.value
+                and p.episode_id not in exhausted
+            ]  # fmt: skip
+            if len(made) >= spec.branches or not trajectories:
+                return
+            parent = trajectories[len(made) % len(trajectories)]
+            async with limiter:
+                plan, recorded = await maker.make(parent, len(made) + 1, opener)
+                if plan is None:
+                    if not recorded:
+                        exhausted.add(parent.episode_id)  # no junction left on it
+                    continue
+                root_id, scenario = roots[scenario_id]
+                reason = await _play_one(db, run_id, config, parts, plan, scenario, root_id, pool)
+            if on_episode is not None:
+                on_episode(len(db.list_episodes(run_id)), total, plan, reason)
+
+    async with anyio.create_task_group() as tg:
+        for scenario_id in roots:
+            tg.start_soon(scenario_branches, scenario_id)
+
+
+def _over_budget(db: Store, run_id: str, budget: int | None) -> bool:
+    if budget is None:
+        return False
+    return db.spent_tokens(run_id) >= budget
+
+
 def _one_cause(errors: list[Exception]) -> bool:
     # Episodes started together hit the same config mistake before the first one stops the run.
     return len(errors) == 1 or bool(errors) and all(type(e) is type(errors[0]) for e in errors)
@@ -312,30 +373,16 @@ async def _play_one(
     if unplayable is not None and plan.leaf_event_id is None:
         return _record_stop(db, run_id, plan, root_id, StopReason.NOT_APPLICABLE, unplayable)
     try:
-        env = parts.make_env() if parts.make_env is not None else None
-    except EnvError as exc:
-        return _record_errored(db, run_id, plan, root_id, str(exc))
-    try:
-        async with _agent_and_page(config, parts, env, pool, plan.episode_id) as (agent, web):
-            ep = Episode(
-                run_id=run_id,
-                plan=plan,
-                scenario=scenario,
-                store=db,
-                policy=parts.policy,
-                agent=agent,
-                env=env,
-                max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
-                max_reply_bytes=config.run.max_reply_bytes,
-                api_tools=_api_tools(config, env),
-                seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
-                web=web,
-            )
+        async with open_episode(db, run_id, config, parts, plan, scenario, pool) as ep:
             if plan.leaf_event_id is None:
-                cursor, stop = await start(ep, root_id)
+                state, stop = await start(ep, root_id)
             else:
-                cursor, stop = await resume(ep, plan.leaf_event_id)
-            stop = await play(ep, cursor, timeout_s=config.run.episode_timeout_s, stop=stop)
+                if plan.branch_of is not None and plan.leaf_event_id == plan.fork_event_id:
+                    _inject(db, ep, plan)
+                state, stop = await resume(ep, plan.leaf_event_id)
+            stop = await play(ep, state, timeout_s=config.run.episode_timeout_s, stop=stop)
+            if plan.branch_of is not None:
+                _finish_branch(db, ep)
             return stop.reason.value
     except (BrowserError, EnvError, StoreError) as exc:
         # The page could not be opened, or the stored episode cannot be resumed: errored.
@@ -346,6 +393,70 @@ async def _play_one(
         if browser is None or others is not None:
             raise
         return _record_errored(db, run_id, plan, root_id, str(leaf_errors(browser)[0]))
+
+
+@asynccontextmanager
+async def open_episode(
+    db: Store,
+    run_id: str,
+    config: RunConfig,
+    parts: Parts,
+    plan: EpisodePlan,
+    scenario: Scenario,
+    pool: Any,
+) -> AsyncIterator[Episode]:
+    """The live parts of one episode (environment, agent, page), closed on exit.
+
+    Raises:
+        EnvError: the environment could not be built.
+    """
+    env = parts.make_env() if parts.make_env is not None else None
+    async with _agent_and_page(config, parts, env, pool, plan.episode_id) as (agent, web):
+        yield Episode(
+            run_id=run_id,
+            plan=plan,
+            scenario=scenario,
+            store=db,
+            policy=parts.policy,
+            agent=agent,
+            env=env,
+            max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
+            max_reply_bytes=config.run.max_reply_bytes,
+            api_tools=_api_tools(config, env),
+            seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
+            web=web,
+            agent_policy=parts.agent_policy,
+        )
+
+
+def _inject(db: Store, ep: Episode, plan: EpisodePlan) -> None:
+    """A queued branch plays its recorded action first (also when resumed after a crash)."""
+    branch = db.branch(plan.episode_id)
+    injected = branch.injected
+    ep.first_action = (action_from_json(injected["action"]), injected.get("user_state"))
+    db.set_branch_status(plan.episode_id, "playing")
+
+
+def _finish_branch(db: Store, ep: Episode) -> None:
+    from vistasim.explore._branch import converged
+
+    branch = db.branch(ep.plan.episode_id)
+    if ep.replay_diverged is not None:
+        detail = f"the replayed agent answered turn {ep.replay_diverged} differently"
+        db.set_branch_status(branch.episode_id, "diverged", detail=detail)
+        return
+    mine = db.episode(branch.episode_id)
+    parent = db.episode(branch.parent_episode_id)
+    if mine.leaf_event_id is None or parent.leaf_event_id is None:
+        return
+    same = converged(
+        db.read_path(parent.leaf_event_id), db.read_path(mine.leaf_event_id), branch.fork_event_id
+    )
+    if same:
+        detail = "the agent made the same tool calls and the episode ended the same way"
+        db.set_branch_status(branch.episode_id, "converged", detail=detail)
+    else:
+        db.set_branch_status(branch.episode_id, "done")
 
 
 @asynccontextmanager

@@ -40,6 +40,8 @@ class Parts:
     """The record/replay cache, closed at the end of the run."""
     clients: HttpClients | None = None
     """The run's HTTP clients (one set per endpoint), closed at the end of the run."""
+    agent_policy: str = ""
+    """The built-in domain's written policy (the head of the agent-token proxy); else empty."""
 
 
 def build_parts(
@@ -99,7 +101,16 @@ def build_parts(
         else _agent_factory(config, metered, clients, limiters),
         cache=cache,
         clients=clients,
+        agent_policy=_domain_policy(config),
     )
+
+
+def _domain_policy(config: RunConfig) -> str:
+    from vistasim.domains import DOMAINS, get_domain
+
+    if config.environment is None or config.environment.target not in DOMAINS:
+        return ""
+    return get_domain(config.environment.target).policy()
 
 
 def default_store_path(config: RunConfig | None, explicit: str | Path | None) -> Path:

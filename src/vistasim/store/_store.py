@@ -71,6 +71,8 @@ class NewBranch:
     """`{"action": ..., "user_state": ...}`."""
     embedder: str | None = None
     overhead_tokens: int = 0
+    abandoned: str | None = None
+    """Why no episode is played (no candidate differs from the original...): recorded only."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -182,21 +184,24 @@ class Store:
             self._update_episode(episode_id, leaf, turns, status, stop_reason, now)
         return leaf
 
-    def create_branch(self, run_id: str, branch: NewBranch) -> EpisodePlan:
+    def create_branch(self, run_id: str, branch: NewBranch) -> EpisodePlan | None:
         """Record a branch and its (pending) episode, which continues from `fork_event_id`.
 
         The episode's leaf starts at the fork, so a run killed before the branch plays resumes
-        it there; the branch record holds the action it plays first.
+        it there; the branch record holds the action it plays first. An `abandoned` branch is
+        recorded without an episode (returns `None`).
         """
         parent = branch.parent
         now = time.time()
         with self._transaction():
             number = self.db.execute(
-                "SELECT COUNT(*) FROM episodes WHERE run_id = ? AND scenario_id = ?"
-                " AND branch_of IS NOT NULL",
+                "SELECT COUNT(*) FROM branches WHERE run_id = ? AND scenario_id = ?",
                 (run_id, parent.scenario_id),
             ).fetchone()[0]
             episode_id = f"{run_id}:{parent.scenario_id}:{parent.rollout}.b{number + 1}"
+            self._insert_branch(run_id, episode_id, branch, now)
+            if branch.abandoned is not None:
+                return None
             self.db.execute(
                 "INSERT INTO episodes (id, run_id, scenario_id, rollout, branch_of, fork_event_id,"
                 " mode, status, leaf_event_id, turns)"
@@ -204,17 +209,23 @@ class Store:
                 (episode_id, run_id, parent.scenario_id, parent.rollout, parent.episode_id,
                  branch.fork_event_id, parent.mode, branch.fork_event_id, branch.turn),
             )  # fmt: skip
-            self.db.execute(
-                "INSERT INTO branches (episode_id, run_id, parent_episode_id, fork_event_id, turn,"
-                " chooser, rationale, original_json, candidates_json, chosen, injected_json,"
-                " embedder, overhead_tokens, status, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
-                (episode_id, run_id, parent.episode_id, branch.fork_event_id, branch.turn,
-                 branch.chooser, self._text(branch.rationale), self._json(branch.original),
-                 self._json([asdict(c) for c in branch.candidates]), branch.chosen,
-                 self._json(branch.injected), branch.embedder, branch.overhead_tokens, now),
-            )  # fmt: skip
         return self.episode(episode_id)
+
+    def _insert_branch(self, run_id: str, episode_id: str, branch: NewBranch, now: float) -> None:
+        status, detail = (
+            ("queued", None) if branch.abandoned is None else ("abandoned", branch.abandoned)
+        )
+        self.db.execute(
+            "INSERT INTO branches (episode_id, run_id, scenario_id, parent_episode_id,"
+            " fork_event_id, turn, chooser, rationale, original_json, candidates_json, chosen,"
+            " injected_json, embedder, overhead_tokens, status, detail, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (episode_id, run_id, branch.parent.scenario_id, branch.parent.episode_id,
+             branch.fork_event_id, branch.turn, branch.chooser, self._text(branch.rationale),
+             self._json(branch.original), self._json([asdict(c) for c in branch.candidates]),
+             branch.chosen, self._json(branch.injected), branch.embedder,
+             branch.overhead_tokens, status, detail and self._text(detail), now),
+        )  # fmt: skip
 
     def set_branch_status(
         self, episode_id: str, status: BranchStatus, *, detail: str | None = None
@@ -229,11 +240,31 @@ class Store:
     def list_branches(self, run_id: str) -> list[BranchView]:
         """The run's branches in creation order."""
         rows = self.db.execute(
-            "SELECT b.*, e.scenario_id FROM branches b JOIN episodes e ON e.id = b.episode_id"
-            " WHERE b.run_id = ? ORDER BY b.rowid",
+            "SELECT * FROM branches WHERE run_id = ? ORDER BY rowid",
             (run_id,),
         ).fetchall()
         return [_branch_view(row) for row in rows]
+
+    def branch(self, episode_id: str) -> BranchView:
+        """The branch record of a branch episode."""
+        row = self.db.execute(
+            "SELECT * FROM branches WHERE episode_id = ?", (episode_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"episode {episode_id!r} is not a branch in {self.path}")
+        return _branch_view(row)
+
+    def spent_tokens(self, run_id: str) -> int:
+        """Tokens the run has spent so far: model calls of every role plus branch overhead."""
+        calls = self.db.execute(
+            "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) FROM model_calls"
+            " WHERE run_id = ?",
+            (run_id,),
+        ).fetchone()[0]
+        overhead = self.db.execute(
+            "SELECT COALESCE(SUM(overhead_tokens), 0) FROM branches WHERE run_id = ?", (run_id,)
+        ).fetchone()[0]
+        return int(calls) + int(overhead)
 
     def episode(self, episode_id: str) -> EpisodePlan:
         """One episode as stored."""

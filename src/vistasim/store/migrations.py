@@ -143,8 +143,9 @@ def m006_branches(db: sqlite3.Connection) -> None:
         db,
         """
         CREATE TABLE branches (
-            episode_id TEXT PRIMARY KEY REFERENCES episodes(id), -- the branch episode
+            episode_id TEXT PRIMARY KEY,    -- the branch episode (none when abandoned unplayed)
             run_id TEXT NOT NULL REFERENCES runs(id), -- run the branch belongs to
+            scenario_id TEXT NOT NULL,      -- the scenario it plays
             parent_episode_id TEXT NOT NULL, -- the episode (rollout or branch) it forks from
             fork_event_id INTEGER NOT NULL REFERENCES events(id), -- the snapshot it continues from
             turn INTEGER NOT NULL,          -- user actions taken before the junction

@@ -1,0 +1,368 @@
+"""Make one DIVERT branch: pick a junction on a trajectory, make and score alternatives, record it.
+
+The trajectory's user turns are read from the store; the chooser picks one; the episode is
+restored at the snapshot before it (the same restore path as resume), so the candidates see
+exactly what the user saw there; the least cosine-similar candidate is recorded with every other
+and the branch is queued. Playing it is the runner's job: a queued branch is an ordinary pending
+episode whose first action is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import JsonValue
+
+from vistasim.config import ExploreSpec, ModelSpec
+from vistasim.divert import (
+    CandidateContext,
+    HeuristicChooser,
+    LLMCandidates,
+    LLMChooser,
+    RandomChooser,
+    UserTurn,
+    select_most_diverse,
+)
+from vistasim.errors import ConfigError
+from vistasim.events import AgentReply, ApiCall, Snapshot, Stop, ToolCall, UserMessage, WebAction
+from vistasim.explore._episode import Episode, view_of
+from vistasim.explore._resume import restore
+from vistasim.llm._types import ChatModel
+from vistasim.store._store import EpisodePlan, NewBranch, Store
+from vistasim.store._view import BranchCandidate, StoredEvent
+from vistasim.user._agenda import AgendaPolicy
+from vistasim.user._agenda_ops import (
+    Alternative,
+    action_json,
+    agenda_alternatives,
+    describe,
+    pick,
+)
+from vistasim.user._types import Action, CallApi, Finish, Say
+
+__all__ = ["BranchMaker", "converged", "user_turns"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Junction:
+    turn: UserTurn
+    snapshot: StoredEvent
+    original: Action
+    rationale: str
+    chooser: str
+    overhead: int
+
+
+class BranchMaker:
+    """Creates the branches of one run, one at a time."""
+
+    def __init__(
+        self,
+        spec: ExploreSpec,
+        *,
+        store: Store,
+        run_id: str,
+        policy: object,
+        models: Mapping[str, ChatModel],
+        model_specs: Mapping[str, ModelSpec],
+        seed: int,
+    ) -> None:
+        """Resolve the chooser, the generator and the embedder once for the run.
+
+        Raises:
+            ConfigError: the spec asks for a model role the config does not define.
+        """
+        self.spec, self.store, self.run_id, self.policy = spec, store, run_id, policy
+        self.seed = seed
+        self.chooser = _chooser(spec, models)
+        self.generator = _generator(spec, policy, models)
+        self.embedder = _embedder(spec, model_specs) if spec.selection == "diverse" else None
+
+    async def make(
+        self,
+        parent: EpisodePlan,
+        number: int,
+        open_episode: Callable[[EpisodePlan], Any],
+    ) -> tuple[EpisodePlan | None, bool]:
+        """Record branch `number` of `parent`'s scenario and return its pending episode.
+
+        Returns `(None, True)` when the branch was recorded abandoned (nothing to play), and
+        `(None, False)` when `parent` has no junction left. `open_episode(plan)` is an async
+        context manager yielding a live `Episode` for `plan`.
+        """
+        rng = random.Random(f"{self.seed}:{parent.scenario_id}:{number}")
+        path = self.store.read_path(parent.leaf_event_id) if parent.leaf_event_id else []
+        junction = await self._junction(parent, path, rng)
+        if junction is None:
+            return None, False
+        fork_path = path[: path.index(junction.snapshot) + 1]
+        async with open_episode(parent) as ep:
+            state, stop = await restore(ep, fork_path)
+            if stop is not None:
+                return self._abandon(parent, junction, f"could not restore: {stop.detail}")
+            view = await view_of(ep, state)
+            alternatives, overhead = await self._candidates(ep, junction, view, state, path, rng)
+        if not alternatives:
+            return self._abandon(parent, junction, "no alternative differs from the original")
+        chosen, cosines, embedder = await self._select(junction, alternatives, rng)
+        candidates = tuple(
+            BranchCandidate(
+                action=action_json(a.action), source=a.source, cosine=None if not cosines else c
+            )
+            for a, c in zip(alternatives, cosines or [0.0] * len(alternatives), strict=True)
+        )
+        pick_ = alternatives[chosen]
+        plan = self.store.create_branch(
+            self.run_id,
+            NewBranch(
+                parent=parent,
+                fork_event_id=junction.snapshot.id,
+                turn=junction.turn.index,
+                chooser=junction.chooser,
+                rationale=junction.rationale,
+                original=action_json(junction.original),
+                candidates=candidates,
+                chosen=chosen,
+                injected={"action": action_json(pick_.action), "user_state": pick_.user_state},
+                embedder=embedder,
+                overhead_tokens=junction.overhead + overhead,
+            ),
+        )
+        return plan, True
+
+    async def _junction(
+        self, parent: EpisodePlan, path: list[StoredEvent], rng: random.Random
+    ) -> _Junction | None:
+        located = _located(path)
+        turns = [t for t, _, _ in located]
+        fork_turn = -1
+        if parent.fork_event_id is not None:
+            fork_turn = next(
+                (
+                    s.turn
+                    for s in path
+                    if s.id == parent.fork_event_id and isinstance(s.event, Snapshot)
+                ),
+                -1,
+            )
+        used = {
+            b.turn
+            for b in self.store.list_branches(self.run_id)
+            if b.parent_episode_id == parent.episode_id
+        }
+        # A branch's prefix and its injected turn belong to its parents: branch after them.
+        exclude = used | {t.index for t in turns if t.index <= fork_turn}
+        if self.spec.generator == "same":
+            exclude |= {t.index for t in turns if t.kind == "stop"}
+        junction = await self.chooser.choose(turns, rng=rng, exclude=exclude)
+        if junction is None:
+            return None
+        for turn, snapshot, original in located:
+            if turn.index == junction.turn_index:
+                return _Junction(
+                    turn=turn,
+                    snapshot=snapshot,
+                    original=original,
+                    rationale=junction.rationale,
+                    chooser=junction.chooser,
+                    overhead=junction.overhead_tokens,
+                )
+        return None
+
+    async def _candidates(
+        self,
+        ep: Episode,
+        junction: _Junction,
+        view: Any,
+        state: Any,
+        path: list[StoredEvent],
+        rng: random.Random,
+    ) -> tuple[list[Alternative], int]:
+        if self.generator == "same":
+            after = _state_after(path, junction)
+            return [Alternative(source="same", action=junction.original, user_state=after)], 0
+        if self.generator == "agenda":
+            assert isinstance(self.policy, AgendaPolicy)
+            found = await agenda_alternatives(
+                self.policy, view, state.user_state, junction.original
+            )
+            return pick(found, self.spec.k, rng), 0
+        assert isinstance(self.generator, LLMCandidates)
+        scenario = ep.scenario
+        facts = {k: str(v) for k, v in {**scenario.knowledge, **scenario.hidden}.items()}
+        for item in scenario.agenda:
+            facts.update({k: str(v) for k, v in item.slots.items()})
+        ctx = CandidateContext(
+            persona=scenario.persona.model_dump_json(),
+            goal=scenario.goal,
+            facts=facts,
+            transcript=[(u.role, u.text) for u in state.transcript],
+            original=describe(junction.original),
+            rationale=junction.rationale,
+        )
+        made, overhead = await self.generator.generate(ctx, self.spec.k)
+        return [
+            Alternative(source=c.source, action=Say(text=c.text), user_state=state.user_state)
+            for c in made
+        ], overhead
+
+    async def _select(
+        self, junction: _Junction, alternatives: list[Alternative], rng: random.Random
+    ) -> tuple[int, list[float], str | None]:
+        if self.embedder is None or len(alternatives) == 1 and self.generator == "same":
+            return rng.randrange(len(alternatives)), [], None
+        texts = [describe(a.action) for a in alternatives]
+        selection = await select_most_diverse(describe(junction.original), texts, self.embedder)
+        return selection.index, list(selection.cosines), selection.embedder
+
+    def _abandon(self, parent: EpisodePlan, junction: _Junction, why: str) -> tuple[None, bool]:
+        self.store.create_branch(
+            self.run_id,
+            NewBranch(
+                parent=parent,
+                fork_event_id=junction.snapshot.id,
+                turn=junction.turn.index,
+                chooser=junction.chooser,
+                rationale=junction.rationale,
+                original=action_json(junction.original),
+                candidates=(),
+                chosen=-1,
+                injected={},
+                overhead_tokens=junction.overhead,
+                abandoned=why,
+            ),
+        )
+        return None, True
+
+
+def user_turns(path: Sequence[StoredEvent]) -> list[UserTurn]:
+    """The user turns on a path, each with the agent message it answered."""
+    return [turn for turn, _, _ in _located(path)]
+
+
+def _located(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action]]:
+    """Each user turn with the snapshot before it and the action taken (rebuilt from events)."""
+    found = []
+    before = ""
+    for index, stored in enumerate(path[:-1]):
+        event = stored.event
+        if isinstance(event, AgentReply):
+            before = event.text
+        if not isinstance(event, Snapshot):
+            continue
+        kind, text = _describe_event(path[index + 1].event)
+        action = _action_of(path[index + 1].event)
+        if kind is not None and action is not None:
+            turn = UserTurn(index=event.turn, kind=kind, text=text, before=before)
+            found.append((turn, stored, action))
+    return found
+
+
+def _describe_event(event: object) -> tuple[str | None, str]:
+    match event:
+        case UserMessage(text=text):
+            return "say", text
+        case ApiCall(name=name, args=args):
+            return "api", f"call {name} {args}"
+        case WebAction(action=action, target=target, value=value):
+            return "web", f"{action} {target or ''} {value or ''}".strip()
+        case Stop(reason=reason, detail=detail):
+            return (
+                ("stop", f"stop ({reason.value}): {detail}")
+                if reason.value in ("goal_met", "user_stop")
+                else (None, "")
+            )
+        case _:
+            return None, ""
+
+
+def _action_of(event: object) -> Action | None:
+    # Web actions are not rebuilt from events (their targets are page ids of that moment);
+    # a web junction is branched with generated alternatives only.
+    match event:
+        case UserMessage(text=text):
+            return Say(text=text)
+        case ApiCall(name=name, args=args):
+            return CallApi(name=name, args=dict(args))
+        case Stop(reason=reason, detail=detail) if reason.value in ("goal_met", "user_stop"):
+            return Finish(
+                reason="goal_met" if reason.value == "goal_met" else "user_stop", text=detail or ""
+            )
+        case _:
+            return None
+
+
+def _state_after(path: list[StoredEvent], junction: _Junction) -> JsonValue:
+    after = next(
+        (
+            s.event
+            for s in path
+            if isinstance(s.event, Snapshot) and s.event.turn == junction.turn.index + 1
+        ),
+        None,
+    )
+    return after.user_state if isinstance(after, Snapshot) else None
+
+
+def converged(parent: Sequence[StoredEvent], branch: Sequence[StoredEvent], fork_id: int) -> bool:
+    """Whether a branch's continuation is its parent's: the same tool calls and the same end."""
+
+    def tail(path: Sequence[StoredEvent]) -> tuple[list[str], str | None]:
+        after = [s.event for s in path if s.id > fork_id]
+        calls = [e.model_dump_json(exclude={"latency_s"}) for e in after if isinstance(e, ToolCall)]
+        stop = next((e for e in reversed(after) if isinstance(e, Stop)), None)
+        return calls, stop.reason.value if stop else None
+
+    return tail(parent) == tail(branch)
+
+
+def _chooser(spec: ExploreSpec, models: Mapping[str, ChatModel]) -> Any:
+    if spec.chooser == "heuristic":
+        return HeuristicChooser()
+    if spec.chooser == "random":
+        return RandomChooser()
+    if "chooser" not in models:
+        raise ConfigError(
+            "explore.chooser = 'llm' needs a model for the chooser role: add [models.chooser]",
+            key="explore.chooser",
+        )
+    return LLMChooser(models["chooser"])
+
+
+def _generator(spec: ExploreSpec, policy: object, models: Mapping[str, ChatModel]) -> Any:
+    wanted = spec.generator
+    if wanted == "auto":
+        wanted = "llm" if "generator" in models else "agenda"
+    if wanted == "agenda" and not isinstance(policy, AgendaPolicy):
+        raise ConfigError(
+            "explore.generator = 'agenda' needs the agenda user (user.policy = 'agenda'); "
+            "configure [models.generator] and set explore.generator = 'llm' instead",
+            key="explore.generator",
+        )
+    if wanted == "llm":
+        if "generator" not in models:
+            raise ConfigError(
+                "explore.generator = 'llm' needs a model for the generator role: "
+                "add [models.generator]",
+                key="explore.generator",
+            )
+        return LLMCandidates(models["generator"])
+    return wanted
+
+
+def _embedder(spec: ExploreSpec, specs: Mapping[str, ModelSpec]) -> Any:
+    if spec.embedder == "model":
+        from vistasim.divert import OpenAIEmbedder
+
+        if "embedder" not in specs:
+            raise ConfigError(
+                "explore.embedder = 'model' needs [models.embedder] (an /v1/embeddings endpoint)",
+                key="explore.embedder",
+            )
+        return OpenAIEmbedder(specs["embedder"])
+    from vistasim.llm._embed import WordLlamaEmbedder
+
+    return WordLlamaEmbedder()
