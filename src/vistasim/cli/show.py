@@ -18,14 +18,22 @@ from vistasim.store import EpisodeView, RunView
 @click.command("show")
 @click.argument("run_id")
 @click.option("--episode", "episode_id", help="Episode id (or a unique suffix like scenario:0).")
+@click.option("--tree", "tree_of", metavar="SCENARIO", help="The scenario's rollouts and branches.")
 @store_option
-def command(run_id: str, episode_id: str | None, store_path: Path | None) -> None:
+def command(
+    run_id: str, episode_id: str | None, tree_of: str | None, store_path: Path | None
+) -> None:
     """Show a run's episodes, or one episode's transcript."""
     from vistasim.store import open_store, read_run_view
 
     with open_store(default_store_path(None, store_path)) as store:
         view = read_run_view(store, run_id)
-    if episode_id is None:
+    if tree_of is not None:
+        from vistasim.cli._tree import scenario_tree
+        from vistasim.metrics import success
+
+        console().print(scenario_tree(view, tree_of, dict(success(view).episodes)))
+    elif episode_id is None:
         _print_episodes(view)
     else:
         _print_transcript(_find(view, episode_id))

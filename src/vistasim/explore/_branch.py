@@ -94,19 +94,32 @@ class BranchMaker:
         context manager yielding a live `Episode` for `plan`.
         """
         rng = random.Random(f"{self.seed}:{parent.scenario_id}:{number}")
+        last: _Junction | None = None
         path = self.store.read_path(parent.leaf_event_id) if parent.leaf_event_id else []
-        junction = await self._junction(parent, path, rng)
-        if junction is None:
-            return None, False
-        fork_path = path[: path.index(junction.snapshot) + 1]
-        async with open_episode(parent) as ep:
-            state, stop = await restore(ep, fork_path)
-            if stop is not None:
-                return self._abandon(parent, junction, f"could not restore: {stop.detail}")
-            view = await view_of(ep, state)
-            alternatives, overhead = await self._candidates(ep, junction, view, state, path, rng)
-        if not alternatives:
-            return self._abandon(parent, junction, "no alternative differs from the original")
+        # A junction where no alternative differs from what the user did is passed over for the
+        # chooser's next pick, so a branch is not spent on it.
+        tried: set[int] = set()
+        spent = 0
+        while True:
+            junction = await self._junction(parent, path, rng, tried)
+            if junction is None:
+                if spent and last is not None:  # model tokens were spent: say so
+                    return self._abandon(parent, last, "no junction had an alternative", spent)
+                return None, False
+            tried.add(junction.turn.index)
+            last = junction
+            spent += junction.overhead
+            fork_path = path[: path.index(junction.snapshot) + 1]
+            async with open_episode(parent) as ep:
+                state, stop = await restore(ep, fork_path)
+                if stop is not None:
+                    why = f"could not restore: {stop.detail}"
+                    return self._abandon(parent, junction, why, spent)
+                view = await view_of(ep, state)
+                alternatives, made = await self._candidates(ep, junction, view, state, path, rng)
+            spent += made
+            if alternatives:
+                break
         chosen, cosines, embedder = await self._select(junction, alternatives, rng)
         candidates = tuple(
             BranchCandidate(
@@ -128,13 +141,13 @@ class BranchMaker:
                 chosen=chosen,
                 injected={"action": action_json(pick_.action), "user_state": pick_.user_state},
                 embedder=embedder,
-                overhead_tokens=junction.overhead + overhead,
+                overhead_tokens=spent,
             ),
         )
         return plan, True
 
     async def _junction(
-        self, parent: EpisodePlan, path: list[StoredEvent], rng: random.Random
+        self, parent: EpisodePlan, path: list[StoredEvent], rng: random.Random, tried: set[int]
     ) -> _Junction | None:
         located = _located(path)
         turns = [t for t, _, _ in located]
@@ -154,7 +167,7 @@ class BranchMaker:
             if b.parent_episode_id == parent.episode_id
         }
         # A branch's prefix and its injected turn belong to its parents: branch after them.
-        exclude = used | {t.index for t in turns if t.index <= fork_turn}
+        exclude = used | tried | {t.index for t in turns if t.index <= fork_turn}
         if self.spec.generator == "same":
             exclude |= {t.index for t in turns if t.kind == "stop"}
         junction = await self.chooser.choose(turns, rng=rng, exclude=exclude)
@@ -218,7 +231,9 @@ class BranchMaker:
         selection = await select_most_diverse(describe(junction.original), texts, self.embedder)
         return selection.index, list(selection.cosines), selection.embedder
 
-    def _abandon(self, parent: EpisodePlan, junction: _Junction, why: str) -> tuple[None, bool]:
+    def _abandon(
+        self, parent: EpisodePlan, junction: _Junction, why: str, overhead: int
+    ) -> tuple[None, bool]:
         self.store.create_branch(
             self.run_id,
             NewBranch(
@@ -231,7 +246,7 @@ class BranchMaker:
                 candidates=(),
                 chosen=-1,
                 injected={},
-                overhead_tokens=junction.overhead,
+                overhead_tokens=overhead,
                 abandoned=why,
             ),
         )
@@ -308,15 +323,34 @@ def _state_after(path: list[StoredEvent], junction: _Junction) -> JsonValue:
 
 
 def converged(parent: Sequence[StoredEvent], branch: Sequence[StoredEvent], fork_id: int) -> bool:
-    """Whether a branch's continuation is its parent's: the same tool calls and the same end."""
+    """Whether a branch's continuation is its parent's.
 
-    def tail(path: Sequence[StoredEvent]) -> tuple[list[str], str | None]:
-        after = [s.event for s in path if s.id > fork_id]
-        calls = [e.model_dump_json(exclude={"latency_s"}) for e in after if isinstance(e, ToolCall)]
-        stop = next((e for e in reversed(after) if isinstance(e, Stop)), None)
-        return calls, stop.reason.value if stop else None
+    After the action at the junction (which differs by construction): the same agent replies
+    and tool calls, the same later user actions and the same end. Snapshots and timings are
+    left out; they differ without meaning.
+    """
+    return _continuation(parent, fork_id) == _continuation(branch, fork_id)
 
-    return tail(parent) == tail(branch)
+
+def _continuation(path: Sequence[StoredEvent], fork_id: int) -> list[str]:
+    after = [s.event for s in path if s.id > fork_id]
+    start = next((i for i, e in enumerate(after) if _describe_event(e)[0] is not None), None)
+    if start is None:
+        return []
+    seen = []
+    for event in after[start + 1 :]:
+        match event:
+            case AgentReply(text=text):
+                seen.append(f"agent:{text}")
+            case ToolCall():
+                seen.append(event.model_dump_json())
+            case UserMessage(text=text):
+                seen.append(f"user:{text}")
+            case ApiCall() | WebAction() | Stop():
+                seen.append(event.model_dump_json(exclude={"latency_s", "screenshot_ref"}))
+            case _:
+                pass
+    return seen
 
 
 def _chooser(spec: ExploreSpec, models: Mapping[str, ChatModel]) -> Any:

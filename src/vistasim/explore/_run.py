@@ -305,27 +305,27 @@ async def _branch_all(
     def opener(plan: EpisodePlan) -> Any:
         return open_episode(db, run_id, config, parts, plan, roots[plan.scenario_id][1], pool)
 
+    budget = _Budget(db, run_id, spec.budget_tokens)
+
     async def scenario_branches(scenario_id: str) -> None:
         exhausted: set[str] = set()
-        while not _over_budget(db, run_id, spec.budget_tokens):
-            made = [b for b in db.list_branches(run_id) if b.scenario_id == scenario_id]
-            trajectories = [
-                p for p in db.list_episodes(run_id)
-                if p.scenario_id == scenario_id and p.status == "done"
-                and p.stop_reason != StopReason.NOT_APPLICABLE.value
-                and p.episode_id not in exhausted
-            ]  # fmt: skip
-            if len(made) >= spec.branches or not trajectories:
-                return
-            parent = trajectories[len(made) % len(trajectories)]
+        root_id, scenario = roots[scenario_id]
+        while True:
             async with limiter:
-                plan, recorded = await maker.make(parent, len(made) + 1, opener)
-                if plan is None:
-                    if not recorded:
-                        exhausted.add(parent.episode_id)  # no junction left on it
-                    continue
-                root_id, scenario = roots[scenario_id]
-                reason = await _play_one(db, run_id, config, parts, plan, scenario, root_id, pool)
+                # Checked once a slot is free: the branches in flight are counted by then.
+                made = sum(1 for b in db.list_branches(run_id) if b.scenario_id == scenario_id)
+                parent = _next_parent(db, run_id, scenario_id, made, exhausted)
+                if made >= spec.branches or parent is None or budget.spent():
+                    return
+                async with budget.reserve():
+                    plan, recorded = await maker.make(parent, made + 1, opener)
+                    if plan is None:
+                        if not recorded:
+                            exhausted.add(parent.episode_id)  # no junction left on it
+                        continue
+                    reason = await _play_one(
+                        db, run_id, config, parts, plan, scenario, root_id, pool
+                    )
             if on_episode is not None:
                 on_episode(len(db.list_episodes(run_id)), total, plan, reason)
 
@@ -334,10 +334,50 @@ async def _branch_all(
             tg.start_soon(scenario_branches, scenario_id)
 
 
-def _over_budget(db: Store, run_id: str, budget: int | None) -> bool:
-    if budget is None:
-        return False
-    return db.spent_tokens(run_id) >= budget
+def _next_parent(
+    db: Store, run_id: str, scenario_id: str, made: int, exhausted: set[str]
+) -> EpisodePlan | None:
+    """The trajectory the next branch grows from: round-robin over the scenario's pool."""
+    pool = [
+        p for p in db.list_episodes(run_id)
+        if p.scenario_id == scenario_id and p.status == "done"
+        and p.stop_reason != StopReason.NOT_APPLICABLE.value
+        and p.episode_id not in exhausted
+    ]  # fmt: skip
+    return pool[made % len(pool)] if pool else None
+
+
+class _Budget:
+    """`explore.budget_tokens`: stop starting branches once the next ones would cross it.
+
+    Branches of several scenarios play at once; counting only what finished would overshoot by
+    every branch in flight, so each one in flight is reserved at the mean cost of a branch so far
+    (before the first ends: half a linear episode's).
+    """
+
+    def __init__(self, db: Store, run_id: str, limit: int | None) -> None:
+        self.db, self.run_id, self.limit = db, run_id, limit
+        self.start = db.spent_tokens(run_id) if limit is not None else 0
+        episodes = max(1, len(db.list_episodes(run_id)))
+        self.first_guess = self.start / episodes / 2
+        self.in_flight = 0
+        self.ended = 0
+
+    def spent(self) -> bool:
+        if self.limit is None:
+            return False
+        now = self.db.spent_tokens(self.run_id)
+        each = (now - self.start) / self.ended if self.ended else self.first_guess
+        return now + self.in_flight * each + each / 2 >= self.limit
+
+    @asynccontextmanager
+    async def reserve(self) -> AsyncIterator[None]:
+        self.in_flight += 1
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
+            self.ended += 1
 
 
 def _one_cause(errors: list[Exception]) -> bool:

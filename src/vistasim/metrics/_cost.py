@@ -130,7 +130,7 @@ def _by_role(run: RunView) -> dict[str, RoleCost]:
 
 def _actions(episode: EpisodeView) -> dict[str, int]:
     counts = dict.fromkeys(CHANNELS, 0)
-    for stored in episode.events:
+    for stored in episode.own_events:  # a branch's prefix was its parent's actions
         if isinstance(stored.event, UserMessage | WebAction | ApiCall):
             counts[stored.event.kind] += 1
     return counts

@@ -20,7 +20,7 @@ The other measures read the request digests (`AgentReply.requests`) on both kind
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -69,13 +69,17 @@ class Efficiency(BaseModel):
     """Branches per status (`done`, `converged`, `diverged`, `abandoned`...)."""
 
 
-def efficiency(run: RunView, outcomes: Mapping[str, str]) -> Efficiency:
+def efficiency(
+    run: RunView, outcomes: Mapping[str, str], *, only: Collection[str] | None = None
+) -> Efficiency:
     """Compute DIVERT's efficiency measures of a run.
 
     Args:
         run: The stored run.
         outcomes: Outcome of each episode by id (`passed`, `failed`, `errored`, `invalid`,
             `not_applicable`); only `failed` counts as an error.
+        only: Count the shared-prefix fractions over these episodes' requests (every
+            episode's requests still count as earlier ones), e.g. the branches alone.
     """
     metered = [
         call
@@ -98,7 +102,7 @@ def efficiency(run: RunView, outcomes: Mapping[str, str]) -> Efficiency:
     scenarios = {e.scenario_id for e in run.episodes if e.episode_id in failed}
     overheads = [b.overhead_tokens for b in run.branches]
     overhead = sum(overheads)
-    shared, shared_without_head = _shared_prefix(run.episodes)
+    shared, shared_without_head = _shared_prefix(run.episodes, only)
     return Efficiency(
         agent_tokens=agent_tokens,
         agent_tokens_source=source,
@@ -128,7 +132,9 @@ def _tokens(digest: RequestDigest) -> int:
     return digest.input_tokens + digest.output_tokens
 
 
-def _shared_prefix(episodes: Iterable[EpisodeView]) -> tuple[float | None, float | None]:
+def _shared_prefix(
+    episodes: Iterable[EpisodeView], only: Collection[str] | None = None
+) -> tuple[float | None, float | None]:
     """Return the shared-prefix fractions with and without the head (`None` without requests)."""
     ordered = sorted(
         (
@@ -154,10 +160,11 @@ def _shared_prefix(episodes: Iterable[EpisodeView]) -> tuple[float | None, float
                 ),
                 0,
             )
-            shared += reused
-            total += digest.input_tokens
-            shared_body += max(reused - digest.head_tokens, 0)
-            total_body += digest.input_tokens - digest.head_tokens
+            if only is None or episode_id in only:
+                shared += reused
+                total += digest.input_tokens
+                shared_body += max(reused - digest.head_tokens, 0)
+                total_body += digest.input_tokens - digest.head_tokens
             for hash_, _ in digest.prefix:
                 if first.setdefault(hash_, episode_id) != episode_id:
                     several.add(hash_)

@@ -58,6 +58,8 @@ def find_all(
         failures += detect_disclosure(episode, disclosure)
         scenario = run.scenarios.get(episode.scenario_id)
         user += check_user(episode, scenario, write_tools=spec.write_tools)
+    failures = [f for f in failures if _after_fork(run, f.episode_id, f.event_ids)]
+    user = [f for f in user if _after_fork(run, f.episode_id, f.event_ids)]
     causes: dict[str, list[str]] = defaultdict(list)
     for failure in failures:
         if failure.kind in CAUSE_KINDS:
@@ -73,3 +75,15 @@ def find_all(
         for e in run.episodes
     }
     return RunFindings(failures=tuple(failures), user=tuple(user), verdicts=verdicts)
+
+
+def _after_fork(run: RunView, episode_id: str, event_ids: Sequence[int]) -> bool:
+    """Whether a finding is the episode's own: a branch's needs evidence after its fork.
+
+    What a branch's prefix shows was found in its parent already; counting it again would
+    credit the branch with its parent's failures.
+    """
+    episode = run.episode(episode_id)
+    if episode is None or episode.fork_event_id is None or not event_ids:
+        return True
+    return episode.own(event_ids)

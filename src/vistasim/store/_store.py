@@ -255,7 +255,19 @@ class Store:
         return _branch_view(row)
 
     def spent_tokens(self, run_id: str) -> int:
-        """Tokens the run has spent so far: model calls of every role plus branch overhead."""
+        """Tokens the run has spent so far (what `explore.budget_tokens` bounds).
+
+        Model calls of every role, the agent-token proxy of agents that make none (rule agents),
+        and branch overhead.
+        """
+        proxy = self.db.execute(
+            "SELECT COALESCE(SUM(json_extract(r.value, '$.input_tokens')"
+            " + json_extract(r.value, '$.output_tokens')), 0)"
+            " FROM events e, json_each(e.payload, '$.requests') r"
+            " WHERE e.run_id = ? AND e.kind = 'agent_reply'"
+            " AND json_extract(e.payload, '$.requests_source') = 'proxy'",
+            (run_id,),
+        ).fetchone()[0]
         calls = self.db.execute(
             "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) FROM model_calls"
             " WHERE run_id = ?",
@@ -264,7 +276,7 @@ class Store:
         overhead = self.db.execute(
             "SELECT COALESCE(SUM(overhead_tokens), 0) FROM branches WHERE run_id = ?", (run_id,)
         ).fetchone()[0]
-        return int(calls) + int(overhead)
+        return int(calls) + int(overhead) + int(proxy)
 
     def episode(self, episode_id: str) -> EpisodePlan:
         """One episode as stored."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from vistasim.events import Event, Stop, StopReason
@@ -133,3 +134,11 @@ class RunView:
     metadata: dict[str, object] = field(default_factory=dict)
     branches: tuple[BranchView, ...] = ()
     """DIVERT branches, in creation order (their episodes are in `episodes` too)."""
+
+    def episode(self, episode_id: str) -> EpisodeView | None:
+        """An episode by id."""
+        return self._by_id.get(episode_id)
+
+    @cached_property
+    def _by_id(self) -> dict[str, EpisodeView]:
+        return {e.episode_id: e for e in self.episodes}

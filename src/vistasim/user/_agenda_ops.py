@@ -66,7 +66,8 @@ async def agenda_alternatives(
         return []
     found: list[Alternative] = []
     seen = {_key(original)}
-    for source, behaviour in _behaviours(current):
+    said = " ".join(u.text for u in view.transcript if u.role == "user").lower()
+    for source, behaviour in _behaviours(current, said):
         changed = _with_behaviour(current, behaviour)
         action, after = await policy.next_action(view, changed.model_dump(mode="json"))
         if _key(action) in seen:
@@ -76,7 +77,13 @@ async def agenda_alternatives(
     return found
 
 
-def _behaviours(state: AgendaState) -> list[tuple[str, Behaviour]]:
+def _behaviours(state: AgendaState, said: str) -> list[tuple[str, Behaviour]]:
+    """The operations that can still be played on the current sub-goal.
+
+    One the scenario already gives this sub-goal is not played twice (a user who withheld a fact
+    once does not withhold it again), and the slot operations apply only to facts the user has
+    not said yet: taking back a value makes no sense once the true one is out.
+    """
     entry = state.stack[0]
     out: list[tuple[str, Behaviour]] = [
         ("hesitate", Behaviour(op="hesitate", then="confirm")),
@@ -86,20 +93,19 @@ def _behaviours(state: AgendaState) -> list[tuple[str, Behaviour]]:
     if len(state.stack) > 1:
         out.append(("second_request", Behaviour(op="second_request")))
     for slot, value in entry.slots.items():
+        if str(value).lower() in said:
+            continue
         out.append((f"withhold:{slot}", Behaviour(op="withhold", slot=slot)))
         other = _other_value(value)
         if other is not None:
             out.append((f"correct:{slot}", Behaviour(op="correct", slot=slot, wrong=other)))
             out.append((f"change_mind:{slot}", Behaviour(op="change_mind", slot=slot, first=other)))
-    return out
+    return [(source, b) for source, b in out if entry.has(b.op) is None]
 
 
 def _with_behaviour(state: AgendaState, behaviour: Behaviour) -> AgendaState:
     entry: AgendaEntry = state.stack[0]
-    # The operation replaces one of the same kind and is playable again from here.
-    kept = [b for b in entry.behaviours if b.op != behaviour.op]
-    played = [op for op in entry.played if op != behaviour.op]
-    changed = state.with_entry(behaviours=[*kept, behaviour], played=played)
+    changed = state.with_entry(behaviours=[*entry.behaviours, behaviour])
     if behaviour.op == "impatient":
         changed = changed.model_copy(update={"patience": max(1, state.patience - 1)})
     return changed

@@ -168,7 +168,41 @@ def value_mismatch(
         named = [p for p in parts if _names_item(text, p)]
         if len(parts) >= 2 and named and len(named) < len(parts):
             return slot, " and ".join(named), str(held[slot])
+    return _composite_mismatch(text, held)
+
+
+def _composite_mismatch(text: str, held: Mapping[str, Scalar]) -> tuple[str, str, str] | None:
+    """A value made of words and numbers (an address) restated with one number changed.
+
+    "12 Birch Ct, Salem 97302" for "12 Birch Ct, Salem, OR 97301": the message names most of
+    the value's words, misses one of its numbers and has another of the same length instead.
+
+    >>> _composite_mismatch("ship to 12 Birch Ct, Salem 97302?", {"a": "12 Birch Ct, Salem 97301"})
+    ('a', '97302', '12 Birch Ct, Salem 97301')
+    """
+    stated_numbers = set(_NUMBER.findall(text))
+    lowered = text.casefold()
+    for slot, value in held.items():
+        if not isinstance(value, str):
+            continue
+        words = [w for w in _WORD.findall(value) if len(w) >= 3]
+        numbers = _NUMBER.findall(value)
+        if len(words) < 2 or not numbers:
+            continue
+        named = sum(1 for w in words if re.search(rf"\b{re.escape(w.casefold())}\b", lowered))
+        if named * 2 < len(words):
+            continue  # the message is not about this value
+        for number in numbers:
+            if number in stated_numbers:
+                continue
+            other = sorted(n for n in stated_numbers if len(n) == len(number) and n not in numbers)
+            if other:
+                return slot, other[0], value
     return None
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]*\d)")
+_WORD = re.compile(r"[A-Za-z]+")
 
 
 def slot_phrases(slot: str) -> list[str]:

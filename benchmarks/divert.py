@@ -1,0 +1,336 @@
+"""DIVERT against linear rollouts at equal agent tokens, offline, on the built-in domains.
+
+Run: .venv/bin/python benchmarks/divert.py [--domains shop,school] [--scenarios unwritten|all]
+     [--linear 1,2,4,8] [--mode chat] [--quick]
+
+Agenda user, rule agents, cache off, chat mode by default. Per domain:
+- linear rows: R rollouts per scenario, R in --linear;
+- branch rows: R = 1 plus branches per scenario until the agent tokens of the linear row with the
+  same R are spent (`explore.budget_tokens`), so each branch row is compared at equal tokens;
+- the ablation at the R = 4 budget: junction only (the same action again: an exact-restore
+  check), + directed operations (one at random), + diversity selection (the full method), and
+  the random junction chooser.
+
+Agent tokens of the rule agents are the labelled proxy (DESIGN §5). Ground truth is the
+`note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
+an episode the detectors report `failed`; for a branch, it fired in the branch's own turns. A
+`failed` branch in which no documented flaw fired is counted as a possible simulated-user fault.
+
+`--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
+`flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vistasim.config import RunConfig  # noqa: E402
+from vistasim.domains import get_domain  # noqa: E402
+from vistasim.explore import run  # noqa: E402
+from vistasim.metrics import compute_metrics  # noqa: E402
+from vistasim.scenario import Scenario  # noqa: E402
+from vistasim.store import RunView, open_store, read_run_view  # noqa: E402
+from vistasim.testing import record_flaws  # noqa: E402
+
+FLAWS = {"shop": ("F1", "F2", "F3", "F4"), "school": ("F1", "F2", "F3", "F4")}
+"""The documented flaws of each built-in rule agent (its README)."""
+
+HEDGED = "F4"
+"""The "hedged confirmation read as yes" flaw of both rule agents."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """One way of exploring: linear R, or R = 1 plus branches to a token budget."""
+
+    name: str
+    rollouts: int
+    explore: dict[str, Any]
+
+
+def _config(domain: str, variant: Variant, mode: str) -> RunConfig:
+    return RunConfig.model_validate(
+        {
+            "run": {"name": variant.name, "rollouts": variant.rollouts, "mode": mode,
+                    "concurrency": 8},
+            "user": {"policy": "agenda"},
+            "agent": {"kind": "python",
+                      "target": f"vistasim.domains.{domain}:Rule{domain.title()}Agent"},
+            "environment": {"target": domain},
+            "cache": {"mode": "off"},
+            "explore": variant.explore,
+        }
+    )  # fmt: skip
+
+
+async def measure(
+    domain: str, variant: Variant, scenarios: list[Scenario], mode: str, store_dir: Path
+) -> dict[str, Any]:
+    """Play one variant and compare what it reports with the ground truth."""
+    path = store_dir / f"{domain}-{variant.name}.db"
+    for old in store_dir.glob(f"{path.name}*"):
+        old.unlink()
+    store = open_store(path)
+    started = time.perf_counter()
+    try:
+        with record_flaws() as fired:
+            result = await run(_config(domain, variant, mode), scenarios=scenarios, store=store)
+        wall = time.perf_counter() - started
+        view = read_run_view(store, result.run_id)
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        store.close()
+    report = await compute_metrics(view)
+    row = _figures(domain, variant, view, report, fired)
+    row["wall_s"] = round(wall, 1)
+    row["store_mb"] = round(path.stat().st_size / 1e6, 2)
+    return row
+
+
+def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: list) -> dict:  # type: ignore[type-arg]
+    outcomes = report.success.episodes
+    eff = report.efficiency
+    failed = {e for e, o in outcomes.items() if o == "failed"}
+    by_id = {e.episode_id: e for e in view.episodes}
+    written = {
+        sid: {t.removeprefix("flaw:") for t in s.tags if t.startswith("flaw:")}
+        for sid, s in view.scenarios.items()
+    }
+    found: set[str] = set()
+    unwritten: set[str] = set()
+    explained: set[str] = set()
+    for f in fired:
+        episode = by_id.get(f.episode_id)
+        if episode is None or f.episode_id not in failed:
+            continue
+        flaw = f.flaw.split(":", 1)[1]
+        found.add(flaw)
+        explained.add(f.episode_id)
+        if flaw not in written[episode.scenario_id]:
+            unwritten.add(flaw)
+    branches = [e for e in view.episodes if e.branch_of is not None]
+    branch_failed = [e.episode_id for e in branches if e.episode_id in failed]
+    status = Counter(b.status for b in view.branches)
+    played = sum(v for k, v in status.items() if k != "abandoned")
+    return {
+        "domain": domain,
+        "variant": variant.name,
+        "episodes": len(view.episodes),
+        "branches": len(branches),
+        "agent_tokens": eff.agent_tokens,
+        "failed": len(failed),
+        "err_per_100k": eff.err_per_100k_agent_tokens,
+        "failing_scenarios": eff.task_failure_count,
+        "flaws_found": sorted(found),
+        "flaws_unwritten": sorted(unwritten),
+        "hedged_found": HEDGED in found,
+        "token_savings": eff.token_savings,
+        "shared_prefix": eff.shared_prefix_fraction,
+        "shared_prefix_no_head": eff.shared_prefix_fraction_without_head,
+        "branch_shared_prefix_no_head": _branch_share(view),
+        "overhead_share": eff.overhead_share,
+        "converged_share": status["converged"] / played if played else None,
+        "abandoned": status["abandoned"],
+        "branch_failed_unexplained": sorted(set(branch_failed) - explained),
+        "invalid": report.success.outcomes.get("invalid", 0),
+    }
+
+
+def _branch_share(view: RunView) -> float | None:
+    """Shared-prefix fraction (without head) of the branches' own requests only."""
+    from vistasim.metrics._efficiency import efficiency
+
+    branches = {e.episode_id for e in view.episodes if e.branch_of is not None}
+    if not branches:
+        return None
+    eff = efficiency(view, {}, only=branches)
+    return eff.shared_prefix_fraction_without_head
+
+
+async def restore_timings(domain: str, store_dir: Path, samples: int = 200) -> dict[str, float]:
+    """Snapshot and restore p50/p95 (ms) of the environment and agent, over stored snapshots."""
+    from vistasim.events import Snapshot
+
+    agent_cls = getattr(__import__(f"vistasim.domains.{domain}", fromlist=["x"]),
+                        f"Rule{domain.title()}Agent")  # fmt: skip
+    env = get_domain(domain).make_environment()
+    agent = agent_cls(env=env)
+    snaps, restores = [], []
+    path = next(store_dir.glob(f"{domain}-branch*.db"))
+    with open_store(path) as store:
+        rows = store.db.execute(
+            "SELECT payload FROM events WHERE kind = 'snapshot' LIMIT ?", (samples,)
+        ).fetchall()
+        for (payload,) in rows:
+            snap = Snapshot.model_validate_json(payload)
+            started = time.perf_counter()
+            if snap.env_state_ref:
+                env.restore(store.get_blob(snap.env_state_ref))
+            if snap.agent_state_ref:
+                agent.restore(json.loads(store.get_blob(snap.agent_state_ref)))
+            restores.append((time.perf_counter() - started) * 1e3)
+            started = time.perf_counter()
+            env.snapshot()
+            json.dumps(agent.snapshot())
+            snaps.append((time.perf_counter() - started) * 1e3)
+    return {
+        "snapshot_p50_ms": round(statistics.median(snaps), 3),
+        "snapshot_p95_ms": round(_p95(snaps), 3),
+        "restore_p50_ms": round(statistics.median(restores), 3),
+        "restore_p95_ms": round(_p95(restores), 3),
+    }
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def _scenarios(domain: str, which: str) -> list[Scenario]:
+    every = list(get_domain(domain).scenarios())
+    if which == "all":
+        return every
+    return [s for s in every if not any(t.startswith("flaw:") for t in s.tags)]
+
+
+async def bench_domain(
+    domain: str, args: argparse.Namespace, store_dir: Path
+) -> tuple[list[dict], dict]:
+    """Every row of one domain, and its snapshot/restore timings."""
+    scenarios = _scenarios(domain, args.scenarios)
+    rows = []
+    linear = {}
+    for r in args.linear:
+        row = await measure(domain, Variant(name=f"linear-R{r}", rollouts=r, explore={}),
+                            scenarios, args.mode, store_dir)  # fmt: skip
+        rows.append(row)
+        linear[r] = row
+        _progress(row)
+    big = len(scenarios) * 400  # enough branches: the token budget stops them
+    for r in args.linear:
+        if r == 1:
+            continue
+        budget = linear[r]["agent_tokens"]
+        variant = Variant(name=f"branch-eq-R{r}", rollouts=1,
+                          explore={"branches": big, "budget_tokens": budget})  # fmt: skip
+        row = await measure(domain, variant, scenarios, args.mode, store_dir)
+        row["budget_of"] = f"linear-R{r}"
+        row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
+        rows.append(row)
+        _progress(row)
+    if not args.quick:
+        ref = 4 if 4 in linear else max(linear)
+        budget = linear[ref]["agent_tokens"]
+        ablations = {
+            "ablate-junction-only": {"generator": "same"},
+            "ablate-directed": {"selection": "random"},
+            "ablate-diverse": {},
+            "ablate-random-junction": {"chooser": "random"},
+        }
+        for name, extra in ablations.items():
+            explore = {"branches": big, "budget_tokens": budget, **extra}
+            variant = Variant(name=name, rollouts=1, explore=explore)
+            row = await measure(domain, variant, scenarios, args.mode, store_dir)
+            row["budget_of"] = f"linear-R{ref}"
+            row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
+            rows.append(row)
+            _progress(row)
+    timings = await restore_timings(domain, store_dir)
+    return rows, timings
+
+
+def _progress(row: dict) -> None:
+    print(f"... {row['domain']} {row['variant']}: {row['episodes']} episodes, "
+          f"{row['wall_s']} s", file=sys.stderr)  # fmt: skip
+
+
+def _fmt(value: object, pct: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.0%}" if pct else f"{value:.2f}"
+    if isinstance(value, list):
+        return ",".join(value) or "-"
+    return str(value)
+
+
+def _print(rows: list[dict], timings: dict[str, dict]) -> None:
+    head = ("domain", "variant", "eps", "agent tok", "tok/lin", "failed", "Err/100K",
+            "fail scen", "flaws", "unwritten", "savings", "prefix", "prefix-head",
+            "br prefix-head", "overhead", "converged", "sim-fault?")  # fmt: skip
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        cells = [
+            r["domain"], r["variant"], str(r["episodes"]), f"{r['agent_tokens']:,}",
+            _fmt(r.get("tokens_vs_linear")), str(r["failed"]), _fmt(r["err_per_100k"]),
+            str(r["failing_scenarios"]), _fmt(r["flaws_found"]), _fmt(r["flaws_unwritten"]),
+            _fmt(r["token_savings"], pct=True), _fmt(r["shared_prefix"], pct=True),
+            _fmt(r["shared_prefix_no_head"], pct=True),
+            _fmt(r["branch_shared_prefix_no_head"], pct=True),
+            _fmt(r["overhead_share"], pct=True), _fmt(r["converged_share"], pct=True),
+            str(len(r["branch_failed_unexplained"])),
+        ]  # fmt: skip
+        print("| " + " | ".join(cells) + " |")
+    for domain, t in timings.items():
+        per_100 = [r for r in rows if r["domain"] == domain and r["branches"]]
+        lin1 = next(
+            (r for r in rows if r["domain"] == domain and r["variant"] == "linear-R1"), None
+        )
+        mb = ""
+        if per_100 and lin1:
+            r = per_100[-1]
+            per = (r["store_mb"] - lin1["store_mb"]) / r["branches"] * 100
+            mb = f", store {per:.2f} MB/100 branches"
+        print(f"\n{domain}: snapshot p50 {t['snapshot_p50_ms']} ms p95 {t['snapshot_p95_ms']} ms, "
+              f"restore p50 {t['restore_p50_ms']} ms p95 {t['restore_p95_ms']} ms{mb}")  # fmt: skip
+    for r in rows:
+        if r["branch_failed_unexplained"]:
+            print(f"\n{r['domain']} {r['variant']}: failed branches with no documented flaw: "
+                  f"{r['branch_failed_unexplained'][:6]}")  # fmt: skip
+
+
+async def main() -> None:
+    """Run every asked domain and print the table (also written to benchmarks/results)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", default="shop,school")
+    parser.add_argument("--scenarios", choices=["unwritten", "all"], default="unwritten")
+    parser.add_argument("--linear", default="1,2,4,8")
+    parser.add_argument("--mode", default="chat")
+    parser.add_argument("--quick", action="store_true", help="no ablation rows")
+    parser.add_argument("--keep", type=Path, help="keep the stores in this folder")
+    args = parser.parse_args()
+    args.linear = [int(x) for x in args.linear.split(",")]
+    os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-divert-"))
+    rows: list[dict] = []
+    timings: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for domain in args.domains.split(","):
+            domain_rows, timings[domain] = await bench_domain(domain, args, folder)
+            rows += domain_rows
+    _print(rows, timings)
+    out = ROOT / "benchmarks" / "results"
+    out.mkdir(exist_ok=True)
+    name = f"divert-{args.mode}-{args.scenarios}.json"
+    (out / name).write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
+
+
+if __name__ == "__main__":
+    anyio.run(main)
