@@ -63,20 +63,21 @@ def fold(state: EpisodeState, events: Iterable[Event]) -> EpisodeState:
 def _apply(state: EpisodeState, event: Event) -> EpisodeState:
     match event:
         case UserMessage(text=text):
-            return replace(state, pending_user=text, last_api_result=None, last_web_error=None)
-        case AgentReply(text=text):
-            said = (
-                ()
-                if state.pending_user is None
-                else (Utterance(role="user", text=state.pending_user),)
-            )
             return replace(
                 state,
-                transcript=(*state.transcript, *said, Utterance(role="agent", text=text)),
-                pending_user=None,
+                pending_user=text,
+                pending_calls=(),
+                last_api_result=None,
+                last_web_error=None,
             )
+        case AgentReply(text=text):
+            return _answered(state, text)
         case ToolCall():
-            return replace(state, tool_calls=(*state.tool_calls, event))
+            return replace(
+                state,
+                tool_calls=(*state.tool_calls, event),
+                pending_calls=(*state.pending_calls, event),
+            )
         case ApiCall(result=result, error=error):
             outcome = ToolOutcome(result=result, error=error)
             return replace(state, last_api_result=outcome, last_web_error=None)

@@ -14,6 +14,7 @@ skill one web action per step and falls back to chat when the route breaks; else
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 
 from pydantic import JsonValue, ValidationError
@@ -292,9 +293,26 @@ def _respond(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
         return Finish(reason="user_stop", text=step.phrasing.styled("give_up")), state
     state = state.model_copy(update={"patience": state.patience - 1})
     if reaction is not None and reaction.progress:
+        if not _says_again(step.view, reaction.text):
+            return Say(text=reaction.text), state
         prefix = step.phrasing.pick(step.phrasing.templates.repeat_prefix)
         return Say(text=f"{prefix} {lower_first(reaction.text)}"), state
     return Say(text=_rephrase(step, state)), state
+
+
+def _says_again(view: UserView, text: str) -> bool:
+    """Whether `text` repeats the user's last message ("As I said, ..." is true only then).
+
+    After a hedge the agent asks again and the user now agrees: that is new, not a repeat.
+    """
+    last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
+    mine = set(_content_words(last))
+    words = _content_words(text)
+    return bool(words) and sum(1 for w in words if w in mine) * 2 >= len(words)
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9@.]+", text.casefold()) if len(w) > 2]
 
 
 def _move_on(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:

@@ -6,6 +6,7 @@ asks "Shall I proceed (yes/no)?"; the change runs only after a yes (except on th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from vistasim.domains.school import _rule_info as info
@@ -276,11 +277,12 @@ def answer_confirmation(step: Step, facts: Facts) -> None:
     """Act on a yes, or cancel (or take a correction) on a no.
 
     Flaw F4: a reply that starts with "yes" runs the proposed change as it stands, even when
-    the same message changes a detail ("yes, but make it section B").
+    the same message changes a detail ("yes, but make it section B") or takes the yes back
+    ("okay, hmm, wait, no, not yet").
     """
     task = step.task
     if facts.yes:
-        if _amends(task, facts):
+        if _amends(task, facts) or _takes_back(facts.text):
             _note_flaw("school:F4")
         _execute(step, task["pending"]["tool"], task["pending"]["args"])
         return
@@ -303,6 +305,16 @@ def _amends(task: dict[str, Any], facts: Facts) -> bool:
     proposed = {str(v) for v in task["pending"]["args"].values()}
     named = [*facts.courses, *facts.sections]
     return any(not any(value in p for p in proposed) for value in named)
+
+
+def _takes_back(text: str) -> bool:
+    """Whether a reply that starts with yes goes on to hold or refuse ("okay... wait, no")."""
+    return bool(_TAKE_BACK.search(text))
+
+
+_TAKE_BACK = re.compile(
+    r"\b(no|not yet|wait|hold on|don'?t|do not|let me think|not sure)\b", re.IGNORECASE
+)
 
 
 def _note_flaw(flaw: str) -> None:
@@ -341,6 +353,8 @@ def answer_offer(step: Step, facts: Facts) -> None:
     offer = step.state["offer"]
     step.state["offer"] = None
     if facts.yes:
+        if _takes_back(facts.text):  # F4 again: the yes at the start wins
+            _note_flaw("school:F4")
         info.open_ticket(step, offer["topic"], offer["summary"])
     else:
         step.say("Okay.", ANYTHING_ELSE)
