@@ -9,6 +9,7 @@ episode whose first action is given.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from vistasim.user._agenda_ops import (
 )
 from vistasim.user._types import Action, CallApi, Finish, Say
 
-__all__ = ["BranchMaker", "converged", "user_turns"]
+__all__ = ["BranchMaker", "converged", "junctions", "user_turns"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,7 +150,7 @@ class BranchMaker:
     async def _junction(
         self, parent: EpisodePlan, path: list[StoredEvent], rng: random.Random, tried: set[int]
     ) -> _Junction | None:
-        located = _located(path)
+        located = junctions(path)
         turns = [t for t, _, _ in located]
         fork_turn = -1
         if parent.fork_event_id is not None:
@@ -255,10 +256,10 @@ class BranchMaker:
 
 def user_turns(path: Sequence[StoredEvent]) -> list[UserTurn]:
     """The user turns on a path, each with the agent message it answered."""
-    return [turn for turn, _, _ in _located(path)]
+    return [turn for turn, _, _ in junctions(path)]
 
 
-def _located(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action]]:
+def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action]]:
     """Each user turn with the snapshot before it and the action taken (rebuilt from events)."""
     found = []
     before = ""
@@ -342,12 +343,12 @@ def _continuation(path: Sequence[StoredEvent], fork_id: int) -> list[str]:
         match event:
             case AgentReply(text=text):
                 seen.append(f"agent:{text}")
-            case ToolCall():
-                seen.append(event.model_dump_json())
+            case ToolCall() | ApiCall() | WebAction() | Stop():
+                # Canonical: a restored agent may build the same arguments in another key order.
+                data = event.model_dump(mode="json", exclude={"latency_s", "screenshot_ref"})
+                seen.append(json.dumps(data, sort_keys=True))
             case UserMessage(text=text):
                 seen.append(f"user:{text}")
-            case ApiCall() | WebAction() | Stop():
-                seen.append(event.model_dump_json(exclude={"latency_s", "screenshot_ref"}))
             case _:
                 pass
     return seen
