@@ -5,7 +5,11 @@ redirect hops included, is checked against the allowed origins (`_origins.py`) a
 blocked; a blocked navigation leaves the page where it was and comes back to the caller as an
 action error it can read. A dead browser is different: that is an infrastructure failure, raised
 as `BrowserError` so the runner marks the episode errored. Snapshots capture what a branch needs
-to resume the page: URL, cookies, local and session storage, and the widget transcript.
+to resume the page: URL, cookies, local and session storage, the widget transcript, the form
+fields the user changed, the scroll position and the back-history (`_page_state.py`). Restoring
+rebuilds the history, opens the URL, puts the fields back and checks that the widget shows the
+stored transcript; what cannot be brought back exactly is a `BrowserError` naming it, never a
+silently different page. Version 1 snapshots (no fields, scroll or history) still restore.
 """
 
 from __future__ import annotations
@@ -22,13 +26,18 @@ from vistasim.browser._actions import NetworkWatch, StepResult, execute_step
 from vistasim.browser._discover import import_playwright
 from vistasim.browser._observe import observe_page
 from vistasim.browser._origins import OriginGuard, origin_of
+from vistasim.browser._page_state import back_history, capture_fields, restore_fields
 from vistasim.browser._types import Navigate, PageView, WebStep
 from vistasim.browser._widget import WidgetSelectors, read_chat
 from vistasim.errors import BrowserError
 
 __all__ = ["PageSession"]
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+"""2 added `fields`, `scroll`, `history` and `document_method`; 1 is still read."""
+_READABLE_VERSIONS = (1, 2)
+_CHAT_SETTLE_S = 2.0
+"""How long a restored page may take to draw its widget transcript before it counts as lost."""
 T = TypeVar("T")
 
 _RESTORE_SESSION_STORAGE = """
@@ -77,12 +86,22 @@ class PageSession:
         await self._origins.install(self._context)
         self._page = await self._context.new_page()
         self._page.on("crash", self._on_crash)
+        self._page.on("response", self._on_response)
+        self._document_method = "GET"
         self._watch = NetworkWatch(self._page)
         self._crashed = False
         self._last = None
 
     def _on_crash(self, _page: Any) -> None:
         self._crashed = True
+
+    def _on_response(self, response: Any) -> None:
+        # Which request drew the current document: a POST's page is not what a GET shows.
+        request = response.request
+        if not request.is_navigation_request() or 300 <= response.status < 400:
+            return
+        if request.frame == self._page.main_frame:
+            self._document_method = request.method
 
     def refusal(self, url: str) -> str | None:
         """Return why `url` may not be visited in this run, or None if it may."""
@@ -155,6 +174,10 @@ class PageSession:
                 "storage_state": await self._context.storage_state(),
                 "session_storage": {"origin": _web_origin(url), "items": session_storage},
                 "chat": [asdict(m) for m in await read_chat(self._page, self.widget)],
+                "fields": await capture_fields(self._page),
+                "scroll": await self._page.evaluate("() => [window.scrollX, window.scrollY]"),
+                "history": await back_history(self._context, self._page),
+                "document_method": self._document_method,
             }
             return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
 
@@ -167,6 +190,13 @@ class PageSession:
             BrowserError: The bytes are not a browser snapshot, or the browser died.
         """
         data = _parse_snapshot(state)
+        method = data.get("document_method", "GET")
+        if method != "GET":
+            raise BrowserError(
+                f"cannot restore the page {data['url']!r}: it is the answer to a {method} "
+                "(a form post), which opening its URL again would not show",
+                url=data["url"],
+            )
         self._check_alive("restore the browser")
         await self._close_context()
         await self._guard("restore the browser", lambda: self._reopen(data), check_first=False)
@@ -178,10 +208,34 @@ class PageSession:
         if stored["items"]:
             args = json.dumps([stored["origin"], stored["items"]])
             script = await self._page.add_init_script(_RESTORE_SESSION_STORAGE % args)
-        if data["url"] != "about:blank" and self.refusal(data["url"]) is None:
-            await self._page.goto(data["url"], wait_until="domcontentloaded")
+        for url in [*data.get("history", []), data["url"]]:
+            if url != "about:blank" and self.refusal(url) is None:
+                await self._page.goto(url, wait_until="domcontentloaded")
         if script is not None:
             await script.close()  # later pages must not get the old storage back
+        await restore_fields(self._page, data.get("fields", []))
+        if data.get("scroll", [0, 0]) != [0, 0]:
+            await self._page.evaluate("([x, y]) => window.scrollTo(x, y)", data["scroll"])
+        if "chat" in data:
+            await self._check_chat(data["chat"])
+
+    async def _check_chat(self, stored: list[dict[str, str]]) -> None:
+        """Wait until the widget shows the stored transcript; a page that does not is an error."""
+        deadline = anyio.current_time() + _CHAT_SETTLE_S
+        while True:
+            shown = [asdict(m) for m in await read_chat(self._page, self.widget)]
+            if shown == stored:
+                return
+            if anyio.current_time() >= deadline:
+                break
+            await anyio.sleep(0.05)
+        raise BrowserError(
+            f"cannot restore the chat widget's transcript on {self._page.url!r}: the page shows "
+            f"{len(shown)} message(s) where the snapshot had {len(stored)} (a transcript the page "
+            "keeps only in memory, or on a server whose state is not in the snapshot, does not "
+            "come back with the URL, cookies and storage)",
+            url=self._page.url,
+        )
 
     async def screenshot(self) -> bytes:
         """Return a PNG of the viewport."""
@@ -234,7 +288,7 @@ def _web_origin(url: str) -> str:
 def _parse_snapshot(state: bytes) -> dict[str, Any]:
     try:
         data: dict[str, Any] = json.loads(state)
-        if data.get("version") != SNAPSHOT_VERSION:
+        if data.get("version") not in _READABLE_VERSIONS:
             raise ValueError(f"version {data.get('version')!r}, expected {SNAPSHOT_VERSION}")
         for key in ("url", "storage_state", "session_storage"):
             data[key]  # noqa: B018 - fail early on a truncated snapshot
