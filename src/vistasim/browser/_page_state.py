@@ -15,7 +15,7 @@ from typing import Any
 
 from vistasim.errors import BrowserError
 
-__all__ = ["back_history", "capture_fields", "restore_fields"]
+__all__ = ["capture_fields", "navigation_history", "restore_fields"]
 
 _CAPTURE_FIELDS_JS = r"""
 () => {
@@ -129,13 +129,12 @@ async def restore_fields(page: Any, fields: list[dict[str, Any]]) -> None:
         )
 
 
-async def back_history(context: Any, page: Any) -> list[str]:
-    """The URLs of the pages before the current one in `page`'s history, oldest first."""
+async def navigation_history(context: Any, page: Any) -> tuple[list[tuple[int, str]], int]:
+    """`page`'s history as (entry id, URL) pairs, and the index of the current entry."""
     cdp = await context.new_cdp_session(page)
     try:
         history = await cdp.send("Page.getNavigationHistory")
     finally:
         await cdp.detach()
-    urls = [str(e["url"]) for e in history["entries"][: history["currentIndex"]]]
-    # A new page starts on an `about:blank` entry of its own: that one need not be rebuilt.
-    return urls[1:] if urls[:1] == ["about:blank"] else urls
+    entries = [(int(e["id"]), str(e["url"])) for e in history["entries"]]
+    return entries, int(history["currentIndex"])

@@ -93,7 +93,8 @@ class WebChannel:
         old = _origin(data.get("url", ""))
         if old and old != self.site_origin and old.startswith("http://127.0.0.1:"):
             data["url"] = self._moved(old, data["url"])
-            data["history"] = [self._moved(old, url) for url in data.get("history", [])]
+            for entry in data.get("history", []):
+                entry["url"] = self._moved(old, entry["url"])
             storage = data.get("session_storage") or {}
             if storage.get("origin") == old:
                 storage["origin"] = self.site_origin
