@@ -175,8 +175,9 @@ async def test_hybrid_resume_from_every_inner_snapshot_equals_the_original(tmp_p
     assert not mismatches, "\n".join(mismatches)
 
 
-async def test_ui_resume_from_every_inner_snapshot_equals_the_original(tmp_path):
-    count, mismatches = await _same_action_restores(tmp_path, "shop", "ui")
-    print(f"shop ui: {count - len(mismatches)}/{count} snapshots")
+@pytest.mark.parametrize("domain", ["shop", "school"])
+async def test_ui_resume_from_every_inner_snapshot_equals_the_original(tmp_path, domain):
+    count, mismatches = await _same_action_restores(tmp_path, domain, "ui")
+    print(f"{domain} ui: {count - len(mismatches)}/{count} snapshots")
     assert count > 0
     assert not mismatches, "\n".join(mismatches)

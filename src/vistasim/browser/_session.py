@@ -247,7 +247,10 @@ class PageSession:
         """Replace this session's context with one built from `snapshot()` bytes, at its URL.
 
         Raises:
-            BrowserError: The bytes are not a browser snapshot, or the browser died.
+            BrowserError: The bytes are not a browser snapshot, or the browser died; or the page
+                cannot be brought back exactly (a form post's answer or a history entry that was
+                not kept, a typed field that is not on the restored page, a widget transcript
+                the page does not show again), naming what.
         """
         data = _parse_snapshot(state)
         _check_restorable(data)

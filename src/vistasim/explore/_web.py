@@ -9,15 +9,16 @@ the transcript through the selectors found. Before a run, `check_widget` opens `
 once, so a page without a findable widget stops the run before it starts.
 
 Snapshots (`WebChannel.snapshot`) are the browser's (`PageSession.snapshot`: URL, cookies and
-storage, form fields, history, the widget transcript) plus, on a built-in domain's site, the
-site's per-session server state under the key `site`: who is logged in, the chat history and the
-chat agent's state per session cookie (`Site.snapshot_sessions`). That state lives in the browser
-blob, not the environment's, because it belongs to the page's cookie and dies with the site: the
-environment blob stays the domain's data alone, the same in every mode. `WebChannel.restore`
-restores the environment-independent site sessions first (the environment itself is restored
-just before, by the resume), then the page, and rebinds the widget adapter to the new page. An
-external product's server state is its own: it is not in the snapshot, and its widget adapter
-keeps the `replay` restore strategy.
+storage, changed form fields, history, a form post's answer, the widget transcript) plus, on a
+built-in domain's site, the site's per-session server state under the key `site`: who is logged
+in, the chat history and the chat agent's state, per session cookie (`Site.snapshot_sessions`).
+That state lives in the browser blob, not in the environment's: it belongs to the page's cookie
+and to the site served for this episode, and the environment blob stays the domain's data alone,
+the same in every mode. `WebChannel.restore` runs after the resume restored the environment; it
+puts the site's sessions back first (so the page's cookie finds its session), then the page, and
+rebinds the widget adapter to the new page. Since the snapshot brings the whole conversation
+back, the adapter on a built-in site has the `stateless` restore strategy (nothing is re-sent).
+An external product's server state is its own and in no snapshot: its adapter keeps `replay`.
 """
 
 from __future__ import annotations
