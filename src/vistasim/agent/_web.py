@@ -45,7 +45,9 @@ class WebChatAgent:
     """The agent under test reached through its chat widget in a Playwright page (`kind = "web"`).
 
     The page belongs to the caller (the runner shares it with the simulated user); `aclose` only
-    stops listening to it. The page holds the conversation, so the restore strategy is `replay`.
+    stops listening to it. The page holds the conversation, so the restore strategy is `replay`
+    (unless the caller's browser snapshots bring it back); after a browser restore, `rebind` moves
+    the adapter to the new page.
     Each reply's metadata records `latency_s` (send to the last change of the reply text) and
     `first_s` (send to the first text of the reply).
 
@@ -56,6 +58,9 @@ class WebChatAgent:
             for this long (default `DEFAULT_SETTLE_MS`).
         timeout_s: Upper bound on one turn, from finding the widget to the settled reply.
         trace: Where to read tool calls when neither the network nor the page reports them.
+        restore_strategy: `replay` (the default: the product's server holds the conversation);
+            `stateless` when the browser snapshot brings the whole conversation back (the
+            built-in domains' sites, whose sessions are in it), so nothing is re-sent.
     """
 
     restore_strategy: RestoreStrategy = "replay"
@@ -68,8 +73,10 @@ class WebChatAgent:
         settle_ms: int | None = None,
         timeout_s: float = 30.0,
         trace: TraceSource | None = None,
+        restore_strategy: RestoreStrategy = "replay",
     ) -> None:
         _playwright()
+        self.restore_strategy = restore_strategy
         self._page = page
         self._widget = widget
         self._settle_s = (DEFAULT_SETTLE_MS if settle_ms is None else settle_ms) / 1000
@@ -113,13 +120,28 @@ class WebChatAgent:
         lines = await read_chat(self._page, self._widget or WidgetSelectors())
         return tuple(Utterance(role=line.role, text=line.text) for line in lines)
 
+    def rebind(self, page: Page) -> None:
+        """Talk to the widget on `page` from now on (the page a browser restore opened).
+
+        The widget's selectors are kept: the restored page is the same site.
+        """
+        self._stop_listening()
+        self._page = page
+        self._responses.clear()
+        self._crashed = False
+        page.on("response", self._on_response)
+        page.on("crash", self._on_crash)
+
     async def aclose(self) -> None:
         """Stop listening to the page (the page and browser belong to the caller)."""
-        self._page.remove_listener("response", self._on_response)
-        self._page.remove_listener("crash", self._on_crash)
+        self._stop_listening()
         close = getattr(self._trace, "aclose", None)
         if close is not None:
             await close()
+
+    def _stop_listening(self) -> None:
+        self._page.remove_listener("response", self._on_response)
+        self._page.remove_listener("crash", self._on_crash)
 
     async def _turn(self, message: str, deadline: float, since: float) -> Reply:
         widget = await self._find_widget(deadline)

@@ -5,7 +5,14 @@ redirect hops included, is checked against the allowed origins (`_origins.py`) a
 blocked; a blocked navigation leaves the page where it was and comes back to the caller as an
 action error it can read. A dead browser is different: that is an infrastructure failure, raised
 as `BrowserError` so the runner marks the episode errored. Snapshots capture what a branch needs
-to resume the page: URL, cookies, local and session storage, and the widget transcript.
+to resume the page: URL, cookies, local and session storage, the widget transcript, the form
+fields the user changed, the scroll position and the back-history (`_page_state.py`). A page
+that answered a form post is not what a GET of its URL shows, so its answer is kept too: the
+restore posts again to the URL and answers from the snapshot (the server is not asked), which
+also leaves a post entry in the history, as the original had. Restoring rebuilds the history,
+opens the URL, puts the fields back and checks that the widget shows the stored transcript; what
+cannot be brought back exactly is a `BrowserError` naming it, never a silently different page.
+Version 1 snapshots (no fields, scroll, history or posted answers) still restore.
 """
 
 from __future__ import annotations
@@ -22,13 +29,18 @@ from vistasim.browser._actions import NetworkWatch, StepResult, execute_step
 from vistasim.browser._discover import import_playwright
 from vistasim.browser._observe import observe_page
 from vistasim.browser._origins import OriginGuard, origin_of
+from vistasim.browser._page_state import capture_fields, navigation_history, restore_fields
 from vistasim.browser._types import Navigate, PageView, WebStep
 from vistasim.browser._widget import WidgetSelectors, read_chat
 from vistasim.errors import BrowserError
 
 __all__ = ["PageSession"]
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+"""2 added `fields`, `scroll`, `history`, `document` and `lost_posts`; 1 is still read."""
+_READABLE_VERSIONS = (1, 2)
+_CHAT_SETTLE_S = 2.0
+"""How long a restored page may take to draw its widget transcript before it counts as lost."""
 T = TypeVar("T")
 
 _RESTORE_SESSION_STORAGE = """
@@ -37,6 +49,17 @@ _RESTORE_SESSION_STORAGE = """
     for (const [key, value] of Object.entries(items)) sessionStorage.setItem(key, value);
   }
 })(%s)
+"""
+
+
+_POST_JS = """
+([url, method]) => {
+  const form = document.createElement("form");
+  form.method = method;
+  form.action = url;
+  (document.body || document.documentElement).appendChild(form);
+  form.submit();
+}
 """
 
 
@@ -77,12 +100,35 @@ class PageSession:
         await self._origins.install(self._context)
         self._page = await self._context.new_page()
         self._page.on("crash", self._on_crash)
+        self._page.on("response", self._on_response)
+        self._document: Any = None
+        """The response that drew the current document."""
+        self._document_seen = True
+        self._posts: dict[int, dict[str, Any]] = {}
+        """The answers of form posts, by the history entry they drew."""
+        self._lost_posts = 0
+        """Form posts' answers left before a snapshot saw them (their history entries are lost)."""
         self._watch = NetworkWatch(self._page)
         self._crashed = False
         self._last = None
 
     def _on_crash(self, _page: Any) -> None:
         self._crashed = True
+
+    def _on_response(self, response: Any) -> None:
+        # Which request drew the current document: a POST's page is not what a GET shows.
+        request = response.request
+        if not request.is_navigation_request() or 300 <= response.status < 400:
+            return
+        if request.frame == self._page.main_frame:
+            previous = self._document
+            if (
+                previous is not None
+                and previous.request.method != "GET"
+                and not self._document_seen
+            ):
+                self._lost_posts += 1
+            self._document, self._document_seen = response, False
 
     def refusal(self, url: str) -> str | None:
         """Return why `url` may not be visited in this run, or None if it may."""
@@ -155,18 +201,59 @@ class PageSession:
                 "storage_state": await self._context.storage_state(),
                 "session_storage": {"origin": _web_origin(url), "items": session_storage},
                 "chat": [asdict(m) for m in await read_chat(self._page, self.widget)],
+                "fields": await capture_fields(self._page),
+                "scroll": await self._page.evaluate("() => [window.scrollX, window.scrollY]"),
+                **await self._history(),
+                "lost_posts": self._lost_posts,
             }
             return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
 
         return await self._guard("snapshot the browser", capture)
 
+    async def _history(self) -> dict[str, Any]:
+        """The back-history and the current page's posted answer (if a form post drew it)."""
+        entries, current = await navigation_history(self._context, self._page)
+        current_id = entries[current][0]
+        if not self._document_seen:
+            self._document_seen = True
+            answer = await self._posted_answer()
+            if answer is not None:
+                self._posts[current_id] = answer
+        back = entries[:current]
+        # A new page starts on an `about:blank` entry of its own: that one is not rebuilt.
+        if back and back[0][1] == "about:blank":
+            back = back[1:]
+        return {
+            "history": [{"url": url, "document": self._posts.get(i)} for i, url in back],
+            "document": self._posts.get(current_id),
+        }
+
+    async def _posted_answer(self) -> dict[str, Any] | None:
+        response = self._document
+        if response is None or response.request.method == "GET" or response.url != self._page.url:
+            return None
+        answer: dict[str, Any] = {
+            "method": response.request.method,
+            "status": response.status,
+            "content_type": response.headers.get("content-type", "text/html"),
+        }
+        try:
+            answer["body"] = (await response.body()).decode("utf-8")
+        except (import_playwright().Error, UnicodeDecodeError) as exc:
+            answer["unreadable"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return answer
+
     async def restore(self, state: bytes) -> None:
         """Replace this session's context with one built from `snapshot()` bytes, at its URL.
 
         Raises:
-            BrowserError: The bytes are not a browser snapshot, or the browser died.
+            BrowserError: The bytes are not a browser snapshot, or the browser died; or the page
+                cannot be brought back exactly (a form post's answer or a history entry that was
+                not kept, a typed field that is not on the restored page, a widget transcript
+                the page does not show again), naming what.
         """
         data = _parse_snapshot(state)
+        _check_restorable(data)
         self._check_alive("restore the browser")
         await self._close_context()
         await self._guard("restore the browser", lambda: self._reopen(data), check_first=False)
@@ -178,10 +265,62 @@ class PageSession:
         if stored["items"]:
             args = json.dumps([stored["origin"], stored["items"]])
             script = await self._page.add_init_script(_RESTORE_SESSION_STORAGE % args)
-        if data["url"] != "about:blank" and self.refusal(data["url"]) is None:
-            await self._page.goto(data["url"], wait_until="domcontentloaded")
+        pages = [*data.get("history", []), {"url": data["url"], "document": data.get("document")}]
+        for entry in pages:
+            if entry["url"] != "about:blank" and self.refusal(entry["url"]) is None:
+                await self._open_page(entry["url"], entry["document"])
         if script is not None:
             await script.close()  # later pages must not get the old storage back
+        await restore_fields(self._page, data.get("fields", []))
+        if data.get("scroll", [0, 0]) != [0, 0]:
+            await self._page.evaluate("([x, y]) => window.scrollTo(x, y)", data["scroll"])
+        if "chat" in data:
+            await self._check_chat(data["chat"])
+
+    async def _open_page(self, url: str, document: dict[str, Any] | None) -> None:
+        """Open one page of the snapshot.
+
+        A form post's answer is posted again and answered from the snapshot (the server is not
+        asked), so the history holds a post entry there, as it did.
+        """
+        if document is None:
+            await self._page.goto(url, wait_until="domcontentloaded")
+            return
+
+        async def answer(route: Any) -> None:
+            await route.fulfill(
+                status=document["status"],
+                headers={"content-type": document["content_type"]},
+                body=document["body"].encode("utf-8"),
+            )
+
+        await self._page.route(url, answer, times=1)
+        try:
+            async with self._page.expect_navigation(wait_until="domcontentloaded"):
+                await self._page.evaluate(_POST_JS, [url, document.get("method", "POST")])
+        finally:
+            await self._page.unroute(url, answer)
+        entries, current = await navigation_history(self._context, self._page)
+        self._posts[entries[current][0]] = document
+        self._document_seen = True
+
+    async def _check_chat(self, stored: list[dict[str, str]]) -> None:
+        """Wait until the widget shows the stored transcript; a page that does not is an error."""
+        deadline = anyio.current_time() + _CHAT_SETTLE_S
+        while True:
+            shown = [asdict(m) for m in await read_chat(self._page, self.widget)]
+            if shown == stored:
+                return
+            if anyio.current_time() >= deadline:
+                break
+            await anyio.sleep(0.05)
+        raise BrowserError(
+            f"cannot restore the chat widget's transcript on {self._page.url!r}: the page shows "
+            f"{len(shown)} message(s) where the snapshot had {len(stored)} (a transcript the page "
+            "keeps only in memory, or on a server whose state is not in the snapshot, does not "
+            "come back with the URL, cookies and storage)",
+            url=self._page.url,
+        )
 
     async def screenshot(self) -> bytes:
         """Return a PNG of the viewport."""
@@ -231,10 +370,29 @@ def _web_origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def _check_restorable(data: dict[str, Any]) -> None:
+    """Refuse, before anything is closed, a snapshot whose page cannot come back exactly."""
+    if data.get("lost_posts"):
+        raise BrowserError(
+            f"cannot restore the history of {data['url']!r}: {data['lost_posts']} form post "
+            "answer(s) were left before a snapshot kept them, so their pages cannot be rebuilt",
+            url=data["url"],
+        )
+    posted = [data.get("document"), *(e.get("document") for e in data.get("history", []))]
+    for document in posted:
+        if document is not None and "body" not in document:
+            raise BrowserError(
+                f"cannot restore the page {data['url']!r} or its history: a "
+                f"{document.get('method', 'form post')}'s answer could not be kept "
+                f"({document.get('unreadable', 'missing')})",
+                url=data["url"],
+            )
+
+
 def _parse_snapshot(state: bytes) -> dict[str, Any]:
     try:
         data: dict[str, Any] = json.loads(state)
-        if data.get("version") != SNAPSHOT_VERSION:
+        if data.get("version") not in _READABLE_VERSIONS:
             raise ValueError(f"version {data.get('version')!r}, expected {SNAPSHOT_VERSION}")
         for key in ("url", "storage_state", "session_storage"):
             data[key]  # noqa: B018 - fail early on a truncated snapshot

@@ -8,6 +8,12 @@ sessions live in a cookie-keyed dict that forgets its oldest entry past a cap, `
 one agent and its history per session, and `/api/user` lists and runs the user-side APIs. A
 domain subclasses `Site` for its templates, its session fields and how a tool error maps to an
 HTTP status.
+
+The sessions are the site's only state besides the environment, and a browser snapshot of a run
+carries them (`snapshot_sessions`, `restore_sessions`): who is logged in, the chat history and the
+chat agent's own state, per session cookie. An agent that cannot snapshot its state (restore
+strategy `replay`) cannot be brought back without calling it again, which would change the
+environment; restoring a session with one is a `BrowserError` naming it.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from jinja2 import Environment, PackageLoader
 
 from vistasim.agent._types import Reply, Turn, Utterance
 from vistasim.env import SqliteEnvironment
+from vistasim.errors import BrowserError
 
 __all__ = [
     "MAX_BODY",
@@ -96,6 +103,56 @@ class Site(Generic[EnvT]):
             self.sessions[sid] = {**self.new_session(), "agent": None, "history": []}
         return sid, self.sessions[sid]
 
+    def snapshot_sessions(self) -> dict[str, Any]:
+        """Every session as JSON: its domain fields, chat history and chat agent's state.
+
+        Raises:
+            AgentError: A session's agent failed to snapshot (its own `snapshot()` raised).
+        """
+        return {
+            "sessions": [
+                {
+                    "sid": sid,
+                    "fields": {k: v for k, v in session.items() if k not in ("agent", "history")},
+                    "history": [[u.role, u.text] for u in session["history"]],
+                    "agent": None if session["agent"] is None else _agent_state(session["agent"]),
+                }
+                for sid, session in self.sessions.items()
+            ]
+        }
+
+    def restore_sessions(self, state: dict[str, Any]) -> None:
+        """Replace every session with those of a `snapshot_sessions()` state.
+
+        Raises:
+            BrowserError: The state is not a session snapshot, or a session's chat agent cannot
+                be brought back (it has no snapshot of its own).
+        """
+        sessions: dict[str, dict[str, Any]] = {}
+        try:
+            for entry in state["sessions"]:
+                history = [Utterance(role=role, text=text) for role, text in entry["history"]]
+                agent = self._restore_agent(entry["sid"], entry["agent"])
+                sessions[entry["sid"]] = {**entry["fields"], "agent": agent, "history": history}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BrowserError(f"not a snapshot of the site's sessions ({exc!r})") from None
+        self.sessions = sessions
+
+    def _restore_agent(self, sid: str, state: dict[str, Any] | None) -> Any:
+        if state is None:
+            return None
+        strategy = state["strategy"]
+        if strategy not in ("state", "stateless"):
+            raise BrowserError(
+                f"cannot restore the site's chat session {sid[:6]}...: its agent's restore "
+                f"strategy is {strategy!r}, so its state is in no snapshot (give the agent "
+                "snapshot() and restore())"
+            )
+        agent = self.agent_factory()
+        if strategy == "state":
+            agent.restore(state["state"])
+        return agent
+
     def keep_session(self, response: Response, sid: str) -> None:
         """Set the session cookie on `response`."""
         response.set_cookie(self.cookie, sid, httponly=True, samesite="lax")
@@ -151,6 +208,20 @@ class Site(Generic[EnvT]):
     def user_api_args(self, request: Request, name: str, args: dict[str, Any]) -> dict[str, Any]:
         """Return the arguments a user-side API call runs with (domains fill in the session's)."""
         return args
+
+
+def _agent_state(agent: Any) -> dict[str, Any]:
+    """How to bring a session's agent back: its state, or nothing when it keeps none."""
+    strategy = getattr(agent, "restore_strategy", None)
+    if strategy == "stateless":
+        return {"strategy": "stateless"}
+    if strategy in ("state", None):
+        as_bytes = getattr(agent, "snapshot_bytes", None)  # the run's adapters (GuardedAgent)
+        if callable(as_bytes):
+            return {"strategy": "state", "state": json.loads(as_bytes())}
+        if callable(getattr(agent, "snapshot", None)) and callable(getattr(agent, "restore", None)):
+            return {"strategy": "state", "state": agent.snapshot()}
+    return {"strategy": strategy or "none"}
 
 
 async def read_body(request: Request) -> bytes:

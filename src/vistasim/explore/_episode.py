@@ -316,7 +316,7 @@ async def take_snapshot(
     env_ref = agent_ref = browser_ref = None
     if ep.web is not None:
         # Page text and the widget transcript may quote a secret; the page state is JSON.
-        state = (await ep.web.session.snapshot()).decode()
+        state = (await ep.web.snapshot()).decode()
         blobs.append(redact_json(state, ep.store.secrets).encode())
         browser_ref = blob_hash(blobs[-1])
     if ep.env is not None:

@@ -7,6 +7,18 @@ UI and what the agent does in chat change the same state; an external product is
 per episode (`browser.find_widget`); the page view, the snapshots and the widget adapter all read
 the transcript through the selectors found. Before a run, `check_widget` opens `web.start_url`
 once, so a page without a findable widget stops the run before it starts.
+
+Snapshots (`WebChannel.snapshot`) are the browser's (`PageSession.snapshot`: URL, cookies and
+storage, changed form fields, history, a form post's answer, the widget transcript) plus, on a
+built-in domain's site, the site's per-session server state under the key `site`: who is logged
+in, the chat history and the chat agent's state, per session cookie (`Site.snapshot_sessions`).
+That state lives in the browser blob, not in the environment's: it belongs to the page's cookie
+and to the site served for this episode, and the environment blob stays the domain's data alone,
+the same in every mode. `WebChannel.restore` runs after the resume restored the environment; it
+puts the site's sessions back first (so the page's cookie finds its session), then the page, and
+rebinds the widget adapter to the new page. Since the snapshot brings the whole conversation
+back, the adapter on a built-in site has the `stateless` restore strategy (nothing is re-sent).
+An external product's server state is its own and in no snapshot: its adapter keeps `replay`.
 """
 
 from __future__ import annotations
@@ -41,6 +53,10 @@ class WebChannel:
     screenshots: bool
     site_origin: str
     """Origin of the site the episode started on."""
+    site: Any = None
+    """The built-in domain's `Site` serving the page, whose sessions the snapshots carry."""
+    widget_agent: Any = None
+    """The `WebChatAgent` on the page, moved to the new page after a restore."""
 
     async def observe(self) -> PageView:
         """The current page, trimmed to the token budget."""
@@ -51,20 +67,52 @@ class WebChannel:
         """Carry out one web action; errors come back in the result."""
         return await self.session.act(step)
 
-    async def restore(self, state: bytes) -> None:
-        """Restore a browser snapshot, moved to this episode's site if it was served elsewhere.
-
-        A built-in domain's site is served on a new port when a run resumes, so a stored URL on
-        the old origin is moved to the new one (cookies are per host, not per port).
-        """
+    async def snapshot(self) -> bytes:
+        """The page's snapshot, with the built-in site's sessions under `site` (JSON)."""
+        state: bytes = await self.session.snapshot()
+        if self.site is None:
+            return state
         data = json.loads(state)
+        data["site"] = self.site.snapshot_sessions()
+        return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+
+    async def restore(self, state: bytes) -> None:
+        """Restore a `snapshot()`: the site's sessions, then the page; rebind the widget adapter.
+
+        A built-in domain's site is served on a new port when a run resumes, so stored URLs on
+        the old origin are moved to the new one (cookies are per host, not per port).
+
+        Raises:
+            BrowserError: The snapshot cannot be brought back exactly (see
+                `PageSession.restore`), or it lacks the built-in site's sessions.
+        """
+        try:
+            data = json.loads(state)
+            assert isinstance(data, dict)
+        except (ValueError, AssertionError):
+            raise BrowserError("not a browser snapshot (not a JSON object)") from None
         old = _origin(data.get("url", ""))
         if old and old != self.site_origin and old.startswith("http://127.0.0.1:"):
-            data["url"] = self.site_origin + data["url"][len(old) :]
+            data["url"] = self._moved(old, data["url"])
+            for entry in data.get("history", []):
+                entry["url"] = self._moved(old, entry["url"])
             storage = data.get("session_storage") or {}
             if storage.get("origin") == old:
                 storage["origin"] = self.site_origin
+        site = data.pop("site", None)
+        if self.site is not None:
+            if site is None:
+                raise BrowserError(
+                    "cannot restore the built-in site's sessions (login, chat history, chat "
+                    "agent): this browser snapshot has none (it was taken by an older vistasim)"
+                )
+            self.site.restore_sessions(site)
         await self.session.restore(json.dumps(data).encode())
+        if self.widget_agent is not None:
+            self.widget_agent.rebind(self.session.page)
+
+    def _moved(self, old: str, url: str) -> str:
+        return self.site_origin + url[len(old) :] if url.startswith(old) else url
 
 
 def open_pool(config: RunConfig) -> Any:
@@ -88,7 +136,7 @@ async def web_channel(
     """
     from vistasim.agent import WebChatAgent
 
-    async with _site(config, env, make_agent) as start_url:
+    async with _site(config, env, make_agent) as (start_url, site):
         origins = config.web.allowed_origins or [_origin(start_url)]
         session = await pool.new_session(allowed_origins=origins)
         try:
@@ -102,6 +150,8 @@ async def web_channel(
                 settle_ms=_settle_ms(config),
                 timeout_s=config.web.widget.timeout_s,
                 trace=_trace(config),
+                # The built-in site's sessions are in the browser snapshot: nothing to replay.
+                restore_strategy="replay" if site is None else "stateless",
             )
             yield (
                 WebChannel(
@@ -109,6 +159,8 @@ async def web_channel(
                     budget_tokens=config.web.observation_tokens,
                     screenshots=config.web.screenshots,
                     site_origin=_origin(start_url),
+                    site=site,
+                    widget_agent=agent,
                 ),
                 agent,
             )
@@ -175,9 +227,10 @@ def _settle_ms(config: RunConfig) -> int | None:
 @asynccontextmanager
 async def _site(
     config: RunConfig, env: Environment | None, make_agent: Callable[[], Any] | None
-) -> AsyncIterator[str]:
+) -> AsyncIterator[tuple[str, Any]]:
+    """The start URL, and the built-in domain's `Site` when vistasim serves it (else None)."""
     if config.web.start_url:
-        yield config.web.start_url
+        yield config.web.start_url, None
         return
     from vistasim.domains import DOMAINS, get_domain
 
@@ -190,8 +243,9 @@ async def _site(
         )
     domain = get_domain(target)
     assert domain.make_web_app is not None
-    async with serve_app(domain.make_web_app(env, make_agent)) as url:
-        yield url
+    app = domain.make_web_app(env, make_agent)
+    async with serve_app(app) as url:
+        yield url, app.state.site
 
 
 @asynccontextmanager
