@@ -37,12 +37,18 @@ async def restore(ep: Episode, path: list[StoredEvent]) -> tuple[EpisodeState, S
     """Rebuild the state at the end of `path` and bring agent, environment and page there."""
     state, snapshot = state_at(path)
     try:
-        state = await _restore_agent(ep, state, snapshot)
-        # The environment first: a built-in site reads it when the page is loaded again.
+        # Without a page, a replayed agent goes first: the tool calls it makes again change the
+        # environment, which the snapshot then puts back. With a page, the environment comes
+        # first (a built-in site reads it when the page loads again) and a replayed agent
+        # behind a widget is replayed into the restored page.
+        if ep.web is None:
+            state = await _restore_agent(ep, state, snapshot)
         if ep.env is not None and snapshot.env_state_ref is not None:
             ep.env.restore(ep.store.get_blob(snapshot.env_state_ref))
-        if ep.web is not None and snapshot.browser_state_ref is not None:
-            await ep.web.restore(ep.store.get_blob(snapshot.browser_state_ref))
+        if ep.web is not None:
+            if snapshot.browser_state_ref is not None:
+                await ep.web.restore(ep.store.get_blob(snapshot.browser_state_ref))
+            state = await _restore_agent(ep, state, snapshot)
     except Exception as exc:
         return state, stop_for(exc, episode_id=ep.plan.episode_id)
     return state, None
