@@ -57,6 +57,18 @@ class _Junction:
     overhead: int
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Pick:
+    """A chosen junction whose original action may still be unknown (a web action)."""
+
+    turn: UserTurn
+    snapshot: StoredEvent
+    original: Action | None
+    rationale: str
+    chooser: str
+    overhead: int
+
+
 class BranchMaker:
     """Creates the branches of one run, one at a time."""
 
@@ -102,21 +114,24 @@ class BranchMaker:
         tried: set[int] = set()
         spent = 0
         while True:
-            junction = await self._junction(parent, path, rng, tried)
-            if junction is None:
+            pick = await self._junction(parent, path, rng, tried)
+            if pick is None:
                 if spent and last is not None:  # model tokens were spent: say so
                     return self._abandon(parent, last, "no junction had an alternative", spent)
                 return None, False
-            tried.add(junction.turn.index)
-            last = junction
-            spent += junction.overhead
-            fork_path = path[: path.index(junction.snapshot) + 1]
+            tried.add(pick.turn.index)
+            spent += pick.overhead
+            fork_path = path[: path.index(pick.snapshot) + 1]
             async with open_episode(parent) as ep:
                 state, stop = await restore(ep, fork_path)
                 if stop is not None:
                     why = f"could not restore: {stop.detail}"
-                    return self._abandon(parent, junction, why, spent)
+                    return self._abandon(
+                        parent, await self._resolved(pick, None, state), why, spent
+                    )
                 view = await view_of(ep, state)
+                junction = await self._resolved(pick, view, state)
+                last = junction
                 alternatives, made = await self._candidates(ep, junction, view, state, path, rng)
             spent += made
             if alternatives:
@@ -149,7 +164,7 @@ class BranchMaker:
 
     async def _junction(
         self, parent: EpisodePlan, path: list[StoredEvent], rng: random.Random, tried: set[int]
-    ) -> _Junction | None:
+    ) -> _Pick | None:
         located = junctions(path)
         turns = [t for t, _, _ in located]
         fork_turn = -1
@@ -171,12 +186,14 @@ class BranchMaker:
         exclude = used | tried | {t.index for t in turns if t.index <= fork_turn}
         if self.spec.generator == "same":
             exclude |= {t.index for t in turns if t.kind == "stop"}
+        if not isinstance(self.policy, AgendaPolicy):  # only it can be asked again, exactly
+            exclude |= {t.index for t, _, action in located if action is None}
         junction = await self.chooser.choose(turns, rng=rng, exclude=exclude)
         if junction is None:
             return None
         for turn, snapshot, original in located:
             if turn.index == junction.turn_index:
-                return _Junction(
+                return _Pick(
                     turn=turn,
                     snapshot=snapshot,
                     original=original,
@@ -185,6 +202,19 @@ class BranchMaker:
                     overhead=junction.overhead_tokens,
                 )
         return None
+
+    async def _resolved(self, pick: _Pick, view: Any, state: Any) -> _Junction:
+        """The junction with its original action: the stored one, or the agenda user's again."""
+        original = pick.original
+        if original is None:
+            if view is None or not isinstance(self.policy, AgendaPolicy):
+                original = Finish(reason="user_stop", text="(the web action: unknown, not restored)")
+            else:
+                original, _ = await self.policy.next_action(view, state.user_state)
+        return _Junction(
+            turn=pick.turn, snapshot=pick.snapshot, original=original,
+            rationale=pick.rationale, chooser=pick.chooser, overhead=pick.overhead,
+        )  # fmt: skip
 
     async def _candidates(
         self,
@@ -259,8 +289,12 @@ def user_turns(path: Sequence[StoredEvent]) -> list[UserTurn]:
     return [turn for turn, _, _ in junctions(path)]
 
 
-def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action]]:
-    """Each user turn with the snapshot before it and the action taken (rebuilt from events)."""
+def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action | None]]:
+    """Each user turn with the snapshot before it and the action taken, rebuilt from events.
+
+    A web action is not rebuilt (its target is an element id of that page): its action is
+    `None`, and the offline user, which is deterministic, is asked again at the junction.
+    """
     found = []
     before = ""
     for index, stored in enumerate(path[:-1]):
@@ -271,7 +305,7 @@ def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, 
             continue
         kind, text = _describe_event(path[index + 1].event)
         action = _action_of(path[index + 1].event)
-        if kind is not None and action is not None:
+        if kind is not None and (action is not None or kind == "web"):
             turn = UserTurn(index=event.turn, kind=kind, text=text, before=before)
             found.append((turn, stored, action))
     return found
@@ -296,8 +330,6 @@ def _describe_event(event: object) -> tuple[str | None, str]:
 
 
 def _action_of(event: object) -> Action | None:
-    # Web actions are not rebuilt from events (their targets are page ids of that moment);
-    # a web junction is branched with generated alternatives only.
     match event:
         case UserMessage(text=text):
             return Say(text=text)

@@ -67,8 +67,11 @@ async def agenda_alternatives(
     found: list[Alternative] = []
     seen = {_key(original)}
     said = " ".join(u.text for u in view.transcript if u.role == "user").lower()
-    for source, behaviour in _behaviours(current, said):
-        changed = _with_behaviour(current, behaviour)
+    changes = [(source, _with_behaviour(current, b)) for source, b in _behaviours(current, said)]
+    if view.page is not None and not current.stack[0].web_off:
+        # In the UI, another channel is an alternative too: ask in chat instead of clicking on.
+        changes.append(("chat_instead", current.with_entry(web_off=True)))
+    for source, changed in changes:
         action, after = await policy.next_action(view, changed.model_dump(mode="json"))
         if _key(action) in seen:
             continue
