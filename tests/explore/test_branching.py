@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
 
 import pytest
 
-from tests.helpers import desk_config, desk_scenarios
-from vistasim.config import RunConfig
+from tests.helpers import (
+    KILLABLE_DESK_CONFIG,
+    REPO,
+    count_rows,
+    desk_config,
+    desk_scenarios,
+    write_desk_config,
+)
+from vistasim.config import RunConfig, load_config
 from vistasim.domains import get_domain
 from vistasim.errors import StoreError
 from vistasim.events import AgentReply, Snapshot, ToolCall, UserMessage
@@ -252,3 +265,64 @@ def test_branch_records_round_trip_through_the_store():
     assert abandoned is None
     assert [b.status for b in store.list_branches("r")] == ["converged", "abandoned"]
     assert json.loads(json.dumps(store.list_branches("r")[1].injected)) == {}
+
+
+# -- kill -9 while branching -----------------------------------------------------------------
+
+EXPLORE_DESK = (
+    KILLABLE_DESK_CONFIG.replace("rollouts = 4", "rollouts = 1")
+    + """
+[explore]
+branches = 3
+"""
+)
+
+
+@pytest.mark.slow
+async def test_kill_9_while_branching_then_resume_loses_and_duplicates_nothing(tmp_path):
+    config = write_desk_config(tmp_path, EXPLORE_DESK)
+    db_path = tmp_path / "killed.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vistasim.cli", "run", str(config), "--store", str(db_path)],
+        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 90
+    while count_rows(db_path, "SELECT COUNT(*) FROM branches") < 3:
+        assert proc.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline, "the run made no progress"
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    left = count_rows(
+        db_path, "SELECT COUNT(*) FROM episodes WHERE status IN ('pending', 'running')"
+    )
+    assert left > 0, "nothing was left to resume"
+
+    with open_store(db_path) as store:
+        [row] = store.list_runs()
+        await run(resume=row.run_id, store=store)
+        view = read_run_view(store, row.run_id)
+        in_table = store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    assert view.status == "done"
+    assert all(e.status in ("done", "errored") for e in view.episodes)
+    assert {b.status for b in view.branches} <= {"done", "converged", "abandoned"}
+    # The same branches as an uninterrupted run: none lost, none made twice.
+    with open_store(tmp_path / "reference.db") as ref_store:
+        result = await run(load_config(config, environ={}), store=ref_store)
+        reference = read_run_view(ref_store, result.run_id)
+    assert _branch_keys(view) == _branch_keys(reference)
+    assert Counter(b.scenario_id for b in view.branches) == Counter(
+        b.scenario_id for b in reference.branches
+    )
+    # Every stored event is exactly one episode's own (or a scenario root): nothing duplicated.
+    own = [s.id for e in view.episodes for s in e.own_events]
+    assert len(own) == len(set(own)) and in_table == len(own) + len(view.scenarios)
+    for branch in (e for e in view.episodes if e.branch_of is not None):
+        assert branch.own_events[0].parent_id == branch.fork_event_id
+
+
+def _branch_keys(view) -> list[tuple]:
+    return sorted(
+        (b.episode_id.split(":", 1)[1], b.turn, b.status, json.dumps(b.injected, sort_keys=True))
+        for b in view.branches
+    )

@@ -31,6 +31,7 @@ from vistasim.errors import ConfigError
 from vistasim.events import AgentReply, ApiCall, Snapshot, Stop, ToolCall, UserMessage, WebAction
 from vistasim.explore._episode import Episode, view_of
 from vistasim.explore._resume import restore
+from vistasim.llm._meter import collect_calls
 from vistasim.llm._types import ChatModel
 from vistasim.store._store import EpisodePlan, NewBranch, Store
 from vistasim.store._view import BranchCandidate, StoredEvent
@@ -44,7 +45,7 @@ from vistasim.user._agenda_ops import (
 )
 from vistasim.user._types import Action, CallApi, Finish, Say
 
-__all__ = ["BranchMaker", "converged", "junctions", "user_turns"]
+__all__ = ["BranchMaker", "check_explore", "converged", "junctions", "user_turns"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +107,15 @@ class BranchMaker:
         `(None, False)` when `parent` has no junction left. `open_episode(plan)` is an async
         context manager yielding a live `Episode` for `plan`.
         """
+        # The chooser's and the generator's calls are stored with the branch they made.
+        with collect_calls() as calls:
+            plan, recorded = await self._make(parent, number, open_episode)
+        self.store.record_calls(self.run_id, plan.episode_id if plan else None, calls)
+        return plan, recorded
+
+    async def _make(
+        self, parent: EpisodePlan, number: int, open_episode: Callable[[EpisodePlan], Any]
+    ) -> tuple[EpisodePlan | None, bool]:
         rng = random.Random(f"{self.seed}:{parent.scenario_id}:{number}")
         last: _Junction | None = None
         path = self.store.read_path(parent.leaf_event_id) if parent.leaf_event_id else []
@@ -208,7 +218,7 @@ class BranchMaker:
         original = pick.original
         if original is None:
             if view is None or not isinstance(self.policy, AgendaPolicy):
-                original = Finish(reason="user_stop", text="(the web action: unknown, not restored)")
+                original = Finish(reason="user_stop", text="(a web action; not restored)")
             else:
                 original, _ = await self.policy.next_action(view, state.user_state)
         return _Junction(
@@ -384,6 +394,36 @@ def _continuation(path: Sequence[StoredEvent], fork_id: int) -> list[str]:
             case _:
                 pass
     return seen
+
+
+def check_explore(spec: ExploreSpec, *, user_policy: str, roles: set[str]) -> None:
+    """Refuse, before anything is recorded, branching settings the run cannot play.
+
+    Raises:
+        ConfigError: a model role the settings need is missing, or the agenda operations are
+            asked for without the agenda user.
+    """
+    if not spec.branches:
+        return
+    needs = {"chooser": spec.chooser == "llm", "embedder": spec.embedder == "model"}
+    generator = spec.generator
+    if generator == "auto":
+        generator = "llm" if "generator" in roles else "agenda"
+    needs["generator"] = generator == "llm"
+    for role, needed in needs.items():
+        if needed and role not in roles:
+            key = f"explore.{role}"
+            raise ConfigError(
+                f"{key} = {getattr(spec, role)!r} needs a model for the {role} role: "
+                f"add [models.{role}]",
+                key=key,
+            )
+    if generator == "agenda" and user_policy != "agenda":
+        raise ConfigError(
+            "explore.generator = 'agenda' needs the agenda user (user.policy = 'agenda'); "
+            "configure [models.generator] and set explore.generator = 'llm' instead",
+            key="explore.generator",
+        )
 
 
 def _chooser(spec: ExploreSpec, models: Mapping[str, ChatModel]) -> Any:

@@ -96,6 +96,11 @@ async def run(
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
         db.add_secrets(known_secrets(config, os.environ))
+        from vistasim.explore._branch import check_explore
+
+        check_explore(
+            config.explore, user_policy=config.user.policy, roles={*config.models, *(models or {})}
+        )
         # Everything that can be checked is checked before the run is recorded: the config's
         # endpoints, keys and targets first, then the scenarios against the environment.
         if preflight:

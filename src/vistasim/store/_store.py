@@ -257,8 +257,9 @@ class Store:
     def spent_tokens(self, run_id: str) -> int:
         """Tokens the run has spent so far (what `explore.budget_tokens` bounds).
 
-        Model calls of every role, the agent-token proxy of agents that make none (rule agents),
-        and branch overhead.
+        Model calls of every role (the chooser's and the generator's included: a branch's
+        overhead is stored as model calls too) and the agent-token proxy of agents that make
+        none (rule agents).
         """
         proxy = self.db.execute(
             "SELECT COALESCE(SUM(json_extract(r.value, '$.input_tokens')"
@@ -273,10 +274,7 @@ class Store:
             " WHERE run_id = ?",
             (run_id,),
         ).fetchone()[0]
-        overhead = self.db.execute(
-            "SELECT COALESCE(SUM(overhead_tokens), 0) FROM branches WHERE run_id = ?", (run_id,)
-        ).fetchone()[0]
-        return int(calls) + int(overhead) + int(proxy)
+        return int(calls) + int(proxy)
 
     def episode(self, episode_id: str) -> EpisodePlan:
         """One episode as stored."""

@@ -1,0 +1,77 @@
+"""The agenda user's behaviour operations as DIVERT candidates."""
+
+from __future__ import annotations
+
+import random
+
+from vistasim.agent import Utterance
+from vistasim.scenario import AgendaItem, Behaviour, Persona, Scenario
+from vistasim.user import AgendaPolicy
+from vistasim.user._agenda_ops import action_from_json, action_json, agenda_alternatives, pick
+from vistasim.user._types import Say, UserView
+
+
+def _scenario(**item) -> Scenario:
+    return Scenario(
+        id="s",
+        persona=Persona(name="Ann"),
+        goal="Cancel booking BK-2047.",
+        agenda=[AgendaItem(intent="cancel_booking",
+                           slots={"booking_id": "BK-2047", "email": "ann@example.com"}, **item)],
+    )  # fmt: skip
+
+
+async def _at(scenario: Scenario, transcript: list[tuple[str, str]]):
+    policy = AgendaPolicy()
+    state = policy.initial_state(scenario, seed=3)
+    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
+    # Play the user's side up to the junction so its state is the one it would have there.
+    for i in range(0, len(transcript), 2):
+        _, state = await policy.next_action(view, state)
+        view = UserView(
+            scenario=scenario,
+            transcript=tuple(Utterance(role=r, text=t) for r, t in transcript[: i + 2]),
+            turn=i // 2 + 1,
+            max_turns=10,
+        )
+    original, _ = await policy.next_action(view, state)
+    return policy, view, state, original
+
+
+async def test_at_a_confirmation_hesitation_is_an_alternative_and_each_differs():
+    scenario = _scenario()
+    policy, view, state, original = await _at(scenario, [
+        ("user", "Hi, please cancel booking BK-2047. My email is ann@example.com."),
+        ("agent", "I'll cancel booking BK-2047. Shall I proceed (yes/no)?"),
+    ])  # fmt: skip
+    found = await agenda_alternatives(policy, view, state, original)
+    sources = [a.source for a in found]
+    assert "hesitate" in sources
+    texts = [action_json(a.action) for a in found]
+    assert action_json(original) not in texts
+    assert len({str(t) for t in texts}) == len(texts)
+    hedge = next(a for a in found if a.source == "hesitate")
+    assert isinstance(hedge.action, Say) and hedge.user_state != state
+
+
+async def test_slot_operations_skip_facts_already_said_and_behaviours_already_given():
+    scenario = _scenario(behaviours=[Behaviour(op="hesitate")])
+    policy, view, state, original = await _at(scenario, [
+        ("user", "Hi, please cancel booking BK-2047."),
+        ("agent", "Could you tell me the email address on your booking?"),
+    ])  # fmt: skip
+    found = await agenda_alternatives(policy, view, state, original)
+    sources = {a.source for a in found}
+    # BK-2047 was said: taking it back now would be incoherent; the scenario already hesitates.
+    assert not any(s.endswith(":booking_id") for s in sources)
+    assert "hesitate" not in sources
+    assert "withhold:email" in sources
+
+
+def test_actions_round_trip_through_json_and_pick_draws_without_replacement():
+    action = Say(text="hmm, wait")
+    assert action_from_json(action_json(action)) == action
+    items = list(range(5))
+    drawn = pick(items, 3, random.Random(1))  # type: ignore[arg-type]
+    assert len(drawn) == 3 and len(set(drawn)) == 3
+    assert pick(items[:2], 3, random.Random(1)) == items[:2]  # type: ignore[arg-type]
