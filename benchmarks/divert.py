@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,14 +65,18 @@ class Variant:
     explore: dict[str, Any]
 
 
-def _config(domain: str, variant: Variant, mode: str) -> RunConfig:
+def _config(domain: str, variant: Variant, mode: str, base_url: str | None) -> RunConfig:
+    agent: dict[str, Any] = {"kind": "python",
+                             "target": f"vistasim.domains.{domain}:Rule{domain.title()}Agent"}
+    if base_url is not None:  # the rule agent played as a tool-calling model: metered tokens
+        agent = {"kind": "openai_chat", "base_url": base_url, "model": f"{domain}-rules",
+                 "tools": "environment", "temperature": 0}
     return RunConfig.model_validate(
         {
             "run": {"name": variant.name, "rollouts": variant.rollouts, "mode": mode,
                     "concurrency": 8},
             "user": {"policy": "agenda"},
-            "agent": {"kind": "python",
-                      "target": f"vistasim.domains.{domain}:Rule{domain.title()}Agent"},
+            "agent": agent,
             "environment": {"target": domain},
             "cache": {"mode": "off"},
             "explore": variant.explore,
@@ -79,34 +85,57 @@ def _config(domain: str, variant: Variant, mode: str) -> RunConfig:
 
 
 async def measure(
-    domain: str, variant: Variant, scenarios: list[Scenario], mode: str, store_dir: Path
+    domain: str,
+    variant: Variant,
+    scenarios: list[Scenario],
+    mode: str,
+    store_dir: Path,
+    agent: str = "rule",
 ) -> dict[str, Any]:
     """Play one variant and compare what it reports with the ground truth."""
-    path = store_dir / f"{domain}-{variant.name}.db"
+    path = store_dir / f"{domain}-{agent}-{variant.name}.db"
     for old in store_dir.glob(f"{path.name}*"):
         old.unlink()
     store = open_store(path)
     started = time.perf_counter()
     try:
         with record_flaws() as fired:
-            result = await run(_config(domain, variant, mode), scenarios=scenarios, store=store)
+            async with _agent_server(domain, agent) as base_url:
+                config = _config(domain, variant, mode, base_url)
+                result = await run(config, scenarios=scenarios, store=store)
         wall = time.perf_counter() - started
         view = read_run_view(store, result.run_id)
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         store.close()
     report = await compute_metrics(view)
-    row = _figures(domain, variant, view, report, fired)
+    # Behind the fake server each request replays the conversation to a fresh agent: its flaw
+    # notes name no episode, so flaws are counted for the in-process rule agent only.
+    row = _figures(domain, variant, view, report, fired if agent == "rule" else [])
+    row["agent"] = agent
+    row["agent_tokens_source"] = report.efficiency.agent_tokens_source
     row["wall_s"] = round(wall, 1)
     row["store_mb"] = round(path.stat().st_size / 1e6, 2)
     return row
+
+
+@asynccontextmanager
+async def _agent_server(domain: str, agent: str) -> AsyncIterator[str | None]:
+    if agent == "rule":
+        yield None
+        return
+    from vistasim.testing import FakeOpenAIServer, tool_calling_responder
+
+    rule_agent = get_domain(domain).rule_agent
+    responder = tool_calling_responder(lambda tools: rule_agent(env=tools))
+    async with FakeOpenAIServer(responder=responder) as server:
+        yield server.base_url
 
 
 def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: list) -> dict:  # type: ignore[type-arg]
     outcomes = report.success.episodes
     eff = report.efficiency
     failed = {e for e, o in outcomes.items() if o == "failed"}
-    by_id = {e.episode_id: e for e in view.episodes}
     written = {
         sid: {t.removeprefix("flaw:") for t in s.tags if t.startswith("flaw:")}
         for sid, s in view.scenarios.items()
@@ -114,15 +143,21 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
     found: set[str] = set()
     unwritten: set[str] = set()
     explained: set[str] = set()
-    for f in fired:
-        episode = by_id.get(f.episode_id)
-        if episode is None or f.episode_id not in failed:
+    fired_at = {(f.episode_id, f.message_index): f.flaw.split(":", 1)[1] for f in fired}
+    for episode in view.episodes:
+        if episode.episode_id not in failed:
             continue
-        flaw = f.flaw.split(":", 1)[1]
-        found.add(flaw)
-        explained.add(f.episode_id)
-        if flaw not in written[episode.scenario_id]:
-            unwritten.add(flaw)
+        for owner, index in _messages(episode):
+            flaw = fired_at.get((owner, index))
+            if flaw is None:
+                continue
+            # The flaw fired on this episode's path: it explains the failure. It counts as
+            # found by this episode only in its own turns (for a branch: after its fork).
+            explained.add(episode.episode_id)
+            if owner == episode.episode_id:
+                found.add(flaw)
+                if flaw not in written[episode.scenario_id]:
+                    unwritten.add(flaw)
     branches = [e for e in view.episodes if e.branch_of is not None]
     branch_failed = [e.episode_id for e in branches if e.episode_id in failed]
     status = Counter(b.status for b in view.branches)
@@ -151,6 +186,15 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
     }
 
 
+def _messages(episode: Any) -> list[tuple[str, int]]:
+    """(episode that sent it, how many user messages came before) for each user message on the
+    path: where a flaw noted while answering it would be recorded."""
+    from vistasim.events import UserMessage
+
+    sent = [s.episode_id for s in episode.events if isinstance(s.event, UserMessage)]
+    return [(owner, index) for index, owner in enumerate(sent) if owner]
+
+
 def _branch_share(view: RunView) -> float | None:
     """Shared-prefix fraction (without head) of the branches' own requests only."""
     from vistasim.metrics._efficiency import efficiency
@@ -171,7 +215,7 @@ async def restore_timings(domain: str, store_dir: Path, samples: int = 200) -> d
     env = get_domain(domain).make_environment()
     agent = agent_cls(env=env)
     snaps, restores = [], []
-    path = next(store_dir.glob(f"{domain}-branch*.db"))
+    path = next(store_dir.glob(f"{domain}-rule-branch*.db"))
     with open_store(path) as store:
         rows = store.db.execute(
             "SELECT payload FROM events WHERE kind = 'snapshot' LIMIT ?", (samples,)
@@ -217,7 +261,7 @@ async def bench_domain(
     linear = {}
     for r in args.linear:
         row = await measure(domain, Variant(name=f"linear-R{r}", rollouts=r, explore={}),
-                            scenarios, args.mode, store_dir)  # fmt: skip
+                            scenarios, args.mode, store_dir, args.agent)  # fmt: skip
         rows.append(row)
         linear[r] = row
         _progress(row)
@@ -228,7 +272,7 @@ async def bench_domain(
         budget = linear[r]["agent_tokens"]
         variant = Variant(name=f"branch-eq-R{r}", rollouts=1,
                           explore={"branches": big, "budget_tokens": budget})  # fmt: skip
-        row = await measure(domain, variant, scenarios, args.mode, store_dir)
+        row = await measure(domain, variant, scenarios, args.mode, store_dir, args.agent)
         row["budget_of"] = f"linear-R{r}"
         row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
         rows.append(row)
@@ -245,12 +289,12 @@ async def bench_domain(
         for name, extra in ablations.items():
             explore = {"branches": big, "budget_tokens": budget, **extra}
             variant = Variant(name=name, rollouts=1, explore=explore)
-            row = await measure(domain, variant, scenarios, args.mode, store_dir)
+            row = await measure(domain, variant, scenarios, args.mode, store_dir, args.agent)
             row["budget_of"] = f"linear-R{ref}"
             row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
             rows.append(row)
             _progress(row)
-    timings = await restore_timings(domain, store_dir)
+    timings = await restore_timings(domain, store_dir) if args.agent == "rule" else {}
     return rows, timings
 
 
@@ -270,7 +314,7 @@ def _fmt(value: object, pct: bool = False) -> str:
 
 
 def _print(rows: list[dict], timings: dict[str, dict]) -> None:
-    head = ("domain", "variant", "eps", "agent tok", "tok/lin", "failed", "Err/100K",
+    head = ("domain", "variant", "eps", "agent tok", "source", "tok/lin", "failed", "Err/100K",
             "fail scen", "flaws", "unwritten", "savings", "prefix", "prefix-head",
             "br prefix-head", "overhead", "converged", "sim-fault?")  # fmt: skip
     print("| " + " | ".join(head) + " |")
@@ -278,7 +322,8 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
     for r in rows:
         cells = [
             r["domain"], r["variant"], str(r["episodes"]), f"{r['agent_tokens']:,}",
-            _fmt(r.get("tokens_vs_linear")), str(r["failed"]), _fmt(r["err_per_100k"]),
+            r.get("agent_tokens_source", "proxy"), _fmt(r.get("tokens_vs_linear")),
+            str(r["failed"]), _fmt(r["err_per_100k"]),
             str(r["failing_scenarios"]), _fmt(r["flaws_found"]), _fmt(r["flaws_unwritten"]),
             _fmt(r["token_savings"], pct=True), _fmt(r["shared_prefix"], pct=True),
             _fmt(r["shared_prefix_no_head"], pct=True),
@@ -288,6 +333,8 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
         ]  # fmt: skip
         print("| " + " | ".join(cells) + " |")
     for domain, t in timings.items():
+        if not t:
+            continue
         per_100 = [r for r in rows if r["domain"] == domain and r["branches"]]
         lin1 = next(
             (r for r in rows if r["domain"] == domain and r["variant"] == "linear-R1"), None
@@ -314,6 +361,9 @@ async def main() -> None:
     parser.add_argument("--mode", default="chat")
     parser.add_argument("--quick", action="store_true", help="no ablation rows")
     parser.add_argument("--keep", type=Path, help="keep the stores in this folder")
+    parser.add_argument("--agent", choices=["rule", "model"], default="rule",
+                        help="model: the rule agent as a tool-calling model behind the loopback"
+                        " fake OpenAI-compatible server (metered agent tokens)")  # fmt: skip
     args = parser.parse_args()
     args.linear = [int(x) for x in args.linear.split(",")]
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-divert-"))
@@ -328,7 +378,7 @@ async def main() -> None:
     _print(rows, timings)
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
-    name = f"divert-{args.mode}-{args.scenarios}.json"
+    name = f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
     (out / name).write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
 
 

@@ -320,8 +320,21 @@ async def _branch_all(
                 # Checked once a slot is free: the branches in flight are counted by then.
                 made = sum(1 for b in db.list_branches(run_id) if b.scenario_id == scenario_id)
                 parent = _next_parent(db, run_id, scenario_id, made, exhausted)
-                if made >= spec.branches or parent is None or budget.spent():
+                if made >= spec.branches or budget.spent():
                     return
+                if parent is None:
+                    # Every trajectory is branched out. Under a token budget the budget is
+                    # still the measure: a fresh rollout joins the pool; without one, stop here.
+                    if spec.budget_tokens is None:
+                        return
+                    async with budget.reserve():
+                        fresh = db.add_rollout(run_id, scenario_id)
+                        reason = await _play_one(
+                            db, run_id, config, parts, fresh, scenario, root_id, pool
+                        )
+                    if on_episode is not None:
+                        on_episode(len(db.list_episodes(run_id)), total, fresh, reason)
+                    continue
                 async with budget.reserve():
                     plan, recorded = await maker.make(parent, made + 1, opener)
                     if plan is None:

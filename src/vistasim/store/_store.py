@@ -227,6 +227,24 @@ class Store:
              branch.overhead_tokens, status, detail and self._text(detail), now),
         )  # fmt: skip
 
+    def add_rollout(self, run_id: str, scenario_id: str) -> EpisodePlan:
+        """Plan one more linear rollout of a scenario (pending), numbered after the last one."""
+        with self._transaction():
+            row = self.db.execute(
+                "SELECT MAX(rollout), MAX(mode) FROM episodes WHERE run_id = ? AND scenario_id = ?",
+                (run_id, scenario_id),
+            ).fetchone()
+            if row[0] is None:
+                raise StoreError(f"run {run_id!r} has no scenario {scenario_id!r}")
+            rollout = int(row[0]) + 1
+            episode_id = f"{run_id}:{scenario_id}:{rollout}"
+            self.db.execute(
+                "INSERT INTO episodes (id, run_id, scenario_id, rollout, mode, status)"
+                " VALUES (?, ?, ?, ?, ?, 'pending')",
+                (episode_id, run_id, scenario_id, rollout, row[1]),
+            )
+        return self.episode(episode_id)
+
     def set_branch_status(
         self, episode_id: str, status: BranchStatus, *, detail: str | None = None
     ) -> None:

@@ -114,13 +114,24 @@ def _on_confirmation(
         return Reaction(text=text, progress=True, played=("change_mind",))
     mismatch = _mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
-    if mismatch is None and previous and state.rejected and bare:
-        # "Sorry, I need a clear yes or no": the proposal on the table is still the rejected one.
-        again = _mismatch(step, state, previous)
+    on_table = _last_proposal(step.view, previous)
+    if mismatch is None and on_table and state.rejected and bare:
+        # "Sorry, I need a clear yes or no" (however often): the proposal on the table is
+        # still the one the user rejected.
+        again = _mismatch(step, state, on_table)
         mismatch = again if again is not None and again.rejected in state.rejected else None
     if mismatch is not None:
         return mismatch
     return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _last_proposal(view: UserView, previous: str | None) -> str | None:
+    """The agent's latest earlier message that states values (the proposal still on the table)."""
+    earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
+    for text in reversed(earlier):
+        if text_ids(text) or text_values(text):
+            return text
+    return previous
 
 
 def _mismatch(step: Step, state: AgendaState, message: str) -> Reaction | None:
