@@ -41,3 +41,17 @@ class SlowDesk(OrderDeskAgent):
     def respond(self, turn: Turn) -> Reply:
         time.sleep(0.03)
         return super().respond(turn)
+
+
+class SessionDesk(OrderDeskAgent):
+    """The demo desk without snapshot/restore (so it is replayed), logging the ids it is sent."""
+
+    seen: list[tuple[str, str]] = []
+    """(episode id of the turn, message), for every turn of every instance."""
+
+    snapshot = None  # type: ignore[assignment]
+    restore = None  # type: ignore[assignment]
+
+    def respond(self, turn: Turn) -> Reply:
+        SessionDesk.seen.append((turn.episode_id, turn.message))
+        return super().respond(turn)

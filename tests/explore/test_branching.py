@@ -326,3 +326,34 @@ def _branch_keys(view) -> list[tuple]:
         (b.episode_id.split(":", 1)[1], b.turn, b.status, json.dumps(b.injected, sort_keys=True))
         for b in view.branches
     )
+
+
+async def test_a_replayed_agent_continues_in_the_session_it_was_replayed_into():
+    from tests.explore.agents import SessionDesk
+
+    SessionDesk.seen.clear()
+    store = open_store(":memory:")
+    config = desk_config(agent={"target": "tests.explore.agents:SessionDesk"})
+    result = await run(config, scenarios=desk_scenarios()[:1], store=store)
+    parent = store.list_episodes(result.run_id)[0]
+    path = store.read_path(parent.leaf_event_id)
+    turn, snapshot, action = junctions(path)[1]
+    user_state = next(s.event.user_state for s in path if s.id == snapshot.id)
+    plan = store.create_branch(
+        result.run_id,
+        NewBranch(parent=parent, fork_event_id=snapshot.id, turn=turn.index, chooser="test",
+                  rationale="r", original={}, candidates=(), chosen=-1,
+                  injected={"action": action_json(action), "user_state": user_state}),
+    )  # fmt: skip
+    assert plan is not None
+    SessionDesk.seen.clear()
+    store.finish_run(result.run_id, "failed", failure="killed")
+    await run(resume=result.run_id, store=store)
+
+    sessions = {episode for episode, _ in SessionDesk.seen}
+    assert len(sessions) == 1, sessions  # replayed into one session, and continued in it
+    [session] = sessions
+    assert session.startswith(plan.episode_id)
+    replayed = [m for _, m in SessionDesk.seen][: turn.index]
+    sent = [s.event.text for s in path if isinstance(s.event, UserMessage)][: turn.index]
+    assert replayed == sent
