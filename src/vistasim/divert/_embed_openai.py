@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import anyio.lowlevel
 
 from vistasim.config import ModelSpec, Price
-from vistasim.errors import ConfigError, MissingExtraError, ModelError
+from vistasim.errors import MissingExtraError, ModelError
 from vistasim.llm._meter import ModelCall, record_call
-from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback
+from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback, read_api_key
 from vistasim.llm._role import cost_usd
 from vistasim.llm._usage import TokenUsage
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["OpenAIEmbedder"]
 
 _ROLE = "embedder"
-_LOOPBACK_KEY = "vistasim-loopback"
 """Stand-in key for local servers that ignore it (the SDK refuses to run without one)."""
 
 
@@ -125,15 +124,8 @@ class OpenAIEmbedder:
             )
 
     def _read_key(self) -> str:
-        key = self._environ.get(self.spec.api_key_env)
-        if key:
-            return key
-        if is_loopback(self.base_url):
-            return _LOOPBACK_KEY
-        raise ConfigError(
-            f"no API key for {self.base_url!r}: environment variable {self.spec.api_key_env!r} "
-            f"is not set; export {self.spec.api_key_env}=... or set api_key_env for this model",
-            key="models.embedder.api_key_env",
+        return read_api_key(
+            self._environ, self.spec.api_key_env, self.base_url, key="models.embedder.api_key_env"
         )
 
     def _get_client(self, sdk: Any) -> openai.AsyncOpenAI:

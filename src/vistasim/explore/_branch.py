@@ -153,23 +153,12 @@ class BranchMaker:
             )
             for a, c in zip(alternatives, cosines or [0.0] * len(alternatives), strict=True)
         )
-        pick_ = alternatives[chosen]
-        plan = self.store.create_branch(
-            self.run_id,
-            NewBranch(
-                parent=parent,
-                fork_event_id=junction.snapshot.id,
-                turn=junction.turn.index,
-                chooser=junction.chooser,
-                rationale=junction.rationale,
-                original=action_json(junction.original),
-                candidates=candidates,
-                chosen=chosen,
-                injected={"action": action_json(pick_.action), "user_state": pick_.user_state},
-                embedder=embedder,
-                overhead_tokens=spent,
-            ),
-        )
+        played = alternatives[chosen]
+        injected = {"action": action_json(played.action), "user_state": played.user_state}
+        plan = self._record(
+            parent, junction, spent, candidates=candidates, chosen=chosen, injected=injected,
+            embedder=embedder,
+        )  # fmt: skip
         return plan, True
 
     async def _junction(
@@ -275,7 +264,22 @@ class BranchMaker:
     def _abandon(
         self, parent: EpisodePlan, junction: _Junction, why: str, overhead: int
     ) -> tuple[None, bool]:
-        self.store.create_branch(
+        self._record(parent, junction, overhead, abandoned=why)
+        return None, True
+
+    def _record(
+        self,
+        parent: EpisodePlan,
+        junction: _Junction,
+        overhead: int,
+        *,
+        candidates: tuple[BranchCandidate, ...] = (),
+        chosen: int = -1,
+        injected: Mapping[str, Any] | None = None,
+        embedder: str | None = None,
+        abandoned: str | None = None,
+    ) -> EpisodePlan | None:
+        return self.store.create_branch(
             self.run_id,
             NewBranch(
                 parent=parent,
@@ -284,14 +288,14 @@ class BranchMaker:
                 chooser=junction.chooser,
                 rationale=junction.rationale,
                 original=action_json(junction.original),
-                candidates=(),
-                chosen=-1,
-                injected={},
+                candidates=candidates,
+                chosen=chosen,
+                injected=injected or {},
+                embedder=embedder,
                 overhead_tokens=overhead,
-                abandoned=why,
+                abandoned=abandoned,
             ),
         )
-        return None, True
 
 
 def user_turns(path: Sequence[StoredEvent]) -> list[UserTurn]:

@@ -119,16 +119,7 @@ class OpenAIChatModel:
         self._read_key()
 
     def _read_key(self) -> str:
-        key = self._environ.get(self.spec.api_key_env)
-        if key:
-            return key
-        if is_loopback(self.base_url):
-            return _LOOPBACK_KEY
-        raise ConfigError(
-            f"no API key for {self.base_url!r}: environment variable {self.spec.api_key_env!r} "
-            f"is not set; export {self.spec.api_key_env}=... or set api_key_env for this model",
-            key="models.api_key_env",
-        )
+        return read_api_key(self._environ, self.spec.api_key_env, self.base_url)
 
     def _get_client(self, sdk: Any) -> openai.AsyncOpenAI:
         # A client's connection pool belongs to one event loop; a new loop needs new clients.
@@ -278,4 +269,24 @@ def _to_usage(usage: Any) -> TokenUsage:
         input_tokens=usage.prompt_tokens or 0,
         output_tokens=usage.completion_tokens or 0,
         cached_tokens=cached or 0,
+    )
+
+
+def read_api_key(
+    environ: Mapping[str, str], variable: str, base_url: str, *, key: str = "models.api_key_env"
+) -> str:
+    """The API key from `variable`; a loopback endpoint needs none.
+
+    Raises:
+        ConfigError: naming the variable to export.
+    """
+    value = environ.get(variable)
+    if value:
+        return value
+    if is_loopback(base_url):
+        return _LOOPBACK_KEY
+    raise ConfigError(
+        f"no API key for {base_url!r}: environment variable {variable!r} "
+        f"is not set; export {variable}=... or set api_key_env for this model",
+        key=key,
     )
