@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -390,9 +391,10 @@ def _continuation(path: Sequence[StoredEvent], fork_id: int) -> list[str]:
             case AgentReply(text=text):
                 seen.append(f"agent:{text}")
             case ToolCall() | ApiCall() | WebAction() | Stop():
-                # Canonical: a restored agent may build the same arguments in another key order.
+                # Canonical: a restored agent may build the same arguments in another key order,
+                # and each episode's built-in site is served on a port of its own.
                 data = event.model_dump(mode="json", exclude={"latency_s", "screenshot_ref"})
-                seen.append(json.dumps(data, sort_keys=True))
+                seen.append(_LOOPBACK_PORT.sub(r"\1:PORT", json.dumps(data, sort_keys=True)))
             case UserMessage(text=text):
                 seen.append(f"user:{text}")
             case _:
@@ -428,6 +430,9 @@ def check_explore(spec: ExploreSpec, *, user_policy: str, roles: set[str]) -> No
             "configure [models.generator] and set explore.generator = 'llm' instead",
             key="explore.generator",
         )
+
+
+_LOOPBACK_PORT = re.compile(r"(127\.0\.0\.1|localhost):\d+")
 
 
 def _chooser(spec: ExploreSpec, models: Mapping[str, ChatModel]) -> Any:
