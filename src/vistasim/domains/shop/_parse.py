@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "corrected_address",
     "find_address",
     "find_coupon",
     "find_email",
@@ -76,6 +77,17 @@ def find_address(text: str) -> dict[str, str] | None:
         return None
     street, city, zip_code = (part.strip() for part in match.groups())
     return {"address_line": street, "city": city, "zip": zip_code}
+
+
+def corrected_address(text: str, current: dict[str, str] | None) -> bool:
+    """Whether the text takes an address back (flaw F1 keeps the first one).
+
+    Either another address than the one taken, or two in one message with a correction between.
+    """
+    found = [m.group(0) for m in _ADDRESS.finditer(text)]
+    if current is not None and found:
+        return find_address(found[-1]) != current
+    return len(set(found)) > 1 and bool(_CORRECTION.search(text))
 
 
 def find_intent(text: str) -> str | None:

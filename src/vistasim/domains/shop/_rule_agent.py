@@ -201,6 +201,9 @@ class RuleShopAgent(RuleSteps):
         if intent == "exchange" and s["options"]:
             s["new_option"] = s["new_option"] or _parse.find_option(message, s["options"])
         if intent == "address":
+            # Flaw F1 again: the first address stays, a corrected one is ignored.
+            if _parse.corrected_address(message, s["address"]):
+                _flaw("shop:F1")
             s["address"] = s["address"] or _parse.find_address(message)
         if intent == "coupon":
             s["coupon"] = s["coupon"] or _parse.find_coupon(message)
