@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import secrets
@@ -26,6 +25,7 @@ from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
+from vistasim.explore._settings import RunSettings, builtin_domain, settings_of
 from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
 from vistasim.explore._watchdog import LoopWatchdog
 from vistasim.explore._web import EpisodeAgent, WebChannel, check_widget, open_pool, web_channel
@@ -108,14 +108,17 @@ async def run(
         if resume is None:
             scenarios, metadata = _prepare(config, scenarios)
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
+        settings = settings_of(config)  # the config's decisions, made once for the run
         async with _browser_pool(config, needed) as pool:
-            parts = build_parts(config, store_path=Path(db.path), models=models)
+            parts = build_parts(
+                config, store_path=Path(db.path), models=models, domain=settings.domain
+            )
             try:
                 if resume is None:
                     web = await _web_metadata(config, pool)
                     assert scenarios is not None  # _prepare loaded them
                     run_id, plans = _record(db, config, scenarios, {**metadata, **web})
-                await _play_recorded(db, run_id, config, parts, plans, on_episode, pool)
+                await _play_recorded(db, run_id, config, settings, parts, plans, on_episode, pool)
             finally:
                 if parts.cache is not None:
                     parts.cache.close()
@@ -131,6 +134,7 @@ async def _play_recorded(
     db: Store,
     run_id: str,
     config: RunConfig,
+    settings: RunSettings,
     parts: Parts,
     plans: list[EpisodePlan],
     on_episode: ProgressCallback | None,
@@ -138,9 +142,12 @@ async def _play_recorded(
 ) -> None:
     """Play a recorded run; however it stops, it is marked `done` or `failed`, never `running`."""
     try:
-        await _play_all(db, run_id, config, parts, plans, on_episode, pool)
-        if config.explore.branches:
-            await _branch_all(db, run_id, config, parts, on_episode, pool)
+        run = _Runner(
+            db=db, run_id=run_id, config=config, settings=settings, parts=parts, pool=pool
+        )
+        await _play_all(run, plans, on_episode)
+        if settings.explore.branches:
+            await _branch_all(run, on_episode)
     except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
         db.finish_run(run_id, "failed", failure=describe_failure(exc))
         errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
@@ -204,13 +211,10 @@ async def _web_metadata(config: RunConfig, pool: Any) -> dict[str, object]:
 
 def _check_web_mode(config: RunConfig) -> None:
     """Fail before the run is recorded when a web mode has no page or no browser."""
-    from vistasim.domains import DOMAINS
-
     if config.run.mode not in ("ui", "hybrid"):
         return
     _check_web_urls(config)
-    no_domain = config.environment is None or config.environment.target not in DOMAINS
-    if not config.web.start_url and no_domain:
+    if not config.web.start_url and builtin_domain(config) is None:
         raise ConfigError(
             f"mode {config.run.mode!r} needs a web page: set web.start_url to your product's page, "
             "or use a built-in domain as the environment (target = 'shop' or 'school')",
@@ -255,60 +259,61 @@ def _load_for_resume(db: Store, run_id: str) -> tuple[str, RunConfig, list[Episo
     return run_id, config, db.list_episodes(run_id)
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Runner:
+    """What playing any episode of a run needs, built once per run."""
+
+    db: Store
+    run_id: str
+    config: RunConfig
+    """The agent and web specs the agent and page openers read."""
+    settings: RunSettings
+    parts: Parts
+    pool: Any
+    """The browser pool of `ui`/`hybrid` runs, else `None`."""
+
+
 async def _play_all(
-    db: Store,
-    run_id: str,
-    config: RunConfig,
-    parts: Parts,
-    plans: list[EpisodePlan],
-    on_episode: ProgressCallback | None,
-    pool: Any,
+    run: _Runner, plans: list[EpisodePlan], on_episode: ProgressCallback | None
 ) -> None:
-    roots = db.scenario_roots(run_id)
+    roots = run.db.scenario_roots(run.run_id)
     todo = [p for p in plans if p.status in ("pending", "running")]
-    limiter = anyio.CapacityLimiter(config.run.concurrency)
+    limiter = anyio.CapacityLimiter(run.settings.concurrency)
     done = len(plans) - len(todo)
 
-    async def one(plan: EpisodePlan, pool: Any) -> None:
+    async def one(plan: EpisodePlan) -> None:
         nonlocal done
         async with limiter:
             root_id, scenario = roots[plan.scenario_id]
-            reason = await _play_one(db, run_id, config, parts, plan, scenario, root_id, pool)
+            reason = await _play_one(run, plan, scenario, root_id)
         done += 1
         if on_episode is not None:
             on_episode(done, len(plans), plan, reason)
 
-    watchdog = LoopWatchdog(threshold_s=_agent_timeout(config))
+    watchdog = LoopWatchdog(threshold_s=_agent_timeout(run.config))
     async with anyio.create_task_group() as tg:
         tg.start_soon(watchdog.run)
         async with anyio.create_task_group() as episodes:
             for plan in todo:
-                episodes.start_soon(one, plan, pool)
+                episodes.start_soon(one, plan)
         tg.cancel_scope.cancel()
 
 
-async def _branch_all(
-    db: Store,
-    run_id: str,
-    config: RunConfig,
-    parts: Parts,
-    on_episode: ProgressCallback | None,
-    pool: Any,
-) -> None:
+async def _branch_all(run: _Runner, on_episode: ProgressCallback | None) -> None:
     """Add `explore.branches` branches per scenario, round-robin over its trajectories."""
     from vistasim.explore._branch import BranchMaker
 
-    spec = config.explore
+    db, run_id, spec = run.db, run.run_id, run.settings.explore
     maker = BranchMaker(
-        spec, store=db, run_id=run_id, policy=parts.policy, models=parts.models,
-        model_specs=config.models, seed=config.run.seed,
+        spec, store=db, run_id=run_id, policy=run.parts.policy, models=run.parts.models,
+        model_specs=run.config.models, seed=run.settings.seed,
     )  # fmt: skip
     roots = db.scenario_roots(run_id)
-    limiter = anyio.CapacityLimiter(config.run.concurrency)
+    limiter = anyio.CapacityLimiter(run.settings.concurrency)
     total = len(db.list_episodes(run_id)) + spec.branches * len(roots)
 
     def opener(plan: EpisodePlan) -> Any:
-        return open_episode(db, run_id, config, parts, plan, roots[plan.scenario_id][1], pool)
+        return open_episode(run, plan, roots[plan.scenario_id][1])
 
     budget = _Budget(db, run_id, spec.budget_tokens)
 
@@ -328,22 +333,17 @@ async def _branch_all(
                     if spec.budget_tokens is None:
                         return
                     async with budget.reserve():
-                        fresh = db.add_rollout(run_id, scenario_id)
-                        reason = await _play_one(
-                            db, run_id, config, parts, fresh, scenario, root_id, pool
-                        )
-                    if on_episode is not None:
-                        on_episode(len(db.list_episodes(run_id)), total, fresh, reason)
-                    continue
-                async with budget.reserve():
-                    plan, recorded = await maker.make(parent, made + 1, opener)
-                    if plan is None:
-                        if not recorded:
-                            exhausted.add(parent.episode_id)  # no junction left on it
-                        continue
-                    reason = await _play_one(
-                        db, run_id, config, parts, plan, scenario, root_id, pool
-                    )
+                        plan = db.add_rollout(run_id, scenario_id)
+                        reason = await _play_one(run, plan, scenario, root_id)
+                else:
+                    async with budget.reserve():
+                        made_plan, recorded = await maker.make(parent, made + 1, opener)
+                        if made_plan is None:
+                            if not recorded:
+                                exhausted.add(parent.episode_id)  # no junction left on it
+                            continue
+                        plan = made_plan
+                        reason = await _play_one(run, plan, scenario, root_id)
             if on_episode is not None:
                 on_episode(len(db.list_episodes(run_id)), total, plan, reason)
 
@@ -417,28 +417,20 @@ async def _browser_pool(config: RunConfig, needed: bool) -> AsyncIterator[Any]:
         yield pool
 
 
-async def _play_one(
-    db: Store,
-    run_id: str,
-    config: RunConfig,
-    parts: Parts,
-    plan: EpisodePlan,
-    scenario: Scenario,
-    root_id: int,
-    pool: Any,
-) -> str:
-    unplayable = _unplayable(parts.policy, scenario)
+async def _play_one(run: _Runner, plan: EpisodePlan, scenario: Scenario, root_id: int) -> str:
+    db, run_id = run.db, run.run_id
+    unplayable = _unplayable(run.parts.policy, scenario)
     if unplayable is not None and plan.leaf_event_id is None:
         return _record_stop(db, run_id, plan, root_id, StopReason.NOT_APPLICABLE, unplayable)
     try:
-        async with open_episode(db, run_id, config, parts, plan, scenario, pool) as ep:
+        async with open_episode(run, plan, scenario) as ep:
             if plan.leaf_event_id is None:
                 state, stop = await start(ep, root_id)
             else:
                 if plan.branch_of is not None and plan.leaf_event_id == plan.fork_event_id:
                     _inject(db, ep, plan)
                 state, stop = await resume(ep, plan.leaf_event_id)
-            stop = await play(ep, state, timeout_s=config.run.episode_timeout_s, stop=stop)
+            stop = await play(ep, state, timeout_s=run.settings.timeout_s, stop=stop)
             if plan.branch_of is not None:
                 _finish_branch(db, ep)
             return stop.reason.value
@@ -455,33 +447,28 @@ async def _play_one(
 
 @asynccontextmanager
 async def open_episode(
-    db: Store,
-    run_id: str,
-    config: RunConfig,
-    parts: Parts,
-    plan: EpisodePlan,
-    scenario: Scenario,
-    pool: Any,
+    run: _Runner, plan: EpisodePlan, scenario: Scenario
 ) -> AsyncIterator[Episode]:
     """The live parts of one episode (environment, agent, page), closed on exit.
 
     Raises:
         EnvError: the environment could not be built.
     """
+    parts, settings = run.parts, run.settings
     env = parts.make_env() if parts.make_env is not None else None
-    async with _agent_and_page(config, parts, env, pool, plan.episode_id) as (agent, web):
+    async with _agent_and_page(run.config, parts, env, run.pool, plan.episode_id) as (agent, web):
         yield Episode(
-            run_id=run_id,
+            run_id=run.run_id,
             plan=plan,
             scenario=scenario,
-            store=db,
+            store=run.db,
             policy=parts.policy,
             agent=agent,
             env=env,
-            max_turns=min(scenario.limits.max_turns, config.run.max_turns or 10**6),
-            max_reply_bytes=config.run.max_reply_bytes,
-            api_tools=_api_tools(config, env),
-            seed=episode_seed(config.run.seed, scenario.id, plan.rollout),
+            max_turns=settings.turns_for(scenario),
+            max_reply_bytes=settings.max_reply_bytes,
+            api_tools=_api_tools(settings, env),
+            seed=settings.seed_for(scenario.id, plan.rollout),
             web=web,
             agent_policy=parts.agent_policy,
         )
@@ -555,8 +542,8 @@ async def _close_quietly(agent: GuardedAgent) -> None:
             logger.warning("closing the agent failed after its episode ended", exc_info=True)
 
 
-def _api_tools(config: RunConfig, env: Environment | None) -> tuple[ToolSpec, ...]:
-    if env is None or config.run.mode not in ("api", "hybrid"):
+def _api_tools(settings: RunSettings, env: Environment | None) -> tuple[ToolSpec, ...]:
+    if env is None or settings.mode not in ("api", "hybrid"):
         return ()
     return tuple(env.user_tools())
 
@@ -583,12 +570,6 @@ def _unplayable(policy: object, scenario: Scenario) -> str | None:
     """Why the run's user policy cannot play a scenario, decided before play (or `None`)."""
     check = getattr(policy, "unplayable", None)
     return check(scenario) if callable(check) else None
-
-
-def episode_seed(run_seed: int, scenario_id: str, rollout: int) -> int:
-    """A stable per-episode seed: same run seed, scenario and rollout give the same episode."""
-    digest = hashlib.sha256(f"{run_seed}:{scenario_id}:{rollout}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
 
 
 def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:

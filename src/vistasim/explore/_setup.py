@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vistasim._secrets import known_secrets
 from vistasim.agent import Reply, RestoreStrategy, Turn
@@ -17,9 +17,13 @@ from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, def
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame
 from vistasim.explore._guard import GuardedAgent, guard_env_factory
+from vistasim.explore._settings import builtin_domain
 from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
+
+if TYPE_CHECKING:
+    from vistasim.domains._types import Domain
 
 EnvFactory = Callable[[], Environment]
 AgentFactory = Callable[[Environment | None], GuardedAgent]
@@ -45,7 +49,11 @@ class Parts:
 
 
 def build_parts(
-    config: RunConfig, *, store_path: Path, models: Mapping[str, ChatModel] | None = None
+    config: RunConfig,
+    *,
+    store_path: Path,
+    models: Mapping[str, ChatModel] | None = None,
+    domain: Domain | None = None,
 ) -> Parts:
     """Build the policy, models, environment factory and agent opener a config names.
 
@@ -93,24 +101,16 @@ def build_parts(
             max_retries=spec.max_retries if spec else 2,
         )
     return Parts(
-        policy=_make_policy(config, metered),
+        policy=_make_policy(config, metered, domain),
         models=metered,
-        make_env=env_factory(config),
+        make_env=env_factory(config, domain),
         make_agent=None
         if config.agent is None
         else _agent_factory(config, metered, clients, limiters),
         cache=cache,
         clients=clients,
-        agent_policy=_domain_policy(config),
+        agent_policy=domain.policy() if domain is not None else "",
     )
-
-
-def _domain_policy(config: RunConfig) -> str:
-    from vistasim.domains import DOMAINS, get_domain
-
-    if config.environment is None or config.environment.target not in DOMAINS:
-        return ""
-    return get_domain(config.environment.target).policy()
 
 
 def default_store_path(config: RunConfig | None, explicit: str | Path | None) -> Path:
@@ -122,11 +122,14 @@ def default_store_path(config: RunConfig | None, explicit: str | Path | None) ->
     return default_home() / "vistasim.db"
 
 
-def _make_policy(config: RunConfig, models: Mapping[str, ChatModel]) -> UserPolicy:
-    from vistasim.user import AgendaPolicy, LLMUserPolicy
+def _make_policy(
+    config: RunConfig, models: Mapping[str, ChatModel], domain: Domain | None
+) -> UserPolicy:
+    from vistasim.user import AgendaPolicy, LLMUserPolicy, load_web_skills
 
     if config.user.policy == "agenda":
-        return AgendaPolicy(web_skills=_web_skills(config))
+        skills = load_web_skills(domain.package) if domain is not None else None
+        return AgendaPolicy(web_skills=skills)
     if "user" not in models:
         raise ConfigError(
             "user.policy = 'llm' needs a user model: add [models.user] with model (and base_url), "
@@ -142,25 +145,17 @@ def _make_policy(config: RunConfig, models: Mapping[str, ChatModel]) -> UserPoli
     )
 
 
-def _web_skills(config: RunConfig) -> dict[str, Any] | None:
-    from vistasim.domains import DOMAINS, get_domain
-    from vistasim.user import load_web_skills
+def env_factory(config: RunConfig, domain: Domain | None = None) -> EnvFactory | None:
+    """The config's environment factory, guarded: what it makes fails only with `EnvError`.
 
-    target = config.environment.target if config.environment else None
-    if target not in DOMAINS:
-        return None
-    return load_web_skills(get_domain(target).package)
-
-
-def env_factory(config: RunConfig) -> EnvFactory | None:
-    """The config's environment factory, guarded: what it makes fails only with `EnvError`."""
+    `domain`: the built-in domain the run's settings resolved (`settings.builtin_domain`).
+    """
     if config.environment is None:
         return None
-    from vistasim.domains import DOMAINS, get_domain
-
     target, options = config.environment.target, config.environment.options
-    if target in DOMAINS:
-        return guard_env_factory(get_domain(target).make_environment, name=target)
+    domain = domain if domain is not None else builtin_domain(config)
+    if domain is not None:
+        return guard_env_factory(domain.make_environment, name=target)
     factory = resolve_target(target, key="environment.target")
     return guard_env_factory(lambda: factory(**options), name=target)
 

@@ -232,16 +232,15 @@ async def _site(
     if config.web.start_url:
         yield config.web.start_url, None
         return
-    from vistasim.domains import DOMAINS, get_domain
+    from vistasim.explore._settings import builtin_domain
 
-    target = config.environment.target if config.environment else None
-    if target not in DOMAINS or env is None:
+    domain = builtin_domain(config)
+    if domain is None or env is None:
         raise ConfigError(
             f"mode {config.run.mode!r} needs a web page: set web.start_url to your product's "
             "page, or use a built-in domain as the environment (target = 'shop' or 'school')",
             key="web.start_url",
         )
-    domain = get_domain(target)
     assert domain.make_web_app is not None
     app = domain.make_web_app(env, make_agent)
     async with serve_app(app) as url:
