@@ -112,6 +112,8 @@ async def measure(
     # Behind the fake server each request replays the conversation to a fresh agent: its flaw
     # notes name no episode, so flaws are counted for the in-process rule agent only.
     row = _figures(domain, variant, view, report, fired if agent == "rule" else [])
+    if agent != "rule":
+        row["flaws_found"] = row["flaws_unwritten"] = row["branch_failed_unexplained"] = None
     row["agent"] = agent
     row["agent_tokens_source"] = report.efficiency.agent_tokens_source
     row["wall_s"] = round(wall, 1)
@@ -173,7 +175,7 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         "failing_scenarios": eff.task_failure_count,
         "flaws_found": sorted(found),
         "flaws_unwritten": sorted(unwritten),
-        "hedged_found": HEDGED in found,
+        "hedged_found": HEDGED in found if fired else None,
         "token_savings": eff.token_savings,
         "shared_prefix": eff.shared_prefix_fraction,
         "shared_prefix_no_head": eff.shared_prefix_fraction_without_head,
@@ -329,7 +331,8 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
             _fmt(r["shared_prefix_no_head"], pct=True),
             _fmt(r["branch_shared_prefix_no_head"], pct=True),
             _fmt(r["overhead_share"], pct=True), _fmt(r["converged_share"], pct=True),
-            str(len(r["branch_failed_unexplained"])),
+            _fmt(None if r["branch_failed_unexplained"] is None
+                 else len(r["branch_failed_unexplained"])),
         ]  # fmt: skip
         print("| " + " | ".join(cells) + " |")
     for domain, t in timings.items():
@@ -347,7 +350,7 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
         print(f"\n{domain}: snapshot p50 {t['snapshot_p50_ms']} ms p95 {t['snapshot_p95_ms']} ms, "
               f"restore p50 {t['restore_p50_ms']} ms p95 {t['restore_p95_ms']} ms{mb}")  # fmt: skip
     for r in rows:
-        if r["branch_failed_unexplained"]:
+        if r.get("branch_failed_unexplained"):
             print(f"\n{r['domain']} {r['variant']}: failed branches with no documented flaw: "
                   f"{r['branch_failed_unexplained'][:6]}")  # fmt: skip
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
@@ -130,20 +130,39 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 class HeuristicChooser:
-    """Pick the turn whose preceding agent message offers the richest cue; ties by `rng`."""
+    """Pick the turn whose preceding agent message offers the richest cue; ties by `rng`.
+
+    `used` (cue label -> branches already made at such a cue in this scenario) lowers a cue's
+    score with each use, score / (1 + uses): once the confirmation junctions of a scenario have
+    been branched, its fact requests and its opening get their turn.
+    """
 
     name = "heuristic"
 
     async def choose(
-        self, turns: Sequence[UserTurn], *, rng: random.Random, exclude: Collection[int] = ()
+        self,
+        turns: Sequence[UserTurn],
+        *,
+        rng: random.Random,
+        exclude: Collection[int] = (),
+        used: Mapping[str, int] | None = None,
     ) -> Junction | None:
         """Score every allowed turn by its cue and pick a best one (None if none is allowed)."""
-        scored = [(_score(turn), turn) for turn in _allowed(turns, exclude)]
+        uses = used or {}
+        scored = []
+        for turn in _allowed(turns, exclude):
+            score, rationale = _score(turn)
+            scored.append((score / (1 + uses.get(cue_label(rationale), 0)), rationale, turn))
         if not scored:
             return None
-        best = max(score for (score, _), _ in scored)
-        (_, rationale), turn = rng.choice([item for item in scored if item[0][0] == best])
+        best = max(score for score, _, _ in scored)
+        _, rationale, turn = rng.choice([item for item in scored if item[0] == best])
         return Junction(turn_index=turn.index, rationale=rationale, chooser=self.name)
+
+
+def cue_label(rationale: str) -> str:
+    """The cue a heuristic rationale names ("the agent asked for confirmation: '...'")."""
+    return rationale.split(":", 1)[0]
 
 
 def _score(turn: UserTurn) -> tuple[float, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from vistasim.divert import (
     UserTurn,
     select_most_diverse,
 )
+from vistasim.divert._junction import cue_label
 from vistasim.errors import ConfigError
 from vistasim.events import AgentReply, ApiCall, Snapshot, Stop, ToolCall, UserMessage, WebAction
 from vistasim.explore._episode import Episode, view_of
@@ -177,18 +179,20 @@ class BranchMaker:
                 ),
                 -1,
             )
-        used = {
-            b.turn
-            for b in self.store.list_branches(self.run_id)
-            if b.parent_episode_id == parent.episode_id
-        }
+        branches = self.store.list_branches(self.run_id)
+        used = {b.turn for b in branches if b.parent_episode_id == parent.episode_id}
         # A branch's prefix and its injected turn belong to its parents: branch after them.
         exclude = used | tried | {t.index for t in turns if t.index <= fork_turn}
         if self.spec.generator == "same":
             exclude |= {t.index for t in turns if t.kind == "stop"}
         if not isinstance(self.policy, AgendaPolicy):  # only it can be asked again, exactly
             exclude |= {t.index for t, _, action in located if action is None}
-        junction = await self.chooser.choose(turns, rng=rng, exclude=exclude)
+        if isinstance(self.chooser, HeuristicChooser):
+            scenario = [b for b in branches if b.scenario_id == parent.scenario_id]
+            cues = Counter(cue_label(b.rationale) for b in scenario)
+            junction = await self.chooser.choose(turns, rng=rng, exclude=exclude, used=cues)
+        else:
+            junction = await self.chooser.choose(turns, rng=rng, exclude=exclude)
         if junction is None:
             return None
         for turn, snapshot, original in located:
