@@ -114,6 +114,7 @@ def test_explore_command_runs_branches_and_shows_the_tree(tmp_path):
         catch_exceptions=False,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+    assert "branches:" in result.output and "--tree SCENARIO" in result.output
     with open_store(store) as db:
         [row] = db.list_runs()
         branches = db.list_branches(row.run_id)

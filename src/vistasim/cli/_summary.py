@@ -22,7 +22,12 @@ def print_result(result: RunResult) -> None:
         + (f"; not judged: {apart}" if apart else "")
     )
     out.print(f"  stop reasons: {reasons}")
+    if result.branches:
+        made = ", ".join(f"{v} {k}" for k, v in result.branches.items())
+        out.print(f"  branches: {sum(result.branches.values())} ({made})")
     out.print(f"  stored in {result.store_path}")
     store = f" --store {result.store_path}"
     out.print(f"  transcripts: vistasim show {result.run_id}{store}")
+    if result.branches:
+        out.print(f"  a tree:      vistasim show {result.run_id} --tree SCENARIO{store}")
     out.print(f"  export:      vistasim export {result.run_id} --format jsonl{store}")

@@ -60,6 +60,8 @@ class RunResult:
     wall_s: float
     outcomes: dict[str, int] = field(default_factory=dict)
     """Episodes per outcome: passed, failed, errored, invalid, not_applicable, unjudged."""
+    branches: dict[str, int] = field(default_factory=dict)
+    """DIVERT branches per status (empty for a run without branching)."""
 
 
 async def run(
@@ -593,4 +595,5 @@ def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:
         errored=outcomes["errored"],
         wall_s=wall_s,
         outcomes={k: v for k, v in sorted(outcomes.items())},
+        branches=dict(sorted(Counter(b.status for b in db.list_branches(run_id)).items())),
     )
