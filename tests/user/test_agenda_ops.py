@@ -75,3 +75,26 @@ def test_actions_round_trip_through_json_and_pick_draws_without_replacement():
     drawn = pick(items, 3, random.Random(1))  # type: ignore[arg-type]
     assert len(drawn) == 3 and len(set(drawn)) == 3
     assert pick(items[:2], 3, random.Random(1)) == items[:2]  # type: ignore[arg-type]
+
+
+async def test_a_refusal_of_the_value_the_user_meant_to_take_back_makes_it_switch():
+    scenario = _scenario(
+        behaviours=[Behaviour(op="change_mind", slot="booking_id", first="BK-2048")]
+    )
+    policy = AgendaPolicy()
+    state = policy.initial_state(scenario, seed=3)
+    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
+    opening, state = await policy.next_action(view, state)
+    assert "BK-2048" in opening.text  # asks for the first value
+    view = UserView(
+        scenario=scenario,
+        transcript=(
+            Utterance(role="user", text=opening.text),
+            Utterance(role="agent", text="Booking BK-2048 has already started, so it can't be "
+                                         "cancelled."),
+        ),
+        turn=1,
+        max_turns=10,
+    )  # fmt: skip
+    action, _ = await policy.next_action(view, state)
+    assert isinstance(action, Say) and "BK-2047" in action.text  # switches, does not accept

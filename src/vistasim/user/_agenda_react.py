@@ -87,6 +87,14 @@ def react(
             return mismatch
         return Reaction(text="", progress=True, done=True)
     if is_refusal(message):
+        change = entry.pending("change_mind")
+        if change is not None and change.slot is not None:
+            # The refusal is about the value the user meant to take back: it does so now,
+            # rather than accept a refusal of something it never wanted.
+            ph = step.phrasing
+            value = str(entry.slots.get(change.slot, ""))
+            text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
+            return Reaction(text=text, progress=True, played=("change_mind",))
         return Reaction(text="", progress=True, refused=True)
     if entry.has("hesitate") is not None and "hesitate" in entry.played:
         return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
