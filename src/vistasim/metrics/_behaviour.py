@@ -8,7 +8,8 @@ it:
 - `ignored-correction`: the user took a value back ("W1010, sorry, I mean W1011") and a later
   successful tool call still used the old one.
 - `partial-items`: one message listed several things ("the toaster and the coffee maker"), the
-  agent's write calls covered some but not all of them, and it said it was done.
+  agent's write calls covered some but not all of them, and it said it was done; or, before any
+  write, it proposed only some of them and never wrote the others.
 - `ignored-amendment`: the user said yes to a confirmation question and added a change ("yes, but
   make it BIO101-B"); the next write call lacks the change.
 - `unclear-confirmation`: the agent acted on an answer to its confirmation question that said yes
@@ -206,13 +207,36 @@ def _partial_items(episode: _Episode) -> list[int]:
             asked = {m.value for m in group} - taken_back
             acting = [w for w in writes if any(_carries(w, v) for v in asked)]
             covered = {v for v in asked if any(_carries(w, v) for w in acting)}
-            if len(asked) < 2 or not acting or covered == asked:
+            if len(asked) < 2 or covered == asked:
+                continue
+            if not acting:
+                # Nothing written yet: a proposal that leaves items out, and no write ever
+                # covering them, is the same flaw caught before the agent acts.
+                proposal = _partial_proposal(episode, events[index + 1 :], asked)
+                if proposal is not None and not any(
+                    _carries(w, v) for w in writes for v in asked - covered
+                ):
+                    return [stored.id, proposal.id]
                 continue
             after = [s for s in events if s.id > acting[0].id]
             done = next((s for s in after if episode.says(s, episode.spec.done_cues)), None)
             if done is not None:
                 return [stored.id, *(w.id for w in acting), done.id]
     return []
+
+
+def _partial_proposal(
+    episode: _Episode, later: Sequence[StoredEvent], asked: set[str]
+) -> StoredEvent | None:
+    """The agent's first confirmation question naming some but not all of `asked`."""
+    for stored in later:
+        if not episode.says(stored, episode.spec.confirm_cues):
+            continue
+        assert isinstance(stored.event, AgentReply)
+        named = {m.value for m in episode.mentions(stored.event.text)} & asked
+        if named and named != asked:
+            return stored
+    return None
 
 
 def _ignored_amendment(episode: _Episode) -> list[int]:
