@@ -24,6 +24,7 @@ from vistasim.divert._junction import (
     HeuristicChooser,
     LLMChooser,
     RandomChooser,
+    cue_label,
     render_trajectory,
 )
 from vistasim.divert._types import (
@@ -56,6 +57,7 @@ __all__ = [
     "RandomChooser",
     "Selection",
     "UserTurn",
+    "cue_label",
     "embed_texts",
     "render_trajectory",
     "screen_candidates",

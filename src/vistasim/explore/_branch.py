@@ -27,26 +27,26 @@ from vistasim.divert import (
     LLMChooser,
     RandomChooser,
     UserTurn,
+    cue_label,
     select_most_diverse,
 )
-from vistasim.divert._junction import cue_label
 from vistasim.errors import ConfigError
 from vistasim.events import AgentReply, ApiCall, Snapshot, Stop, ToolCall, UserMessage, WebAction
 from vistasim.explore._episode import Episode, view_of
 from vistasim.explore._resume import restore
-from vistasim.llm._meter import collect_calls
-from vistasim.llm._types import ChatModel
-from vistasim.store._store import EpisodePlan, NewBranch, Store
-from vistasim.store._view import BranchCandidate, StoredEvent
-from vistasim.user._agenda import AgendaPolicy
-from vistasim.user._agenda_ops import (
+from vistasim.llm import ChatModel, collect_calls
+from vistasim.store import BranchCandidate, EpisodePlan, NewBranch, Store, StoredEvent
+from vistasim.user import (
+    Action,
+    AgendaPolicy,
     Alternative,
+    CallApi,
+    Finish,
+    Say,
     action_json,
     agenda_alternatives,
-    describe,
-    pick,
 )
-from vistasim.user._types import Action, CallApi, Finish, Say
+from vistasim.user._agenda_ops import describe, pick
 
 __all__ = ["BranchMaker", "check_explore", "converged", "junctions", "user_turns"]
 
@@ -483,6 +483,6 @@ def _embedder(spec: ExploreSpec, specs: Mapping[str, ModelSpec]) -> Any:
                 key="explore.embedder",
             )
         return OpenAIEmbedder(specs["embedder"])
-    from vistasim.llm._embed import WordLlamaEmbedder
+    from vistasim.llm import WordLlamaEmbedder
 
     return WordLlamaEmbedder()

@@ -13,8 +13,7 @@ import anyio
 from pydantic import JsonValue
 
 from vistasim._secrets import redact_json
-from vistasim.agent import Reply, Turn
-from vistasim.agent._requests import proxy_requests
+from vistasim.agent import Reply, Turn, proxy_requests
 from vistasim.browser._types import (
     Back,
     Click,

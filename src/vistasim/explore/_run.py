@@ -32,7 +32,7 @@ from vistasim.explore._web import EpisodeAgent, WebChannel, check_widget, open_p
 from vistasim.llm._types import ChatModel, ToolSpec
 from vistasim.scenario import Scenario, load_scenarios
 from vistasim.store._store import EpisodePlan, Store, open_store
-from vistasim.user._agenda_ops import action_from_json
+from vistasim.user import action_from_json
 
 __all__ = ["RunResult", "run", "run_sync"]
 

@@ -15,7 +15,7 @@ from vistasim.config import ExploreSpec, RunConfig
 from vistasim.scenario import Scenario
 
 if TYPE_CHECKING:
-    from vistasim.domains._types import Domain
+    from vistasim.domains import Domain
 
 __all__ = ["RunSettings", "builtin_domain", "episode_seed", "settings_of"]
 

@@ -23,7 +23,7 @@ from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
 
 if TYPE_CHECKING:
-    from vistasim.domains._types import Domain
+    from vistasim.domains import Domain
 
 EnvFactory = Callable[[], Environment]
 AgentFactory = Callable[[Environment | None], GuardedAgent]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pydantic import JsonValue
 
 from vistasim.agent import PastTurn, Utterance
-from vistasim.env._types import ToolOutcome
+from vistasim.env import ToolOutcome
 from vistasim.errors import StoreError
 from vistasim.events import (
     AgentReply,
@@ -25,7 +25,7 @@ from vistasim.events import (
     UserMessage,
     WebAction,
 )
-from vistasim.store._view import StoredEvent
+from vistasim.store import StoredEvent
 
 __all__ = ["EpisodeState", "fold", "state_at"]
 

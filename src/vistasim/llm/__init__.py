@@ -1,6 +1,7 @@
 """Model access: one `ChatModel` protocol, an OpenAI-compatible client, metering and caching."""
 
 from vistasim.llm._cache import RequestCache
+from vistasim.llm._embed import Embedder, WordLlamaEmbedder
 from vistasim.llm._meter import ModelCall, collect_calls, record_call
 from vistasim.llm._openai import OpenAIChatModel
 from vistasim.llm._role import RoleModel, build_models, cost_usd
@@ -25,6 +26,7 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "ChatResponse",
+    "Embedder",
     "InvalidOutputError",
     "ModelCall",
     "ModelCallFailed",
@@ -34,6 +36,7 @@ __all__ = [
     "RoleModel",
     "TokenUsage",
     "ToolSpec",
+    "WordLlamaEmbedder",
     "build_models",
     "collect_calls",
     "complete_json",

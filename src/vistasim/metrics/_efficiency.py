@@ -26,7 +26,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from vistasim.events import AgentReply, RequestDigest
-from vistasim.store._view import EpisodeView, RunView, StoredEvent
+from vistasim.store import EpisodeView, RunView, StoredEvent
 
 __all__ = ["Efficiency", "efficiency"]
 

@@ -1,6 +1,12 @@
 """The simulated user: actions, observations and policies (offline agenda, LLM-driven)."""
 
 from vistasim.user._agenda import AgendaPolicy
+from vistasim.user._agenda_ops import (
+    Alternative,
+    action_from_json,
+    action_json,
+    agenda_alternatives,
+)
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._prompts import prompt_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
@@ -17,6 +23,7 @@ from vistasim.user._web_skills import WebSkill, WebSkillStep, load_web_skills
 __all__ = [
     "Action",
     "AgendaPolicy",
+    "Alternative",
     "CallApi",
     "Finish",
     "InvalidActionError",
@@ -27,6 +34,9 @@ __all__ = [
     "ValidatedReply",
     "WebSkill",
     "WebSkillStep",
+    "action_from_json",
+    "action_json",
+    "agenda_alternatives",
     "check_api_call",
     "check_user_text",
     "check_web_action",

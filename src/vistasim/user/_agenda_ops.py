@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 
 from pydantic import JsonValue
 
-from vistasim.browser._types import WEB_STEPS
+from vistasim.browser import WEB_STEPS
 from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda import AgendaPolicy
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
