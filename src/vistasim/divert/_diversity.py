@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import anyio.to_thread
 
 from vistasim.divert._types import Selection
-from vistasim.llm._embed import Embedder
+from vistasim.llm import Embedder
 
 if TYPE_CHECKING:
     import numpy as np

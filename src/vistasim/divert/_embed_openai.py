@@ -16,10 +16,8 @@ import anyio.lowlevel
 
 from vistasim.config import ModelSpec, Price
 from vistasim.errors import MissingExtraError, ModelError
-from vistasim.llm._meter import ModelCall, record_call
+from vistasim.llm import ModelCall, TokenUsage, cost_usd, record_call
 from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback, read_api_key
-from vistasim.llm._role import cost_usd
-from vistasim.llm._usage import TokenUsage
 
 if TYPE_CHECKING:
     import numpy as np

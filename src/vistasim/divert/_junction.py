@@ -20,8 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from vistasim.divert._support import TokenTally, clip, render_prompt
 from vistasim.divert._types import Junction, UserTurn
-from vistasim.llm._structured import complete_json
-from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest
+from vistasim.llm import ChatMessage, ChatModel, ChatRequest, complete_json
 
 __all__ = [
     "ANY_QUESTION",

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from string import Template
 
-from vistasim.llm._types import ChatModel, ChatRequest, ChatResponse
+from vistasim.llm import ChatModel, ChatRequest, ChatResponse
 
 _MAX_QUOTED = 600
 """Longest message shown to a model in a transcript; branch prompts need gist, not every word."""
