@@ -58,16 +58,23 @@ def count_rows(db_path: Path, sql: str) -> int:
 
 
 def start_and_kill(
-    argv: list[str], db_path: Path, *, kind: str, at_least: int, then_wait_s: float = 0.0
+    argv: list[str],
+    db_path: Path,
+    *,
+    kind: str = "",
+    at_least: int,
+    then_wait_s: float = 0.0,
+    count_sql: str | None = None,
 ) -> None:
     """Run `vistasim ARGV` in a subprocess and SIGKILL it once the store holds `at_least`
-    events of `kind` (and `then_wait_s` more seconds have passed)."""
+    events of `kind`, or rows counted by `count_sql` (and `then_wait_s` more seconds passed)."""
+    sql = count_sql or f"SELECT COUNT(*) FROM events WHERE kind = '{kind}'"
     proc = subprocess.Popen(
         [sys.executable, "-m", "vistasim.cli", *argv],
         cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while count_rows(db_path, f"SELECT COUNT(*) FROM events WHERE kind = '{kind}'") < at_least:
+    deadline = time.monotonic() + 90
+    while count_rows(db_path, sql) < at_least:
         assert proc.poll() is None, "the run ended before it could be killed"
         assert time.monotonic() < deadline, "the run made no progress"
         time.sleep(0.02)

@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 
 import pytest
 
 from tests.helpers import (
     KILLABLE_DESK_CONFIG,
-    REPO,
     count_rows,
     desk_config,
     desk_scenarios,
+    start_and_kill,
     write_desk_config,
 )
 from vistasim.config import RunConfig, load_config
@@ -310,17 +305,8 @@ branches = 3
 async def test_kill_9_while_branching_then_resume_loses_and_duplicates_nothing(tmp_path):
     config = write_desk_config(tmp_path, EXPLORE_DESK)
     db_path = tmp_path / "killed.db"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "vistasim.cli", "run", str(config), "--store", str(db_path)],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 90
-    while count_rows(db_path, "SELECT COUNT(*) FROM branches") < 3:
-        assert proc.poll() is None, "the run ended before it could be killed"
-        assert time.monotonic() < deadline, "the run made no progress"
-        time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    start_and_kill(["run", str(config), "--store", str(db_path)], db_path,
+                   count_sql="SELECT COUNT(*) FROM branches", at_least=3)  # fmt: skip
     left = count_rows(
         db_path, "SELECT COUNT(*) FROM episodes WHERE status IN ('pending', 'running')"
     )

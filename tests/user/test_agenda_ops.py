@@ -6,8 +6,13 @@ import random
 
 from vistasim.agent import Utterance
 from vistasim.scenario import AgendaItem, Behaviour, Persona, Scenario
-from vistasim.user import AgendaPolicy
-from vistasim.user._agenda_ops import action_from_json, action_json, agenda_alternatives, pick
+from vistasim.user import (
+    AgendaPolicy,
+    action_from_json,
+    action_json,
+    agenda_alternatives,
+    pick_alternatives,
+)
 from vistasim.user._types import Say, UserView
 
 
@@ -72,9 +77,9 @@ def test_actions_round_trip_through_json_and_pick_draws_without_replacement():
     action = Say(text="hmm, wait")
     assert action_from_json(action_json(action)) == action
     items = list(range(5))
-    drawn = pick(items, 3, random.Random(1))  # type: ignore[arg-type]
+    drawn = pick_alternatives(items, 3, random.Random(1))  # type: ignore[arg-type]
     assert len(drawn) == 3 and len(set(drawn)) == 3
-    assert pick(items[:2], 3, random.Random(1)) == items[:2]  # type: ignore[arg-type]
+    assert pick_alternatives(items[:2], 3, random.Random(1)) == items[:2]  # type: ignore[arg-type]
 
 
 async def test_a_refusal_of_the_value_the_user_meant_to_take_back_makes_it_switch():

@@ -24,7 +24,7 @@ from typing import Any
 
 from vistasim.agent._tokens import count_tokens
 from vistasim.events import AgentReply, Event, RequestDigest, ToolCall, UserMessage
-from vistasim.llm._types import ChatMessage, ModelToolCall, ToolSpec
+from vistasim.llm import ChatMessage, ModelToolCall, ToolSpec
 from vistasim.llm._wire import message_param, tool_param
 
 __all__ = ["PastTurn", "RequestDigest", "digest_request", "past_turns", "proxy_requests"]

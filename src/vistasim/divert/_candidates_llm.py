@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from vistasim.divert._support import TokenTally, clip, render_prompt
 from vistasim.divert._types import Candidate, CandidateContext
 from vistasim.llm import ChatMessage, ChatModel, ChatRequest, complete_json
-from vistasim.user._validate import ROLE_SWAP_PATTERNS
+from vistasim.user import ROLE_SWAP_PATTERNS
 from vistasim.values import text_ids, text_values
 
 __all__ = [

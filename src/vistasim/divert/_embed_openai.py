@@ -16,8 +16,15 @@ import anyio.lowlevel
 
 from vistasim.config import ModelSpec, Price
 from vistasim.errors import MissingExtraError, ModelError
-from vistasim.llm import ModelCall, TokenUsage, cost_usd, record_call
-from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback, read_api_key
+from vistasim.llm import (
+    DEFAULT_BASE_URL,
+    ModelCall,
+    TokenUsage,
+    cost_usd,
+    is_loopback,
+    read_api_key,
+    record_call,
+)
 
 if TYPE_CHECKING:
     import numpy as np

@@ -45,10 +45,11 @@ from vistasim.user import (
     Say,
     action_json,
     agenda_alternatives,
+    describe_action,
+    pick_alternatives,
 )
-from vistasim.user._agenda_ops import describe, pick
 
-__all__ = ["BranchMaker", "check_explore", "converged", "junctions", "user_turns"]
+__all__ = ["BranchMaker", "check_explore", "converged", "junctions"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -237,7 +238,7 @@ class BranchMaker:
             found = await agenda_alternatives(
                 self.policy, view, state.user_state, junction.original
             )
-            return pick(found, self.spec.k, rng), 0
+            return pick_alternatives(found, self.spec.k, rng), 0
         assert isinstance(self.generator, LLMCandidates)
         scenario = ep.scenario
         facts = {k: str(v) for k, v in {**scenario.knowledge, **scenario.hidden}.items()}
@@ -248,7 +249,7 @@ class BranchMaker:
             goal=scenario.goal,
             facts=facts,
             transcript=[(u.role, u.text) for u in state.transcript],
-            original=describe(junction.original),
+            original=describe_action(junction.original),
             rationale=junction.rationale,
         )
         made, overhead = await self.generator.generate(ctx, self.spec.k)
@@ -262,8 +263,10 @@ class BranchMaker:
     ) -> tuple[int, list[float], str | None]:
         if self.embedder is None or len(alternatives) == 1 and self.generator == "same":
             return rng.randrange(len(alternatives)), [], None
-        texts = [describe(a.action) for a in alternatives]
-        selection = await select_most_diverse(describe(junction.original), texts, self.embedder)
+        texts = [describe_action(a.action) for a in alternatives]
+        selection = await select_most_diverse(
+            describe_action(junction.original), texts, self.embedder
+        )
         return selection.index, list(selection.cosines), selection.embedder
 
     def _abandon(
@@ -301,11 +304,6 @@ class BranchMaker:
                 abandoned=abandoned,
             ),
         )
-
-
-def user_turns(path: Sequence[StoredEvent]) -> list[UserTurn]:
-    """The user turns on a path, each with the agent message it answered."""
-    return [turn for turn, _, _ in junctions(path)]
 
 
 def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action | None]]:

@@ -14,7 +14,7 @@ from pydantic import JsonValue
 
 from vistasim._secrets import redact_json
 from vistasim.agent import Reply, Turn, proxy_requests
-from vistasim.browser._types import (
+from vistasim.browser import (
     Back,
     Click,
     Navigate,
@@ -23,7 +23,7 @@ from vistasim.browser._types import (
     TypeText,
     WebStep,
 )
-from vistasim.env._types import Environment, ToolOutcome
+from vistasim.env import Environment, ToolOutcome
 from vistasim.errors import AgentError, EnvError, MissingExtraError
 from vistasim.events import (
     AgentReply,

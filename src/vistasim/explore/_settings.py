@@ -44,11 +44,6 @@ class RunSettings:
         """The episode seed (stable: same run seed, scenario and rollout, same episode)."""
         return episode_seed(self.seed, scenario_id, rollout)
 
-    @property
-    def web(self) -> bool:
-        """Whether episodes have a page (`ui`, `hybrid`)."""
-        return self.mode in ("ui", "hybrid")
-
 
 def settings_of(config: RunConfig) -> RunSettings:
     """Resolve a config's settings."""

@@ -3,7 +3,7 @@
 from vistasim.llm._cache import RequestCache
 from vistasim.llm._embed import Embedder, WordLlamaEmbedder
 from vistasim.llm._meter import ModelCall, collect_calls, record_call
-from vistasim.llm._openai import OpenAIChatModel
+from vistasim.llm._openai import DEFAULT_BASE_URL, OpenAIChatModel, is_loopback, read_api_key
 from vistasim.llm._role import RoleModel, build_models, cost_usd
 from vistasim.llm._structured import InvalidOutputError, complete_json
 from vistasim.llm._types import (
@@ -26,6 +26,7 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "ChatResponse",
+    "DEFAULT_BASE_URL",
     "Embedder",
     "InvalidOutputError",
     "ModelCall",
@@ -41,5 +42,7 @@ __all__ = [
     "collect_calls",
     "complete_json",
     "cost_usd",
+    "is_loopback",
+    "read_api_key",
     "record_call",
 ]

@@ -6,11 +6,14 @@ from vistasim.user._agenda_ops import (
     action_from_json,
     action_json,
     agenda_alternatives,
+    describe_action,
+    pick_alternatives,
 )
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._prompts import prompt_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
 from vistasim.user._validate import (
+    ROLE_SWAP_PATTERNS,
     InvalidActionError,
     ValidatedReply,
     check_api_call,
@@ -28,6 +31,7 @@ __all__ = [
     "Finish",
     "InvalidActionError",
     "LLMUserPolicy",
+    "ROLE_SWAP_PATTERNS",
     "Say",
     "UserPolicy",
     "UserView",
@@ -40,7 +44,9 @@ __all__ = [
     "check_api_call",
     "check_user_text",
     "check_web_action",
+    "describe_action",
     "load_web_skills",
+    "pick_alternatives",
     "prompt_hash",
     "validate_reply",
 ]

@@ -28,8 +28,8 @@ __all__ = [
     "action_from_json",
     "action_json",
     "agenda_alternatives",
-    "describe",
-    "pick",
+    "describe_action",
+    "pick_alternatives",
 ]
 
 OPERATIONS: tuple[BehaviourOp, ...] = (
@@ -153,7 +153,7 @@ def action_from_json(data: Mapping[str, object]) -> Action:
     return action
 
 
-def describe(action: Action) -> str:
+def describe_action(action: Action) -> str:
     """The text of an action, as the embedder and the tree see it."""
     text = getattr(action, "text", None)
     if isinstance(text, str) and text:
@@ -161,7 +161,9 @@ def describe(action: Action) -> str:
     return _key(action)
 
 
-def pick(alternatives: Sequence[Alternative], k: int, rng: random.Random) -> list[Alternative]:
+def pick_alternatives(
+    alternatives: Sequence[Alternative], k: int, rng: random.Random
+) -> list[Alternative]:
     """K alternatives drawn without replacement (all of them when there are fewer)."""
     if len(alternatives) <= k:
         return list(alternatives)
