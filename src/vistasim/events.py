@@ -33,6 +33,7 @@ __all__ = [
     "RequestDigest",
     "ScenarioStart",
     "Snapshot",
+    "StateChange",
     "Stop",
     "StopReason",
     "ToolCall",
@@ -143,6 +144,29 @@ class AgentReply(_Event):
     would have received to play the turn of an agent that made no model call (a rule agent)."""
 
 
+class StateChange(BaseModel):
+    """One record a call or a web action changed in the environment's state.
+
+    Taken by comparing the environment's state before and after (see `vistasim.env`), so a call
+    is a write because it changed something, never because of its name.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: str
+    """The table (or the part of the state) changed; `*` when the environment cannot say."""
+    key: str = ""
+    """The record's key (its primary key values, joined by `/`)."""
+    op: Literal["insert", "update", "delete"] = "update"
+    fields: list[str] = []
+    """The fields whose values changed (for `update`)."""
+
+
+Changes = Annotated[list[StateChange] | None, Field(exclude_if=lambda v: v is None)]
+"""What an event changed in the environment: `[]` nothing, `None` not known (no environment saw
+it, or the tool ran outside vistasim)."""
+
+
 class ToolCall(_Event):
     """A tool call made by the agent under test, with its result."""
 
@@ -156,6 +180,8 @@ class ToolCall(_Event):
     oversized: int | None = Field(default=None, exclude_if=lambda v: v is None)
     """The result's size in bytes (as JSON) when it was over `run.max_reply_bytes`; `result` is
     then the start of that JSON, cut."""
+    changes: Changes = None
+    """What the call changed in the environment's state (`None`: not seen by the environment)."""
 
 
 WebActionKind = Literal["click", "type", "select", "scroll", "navigate", "back"]
@@ -175,6 +201,9 @@ class WebAction(_Event):
     """A short summary of the page after the action (never the whole page)."""
     screenshot_ref: str | None = None
     error: str | None = None
+    changes: Changes = None
+    """What the action changed in the environment (a built-in site's state is the environment's);
+    `None`: not known (an external product's page)."""
 
 
 class ApiCall(_Event):
@@ -185,6 +214,8 @@ class ApiCall(_Event):
     args: dict[str, JsonValue] = {}
     result: JsonValue = None
     error: str | None = None
+    changes: Changes = None
+    """What the call changed in the environment's state."""
 
 
 class Judgment(_Event):

@@ -16,7 +16,9 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
+from vistasim.env._changes import diff_sqlite
 from vistasim.env._types import ToolOutcome
+from vistasim.events import StateChange
 from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scalar
 
@@ -169,6 +171,10 @@ class SqliteEnvironment:
         with self._lock:
             self.db.deserialize(state)
             self.db.execute("PRAGMA foreign_keys = ON")
+
+    def diff_state(self, before: bytes, after: bytes) -> list[StateChange]:
+        """The records that differ between two snapshots, table by table."""
+        return diff_sqlite(before, after)
 
     def lexicon(self) -> dict[str, list[str]]:
         """Slot names and the phrases an agent uses to ask for them."""

@@ -3,5 +3,15 @@
 from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._run import RunResult, run, run_sync
 from vistasim.explore._settings import episode_seed
+from vistasim.explore._watch import SeenCall, WatchedEnvironment, attach_changes
 
-__all__ = ["RunResult", "episode_seed", "evaluate_criteria", "run", "run_sync"]
+__all__ = [
+    "RunResult",
+    "SeenCall",
+    "WatchedEnvironment",
+    "attach_changes",
+    "episode_seed",
+    "evaluate_criteria",
+    "run",
+    "run_sync",
+]

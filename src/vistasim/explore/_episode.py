@@ -23,7 +23,7 @@ from vistasim.browser import (
     TypeText,
     WebStep,
 )
-from vistasim.env import Environment, ToolOutcome
+from vistasim.env import ToolOutcome
 from vistasim.errors import AgentError, EnvError, MissingExtraError
 from vistasim.events import (
     AgentReply,
@@ -41,6 +41,7 @@ from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._guard import GuardedAgent, stop_for
 from vistasim.explore._oversize import cut_text, cut_tool_call
 from vistasim.explore._state import EpisodeState, fold
+from vistasim.explore._watch import WatchedEnvironment, attach_changes
 from vistasim.explore._web import WebChannel
 from vistasim.llm import ToolSpec
 from vistasim.llm._meter import ModelCall, collect_calls
@@ -59,7 +60,8 @@ class Episode:
     store: Store
     policy: UserPolicy
     agent: GuardedAgent
-    env: Environment | None
+    env: WatchedEnvironment | None
+    """The episode's environment, recording every call with what it changed."""
     max_turns: int
     max_reply_bytes: int = 1_000_000
     """Replies and tool results over this are stored cut (`run.max_reply_bytes`)."""
@@ -198,7 +200,12 @@ async def _execute(
         case CallApi():
             outcome = await _call_api(ep, action)
             result, error = outcome.result, outcome.error
-            events.append(ApiCall(name=action.name, args=action.args, result=result, error=error))
+            seen = ep.env.take_calls("user") if ep.env is not None else []
+            changes = seen[-1].changes if seen else None
+            events.append(
+                ApiCall(name=action.name, args=action.args, result=result, error=error,
+                        changes=changes)
+            )  # fmt: skip
         case Say():
             await _say(ep, state, action.text, events)
         case Click() | TypeText() | SelectOption() | Scroll() | Navigate() | Back():
@@ -224,7 +231,11 @@ async def _web_step(ep: Episode, step: WebStep, events: list[Event]) -> None:
         error = "there is no web page in this mode; chat or call an API instead"
         events.append(WebAction(action=step.kind, error=error))
         return
+    # A built-in site's state is the environment's, so what the action changed is known.
+    watched = ep.env if ep.env is not None and ep.web.site is not None else None
+    before = watched.snapshot() if watched is not None else None
     result = await ep.web.act(step)
+    changes = watched.changes_since(before) if watched is not None and before is not None else None
     screenshot = None
     if ep.web.screenshots:
         image = await ep.web.session.screenshot()
@@ -239,6 +250,7 @@ async def _web_step(ep: Episode, step: WebStep, events: list[Event]) -> None:
             observation=result.summary,
             screenshot_ref=screenshot,
             error=result.error,
+            changes=changes,
         )
     )
 
@@ -258,11 +270,16 @@ def _step_value(step: WebStep) -> str | None:
 async def _say(ep: Episode, state: EpisodeState, text: str, events: list[Event]) -> None:
     events.append(UserMessage(text=text, channel="widget" if ep.web is not None else "chat"))
     turn = Turn(episode_id=ep.session_id, message=text, history=state.transcript)
+    if ep.env is not None:
+        ep.env.take_calls("agent")  # calls of a replay during a restore are not this turn's
     started = anyio.current_time()
     reply = await ep.agent.respond(turn)
     latency = anyio.current_time() - started
+    reported = list(reply.tool_calls)
+    if ep.env is not None:
+        reported = attach_changes(reported, ep.env.take_calls("agent"))
     # Cut before anything else sees it: a huge reply must not make every later turn slower.
-    calls = [cut_tool_call(call, ep.max_reply_bytes) for call in reply.tool_calls]
+    calls = [cut_tool_call(call, ep.max_reply_bytes) for call in reported]
     answer, oversized = cut_text(reply.text, ep.max_reply_bytes)
     events.extend(calls)
     requests, source = _requests(ep, state, text, calls, answer, reply)

@@ -18,6 +18,7 @@ import anyio
 from vistasim._secrets import known_secrets
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
+from vistasim.explore._watch import WatchedEnvironment
 from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
@@ -457,7 +458,8 @@ async def open_episode(
         EnvError: the environment could not be built.
     """
     parts, settings = run.parts, run.settings
-    env = parts.make_env() if parts.make_env is not None else None
+    made = parts.make_env() if parts.make_env is not None else None
+    env = WatchedEnvironment(made) if made is not None else None
     async with _agent_and_page(run.config, parts, env, run.pool, plan.episode_id) as (agent, web):
         yield Episode(
             run_id=run.run_id,
@@ -508,7 +510,7 @@ def _finish_branch(db: Store, ep: Episode) -> None:
 
 @asynccontextmanager
 async def _agent_and_page(
-    config: RunConfig, parts: Parts, env: Environment | None, pool: Any, episode_id: str
+    config: RunConfig, parts: Parts, env: WatchedEnvironment | None, pool: Any, episode_id: str
 ) -> AsyncIterator[tuple[GuardedAgent, WebChannel | None]]:
     if pool is None:
         assert parts.make_agent is not None  # build_parts requires an agent outside web modes
@@ -527,7 +529,10 @@ async def _agent_and_page(
         return EpisodeAgent(make(env), episode_id=episode_id)
 
     backend = None if make is None else site_agent
-    async with web_channel(config, pool, env, backend) as (web, widget):
+    # The site's own routes act on the unwatched environment: what a web action changes is the
+    # user's doing (measured around the action), never a call of the agent's.
+    site_env = env.inner if env is not None else None
+    async with web_channel(config, pool, site_env, backend) as (web, widget):
         agent = GuardedAgent(widget, name="the chat widget")
         try:
             yield agent, web
