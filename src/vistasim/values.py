@@ -1,14 +1,17 @@
-"""Typed values in agent replies and in tool calls: money, dates, times, quantities, ids.
+"""Typed values in agent replies and in tool calls: money, dates, times, weekdays, quantities, ids.
 
 To tell whether an agent's reply says what its tool calls did, both sides are read into the same
 typed values: "$45.99" and `{"refund_cents": 4599}` are one amount, "March 18" and
-`"2026-03-18"` one date, "two days" and `{"days": 2}` one quantity. Everything is text processing
+`"2026-03-18"` one date (and its weekday), "half past eleven" and `"11:30"` one time, "two days"
+and `{"days": 2}` one quantity. Everything is text processing
 over one reply and one JSON value, the same for every product; no model is involved. The failure
 detectors read agent replies with it, and the offline user reads proposals with it.
 
->>> sorted(text_values("Refunded $45.99; due back 18:00 on 2026-03-18, extended by two days."))
+>>> sorted(text_values("Refunded $45.99; due back 18:00 on March 18, extended by two days."))
 [('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
->>> sorted(json_values({"refund_cents": 4599, "due_back": "2026-03-18T18:00:00", "days": 2}))
+>>> sorted(text_values("Booked for half past eleven on Friday."))
+[('time', '11:30'), ('weekday', 'friday')]
+>>> sorted(json_values({"refund_cents": 4599, "due_back": "2026-03-18T18:00:00", "days": 2}))[:4]
 [('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
 """
 
@@ -39,6 +42,10 @@ UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
     "night": ("night", "nights"),
     "week": ("week", "weeks"),
     "month": ("month", "months"),
+    "tablet": ("tablet", "tablets", "pill", "pills", "capsule", "capsules"),
+    "seat": ("seat", "seats"),
+    "ticket": ("ticket", "tickets"),
+    "bag": ("bag", "bags"),
 }
 """Units whose quantities replies and arguments state; a key named like a unit carries one."""
 
@@ -58,9 +65,24 @@ _MONTHS = {
 }  # fmt: skip
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _MONEY_TEXT = re.compile(
-    r"(?:\$|USD\s?|€|£)\s?(\d[\d,]*(?:\.\d{1,2})?)|(\d[\d,]*(?:\.\d{2})?)\s?(?:dollars|USD|EUR)\b",
+    r"(?:\$|USD\s?|EUR\s?|GBP\s?|€|£)\s?(\d[\d,]*(?:\.\d{1,2})?)"
+    r"|(\d[\d,]*(?:\.\d{2})?)\s?(?:dollars|USD|EUR|GBP|euros?|pounds)\b",
     re.I,
 )
+_HOUR_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+_HOUR = r"(1[0-2]|0?[1-9]|" + "|".join(_HOUR_WORDS) + ")"
+_SPOKEN_TIME = re.compile(
+    rf"\b(?:(half|quarter)\s+(past|to|after)\s+{_HOUR}|{_HOUR}\s+o'?\s?clock|(noon|midday|midnight)"
+    rf"|{_HOUR}\s+(fifteen|thirty|forty-five|forty five))\b"
+    r"(?:\s+(?:in\s+the\s+)?(morning|afternoon|evening|tonight|a\.?m\.?|p\.?m\.?))?",
+    re.I,
+)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_TEXT = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")\b", re.I)
+_ISO_YEAR_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _ISO_DATE = re.compile(r"\b(?:\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?")
 _MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b", re.I)
@@ -76,7 +98,7 @@ _QUANTITY = re.compile(
     re.I,
 )
 _MONEY_KEY = re.compile(
-    r"(?:^|_)(?:amount|price|total|refund|fee|cost|charge|balance|paid|subtotal)"
+    r"(?:^|_)(?:amount|price|total|refund|fee|cost|charge|balance|paid|subtotal|limit|copay|fare|deposit)"
 )
 _ID_TOKEN = re.compile(
     r"(?<![\w@.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w@-])"
@@ -101,6 +123,12 @@ def text_values(text: str) -> set[Value]:
         found.add(("time", _clock(int(match.group(1)), int(match.group(2)), match.group(3))))
     for match in _CLOCK_AMPM.finditer(_CLOCK.sub(" ", stripped)):
         found.add(("time", _clock(int(match.group(1)), 0, match.group(2))))
+    for match in _SPOKEN_TIME.finditer(text):
+        found.add(("time", _spoken_time(match)))
+    for match in _WEEKDAY_TEXT.finditer(text):
+        found.add(("weekday", match.group(1).lower()))
+    for match in _ISO_YEAR_DATE.finditer(text):
+        found.add(("weekday", _weekday(match)))
     for match in _QUANTITY.finditer(_MONEY_TEXT.sub(" ", text)):
         amount = match.group(1).lower()
         number = _NUMBER_WORDS.get(amount) or float(amount)
@@ -135,6 +163,7 @@ def json_values(value: JsonValue, key: str = "") -> set[Value]:
         return found | _keyed_number(key.lower(), value)
     if isinstance(value, str):
         found |= {v for v in text_values(value) if v[0] in ("date", "time")}
+        found |= {("weekday", _weekday(m)) for m in _ISO_YEAR_DATE.finditer(value)}
     return found
 
 
@@ -166,6 +195,47 @@ def _money(text: str) -> str:
 
 def _number(number: float) -> str:
     return str(int(number)) if float(number).is_integer() else f"{number:g}"
+
+
+def _spoken_time(match: re.Match[str]) -> str:
+    """Read a spoken time ("half past eleven" is 11:30).
+
+    A bare hour under 8 is taken as the afternoon, as office hours go, unless the phrase says
+    the morning.
+    """
+    part, direction, hour_a, hour_b, named, hour_c, minutes_word, period = match.groups()
+    if named:
+        return "00:00" if named.lower() == "midnight" else "12:00"
+    hour_text = hour_a or hour_b or hour_c
+    hour = _HOUR_WORDS.get(hour_text.lower()) or int(hour_text)
+    minute = 0
+    if part:
+        step = 30 if part.lower() == "half" else 15
+        minute = step if direction.lower() != "to" else 60 - step
+        hour = hour - 1 if direction.lower() == "to" else hour
+        hour = 12 if hour == 0 else hour
+    elif minutes_word:
+        minute = {"fifteen": 15, "thirty": 30}.get(minutes_word.lower(), 45)
+    return _clock(hour, minute, _half_of_day(hour, period))
+
+
+def _half_of_day(hour: int, period: str | None) -> str:
+    word = (period or "").lower().replace(".", "")
+    if word in ("morning", "am"):
+        return "a"
+    if word in ("afternoon", "evening", "tonight", "pm") or hour < 8:
+        return "p"
+    return "a" if hour != 12 else "p"
+
+
+def _weekday(match: re.Match[str]) -> str:
+    from datetime import date
+
+    year, month, day = (int(g) for g in match.groups()[:3])
+    try:
+        return _WEEKDAYS[date(year, month, day).weekday()]
+    except ValueError:
+        return ""
 
 
 def _clock(hour: int, minute: int, half: str | None) -> str:

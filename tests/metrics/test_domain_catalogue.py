@@ -14,8 +14,9 @@ import pytest
 import vistasim.llm
 from vistasim.config import RunConfig
 from vistasim.domains import DOMAINS, get_domain
+from vistasim.events import ToolCall
 from vistasim.explore import run
-from vistasim.metrics import compute_metrics
+from vistasim.metrics import compute_metrics, load_domain_rules
 from vistasim.store import open_store, read_run_view
 
 AGENTS = {
@@ -129,3 +130,20 @@ def test_symptoms_of_one_flaw_link_to_its_cause(played):
     catalogue = report.failures
     assert catalogue.explained_by
     assert set(catalogue.explained_by.values()) <= set(catalogue.causes)
+
+
+def test_every_call_of_a_built_in_tool_is_a_write_exactly_when_its_state_changed(played):
+    """The state digests agree with the domain's hand-written list of write tools, tool by tool:
+    a listed tool's successful calls change a record, an unlisted tool's never do."""
+    domain, view, _ = played
+    listed = set(load_domain_rules(domain).behaviour.write_tools or ())
+    changed: dict[str, set[bool]] = {}
+    for episode in view.episodes:
+        for stored in episode.events:
+            call = stored.event
+            if isinstance(call, ToolCall) and call.error is None:
+                assert call.changes is not None, call.name
+                changed.setdefault(call.name, set()).add(bool(call.changes))
+    assert len(changed) >= 5
+    for name, seen in changed.items():
+        assert seen == {name in listed}, (name, seen)

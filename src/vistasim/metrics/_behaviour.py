@@ -41,6 +41,7 @@ from vistasim.metrics._mentions import (
     records_in,
 )
 from vistasim.metrics._outcome import is_errored
+from vistasim.metrics._writes import WriteTools
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
 
 __all__ = ["DETECTORS", "BehaviourSpec", "detect_behaviour"]
@@ -71,7 +72,8 @@ class BehaviourSpec(BaseModel):
     entities: list[EntityKind] = [EntityKind(name="id", pattern=_GENERIC_ID)]
     """Kinds of values users name; default: any id-like token."""
     write_tools: list[str] | None = None
-    """Tools that change state; `None`: every agent tool counts."""
+    """Tools that change state, overriding what the environment observed; `None`: a call
+    changed the state when the environment saw it change a record (else by the tool's name)."""
     confirm_cues: list[str] = [r"shall i proceed", r"yes/no", r"\bconfirm\b", r"go ahead\?"]
     """Regular expressions (case-insensitive) marking an agent reply as a confirmation question."""
     done_cues: list[str] = [r"\bdone\b", r"\ball set\b", r"\bcompleted\b", r"\bsuccessfully\b"]
@@ -88,19 +90,25 @@ class BehaviourSpec(BaseModel):
         return patterns
 
 
-def detect_behaviour(run: RunView, spec: BehaviourSpec | None = None) -> list[Failure]:
+def detect_behaviour(
+    run: RunView, spec: BehaviourSpec | None = None, *, writes: WriteTools | None = None
+) -> list[Failure]:
     """Run every behavioural detector over every non-errored episode of a run.
 
     Args:
         run: The stored run.
         spec: The product's values, write tools and phrasing; default: generic id-like values.
+        writes: What changes the state, as observed over the run; default: learnt from it.
     """
     spec = BehaviourSpec() if spec is None else spec
+    if writes is None:
+        events = (s.event for e in run.episodes for s in e.events)
+        writes = WriteTools.from_events(events, listed=spec.write_tools)
     found: list[Failure] = []
     for view in run.episodes:
         if is_errored(view):
             continue
-        episode = _Episode.read(view, spec)
+        episode = _Episode.read(view, spec, writes)
         found += detector_failures(view, "behaviour", _DETECTORS, DETECTORS, episode)
     return found
 
@@ -111,29 +119,26 @@ class _Episode:
 
     events: tuple[StoredEvent, ...]
     spec: BehaviourSpec
+    writes: WriteTools
     records: tuple[Record, ...]
     """Everything of a record-based kind that the agent read in a successful tool result."""
 
     @classmethod
-    def read(cls, view: EpisodeView, spec: BehaviourSpec) -> _Episode:
+    def read(cls, view: EpisodeView, spec: BehaviourSpec, writes: WriteTools) -> _Episode:
         records = tuple(
             record
             for stored in view.events
             if isinstance(stored.event, ToolCall) and stored.event.error is None
             for record in records_in(stored.event.result, spec.entities)
         )
-        return cls(events=view.events, spec=spec, records=records)
+        return cls(events=view.events, spec=spec, writes=writes, records=records)
 
     def mentions(self, text: str) -> list[Mention]:
         return find_mentions(text, self.spec.entities, self.records)
 
     def is_write(self, stored: StoredEvent) -> bool:
         event = stored.event
-        return (
-            isinstance(event, ToolCall)
-            and event.error is None
-            and (self.spec.write_tools is None or event.name in self.spec.write_tools)
-        )
+        return isinstance(event, ToolCall) and self.writes.changed_state(event)
 
     def says(self, stored: StoredEvent, cues: Sequence[str]) -> bool:
         event = stored.event

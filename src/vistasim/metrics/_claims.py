@@ -14,9 +14,11 @@ reply with the calls of its own turn:
   refund $45.99", then a refund of $89.98).
 - `empty-reply`: the agent answered with nothing.
 
-They are domain-independent: what a state-changing tool is comes from the domain's `write_tools`
-(or, without one, from the tool's name: `get_`, `find_`, `list_`... read); the verbs a claim uses
-come from the write tools' own names (`cancel_order` -> "cancelled").
+They are domain-independent: a call changed the state when the environment saw it change (state
+digests, see `metrics/_writes.py`; a product's `write_tools` list, or a tool's name, only where
+no environment saw the call); the verbs a claim uses come from the write tools' own names
+(`cancel_order` -> "cancelled"), and a claim with such a verb ("extended") is backed only by a
+change of that tool, while a generic one ("done", "updated") is backed by any change.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
+from vistasim.metrics._identity import is_identity_tool
+from vistasim.metrics._writes import WriteTools, is_write_name
 from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import id_shape, iter_strings, json_values, text_ids, text_values
 
@@ -40,10 +44,6 @@ CLAIM_DETECTORS: dict[str, str] = {
 }
 """Detector ids (the failure labels) and their descriptions, worded the same every time."""
 
-_READ_VERBS = frozenset(
-    "get find list search lookup look check track view show read fetch query describe count"
-    " verify validate quote estimate availability status".split()
-)
 _GENERIC_CLAIMS = (r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b")
 """Words that report success whatever was done; they claim a change only where one was at stake
 (a proposal the user answered, a state-changing call): "All set, here's what we have" after a
@@ -58,6 +58,13 @@ _GENERIC_VERBS = (
     " requested opened filed logged created confirmed arranged"
 ).split()
 """Past participles that report a change in any product, besides the write tools' own verbs."""
+_CHANGE_VERBS = (
+    "rescheduled moved cancelled canceled refunded added removed renewed extended blocked"
+    " frozen replaced transferred reserved upgraded downgraded activated deactivated reset"
+    " refilled ordered raised lowered increased decreased switched set sent"
+).split()
+"""Verbs of particular changes that no write tool may be named after: backed by a change of any
+tool but an identity check."""
 _CLAIM_FRAMES = (
     r"\b(?:has|have|had)\s+(?:now\s+|just\s+)?(?:been\s+)?(?:successfully\s+)?{v}",
     r"(?:\bI|'ve)\s+(?:just\s+|now\s+|successfully\s+)?{v}",
@@ -109,22 +116,32 @@ def agent_turns(events: Sequence[StoredEvent]) -> list[Turn]:
 
 
 def is_write_tool(name: str, write_tools: Sequence[str] | None) -> bool:
-    """Whether a tool changes state: listed by the domain, or not named like a read."""
+    """Whether a tool changes state by a product's list, or by its name (no evidence)."""
     if write_tools is not None:
         return name in write_tools
-    words = name.lower().split("_")
-    return not (words[0] in _READ_VERBS or "status" in words or "availability" in words)
+    return is_write_name(name)
 
 
 def detect_claims(
-    view: EpisodeView, *, write_tools: Sequence[str] | None, tool_names: Sequence[str] = ()
+    view: EpisodeView,
+    *,
+    write_tools: Sequence[str] | None = None,
+    tool_names: Sequence[str] = (),
+    writes: WriteTools | None = None,
 ) -> list[Failure]:
-    """Run the say-versus-do detectors over one episode."""
-    writes = [t for t in tool_names if is_write_tool(t, write_tools)]
+    """Run the say-versus-do detectors over one episode.
+
+    `writes`: what changes the state as observed over the whole run; default: learnt from this
+    episode (and `write_tools`, a product's list, when given).
+    """
+    if writes is None:
+        writes = WriteTools.from_events((s.event for s in view.events), listed=write_tools)
+    named = [t for t in tool_names if writes.tool(t)] or _called_writes(view, writes)
     context = _Context(
         turns=agent_turns(view.events),
-        write_tools=write_tools,
-        claim_cues=_claim_cues(writes or _called_writes(view, write_tools)),
+        writes_of=writes,
+        claim_cues=_claim_cues(named),
+        tool_verbs=frozenset(v for t in named for v in _verbs_of(t)),
     )
     return detector_failures(view, "claims", _DETECTORS, CLAIM_DETECTORS, context)
 
@@ -132,33 +149,50 @@ def detect_claims(
 @dataclass(frozen=True, kw_only=True)
 class _Context:
     turns: list[Turn]
-    write_tools: Sequence[str] | None
+    writes_of: WriteTools
     claim_cues: tuple[re.Pattern[str], ...]
     """The generic cues first (`len(_GENERIC_CLAIMS)` of them), then the verb frames."""
+    tool_verbs: frozenset[str] = frozenset()
+    """The verbs the write tools are named after ("cancelled" for `cancel_order`)."""
+
+    def backs(self, verb: str, tool: str) -> bool:
+        """Whether a change made by `tool` backs a claim worded with `verb` ("" = generic)."""
+        if not verb or verb in _verbs_of(tool):
+            return True
+        return verb not in self.tool_verbs and not is_identity_tool(tool)
 
     def writes(self, turn: Turn) -> list[StoredEvent]:
+        """The turn's calls that set out to change the state (failed ones included)."""
         return [
             c for c in turn.calls
-            if isinstance(c.event, ToolCall) and is_write_tool(c.event.name, self.write_tools)
+            if isinstance(c.event, ToolCall) and self.writes_of.attempted(c.event)
         ]  # fmt: skip
 
     def claims(self, turn: Turn, reads: Sequence[_Read], *, at_stake: bool = True) -> bool:
-        """Whether the reply reports a change as carried out (not a status it read).
+        """Whether the reply reports a change as carried out (not a status it read)."""
+        return bool(self.claimed_verbs(turn, reads, at_stake=at_stake))
+
+    def claimed_verbs(
+        self, turn: Turn, reads: Sequence[_Read], *, at_stake: bool = True
+    ) -> list[str]:
+        """The verbs with which the reply reports changes as carried out ("" for "done").
 
         Generic cues ("done", "all set") count only when a change was `at_stake`.
         """
         cues = self.claim_cues if at_stake else self.claim_cues[len(_GENERIC_CLAIMS) :]
+        verbs: list[str] = []
         for sentence in _SENTENCES.split(turn.reply_text):
             if sentence.rstrip().endswith("?"):
                 continue
-            for cue in cues:
+            for number, cue in enumerate(cues):
                 for match in cue.finditer(sentence):
                     if _NEGATION.search(sentence[: match.start()]):
                         continue
                     verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
                     if not _status_read(sentence, verb, reads):
-                        return True
-        return False
+                        generic = at_stake and number < len(_GENERIC_CLAIMS)
+                        verbs.append("" if generic or verb in _GENERIC_VERBS else verb)
+        return verbs
 
     def reads(self, turn: Turn) -> list[_Read]:
         """What the turn's successful read calls returned, as ids and words."""
@@ -167,7 +201,7 @@ class _Context:
             event = stored.event
             if not isinstance(event, ToolCall) or event.error is not None:
                 continue
-            if is_write_tool(event.name, self.write_tools):
+            if self.writes_of.attempted(event):
                 continue
             texts = list(iter_strings(event.result))
             words = {w.lower() for t in texts if len(t) < 40 for w in re.findall(r"[A-Za-z]+", t)}
@@ -190,19 +224,22 @@ def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:
     return any(word in r.words and (not named or named & r.ids) for r in reads)
 
 
-def _called_writes(view: EpisodeView, write_tools: Sequence[str] | None) -> list[str]:
+def _called_writes(view: EpisodeView, writes: WriteTools) -> list[str]:
     return sorted(
-        {
-            s.event.name
-            for s in view.events
-            if isinstance(s.event, ToolCall) and is_write_tool(s.event.name, write_tools)
-        }
-    )
+        {s.event.name for s in view.events
+         if isinstance(s.event, ToolCall) and writes.tool(s.event.name)}
+    )  # fmt: skip
+
+
+def _verbs_of(tool: str) -> set[str]:
+    past = _past(tool.split("_")[0].lower())
+    return {past, *_spellings(past)}
 
 
 def _claim_cues(write_tools: Sequence[str]) -> tuple[re.Pattern[str], ...]:
     verbs = {_past(name.split("_")[0].lower()) for name in write_tools}
     verbs |= {p for v in list(verbs) for p in _spellings(v)} | set(_GENERIC_VERBS)
+    verbs |= set(_CHANGE_VERBS)
     words = "(?:" + "|".join(re.escape(w) for w in sorted(v for v in verbs if len(v) > 3)) + r")\b"
     cues = [*_GENERIC_CLAIMS, *(frame.format(v=words) for frame in _CLAIM_FRAMES)]
     return tuple(re.compile(c, re.IGNORECASE) for c in cues)
@@ -229,20 +266,21 @@ def _spellings(past: str) -> list[str]:
 
 def _claimed_without_action(ctx: _Context) -> list[int]:
     evidence: list[int] = []
-    unreported = False
+    unreported: list[str] = []  # tools whose changes no reply has reported yet
     seen: list[_Read] = []
     proposed = False  # the agent's previous reply proposed a change for the user to approve
     for turn in ctx.turns:
         writes = ctx.writes(turn)
-        ok = [w for w in writes if isinstance(w.event, ToolCall) and w.event.error is None]
+        ok = [w.event.name for w in writes if isinstance(w.event, ToolCall) and not w.event.error]
         failed = len(writes) > len(ok)
-        unreported = unreported or bool(ok)
+        unreported += ok
         seen += ctx.reads(turn)
         at_stake = proposed or bool(writes)
-        if turn.reply is not None and ctx.claims(turn, seen, at_stake=at_stake) and not failed:
-            if not unreported:
+        verbs = ctx.claimed_verbs(turn, seen, at_stake=at_stake) if turn.reply else []
+        if turn.reply is not None and verbs and not failed:
+            if not all(any(ctx.backs(v, tool) for tool in unreported) for v in set(verbs)):
                 evidence.append(turn.reply.id)
-            unreported = False
+            unreported = []
         proposed = bool(_PROPOSAL.search(turn.reply_text))
     return evidence
 

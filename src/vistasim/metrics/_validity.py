@@ -5,13 +5,15 @@ the user's side of an episode against its scenario:
 
 - `contradicts-own-fact`: the user gave, for a fact it holds, another value of the same kind
   (an order number, an email, "2 hours" when it holds "2 days") that its scenario never planned
-  to say (a `correct` or `change_mind` behaviour plans one). Decisive when the agent then acted on
-  the wrong value.
+  to say (a `correct` or `change_mind` behaviour plans one, and so does the turn a DIVERT branch
+  injected; a message that corrects itself — "W1010, sorry, I mean W1011" — says the right value
+  too). Decisive when the agent then acted on the wrong value.
 - `leaked-hidden-fact`: the user said a hidden fact when the agent had not asked anything.
 - `repeated-goal`: the user sent the same request three times or more. Never decisive on its own:
   an agent that cannot do the request makes a sound user repeat it too.
-- `acted-against-goal`: the user itself changed the state (a user-side API, a submitting click on
-  the site), the criteria failed, and the agent changed nothing. Decisive.
+- `acted-against-goal`: the user itself changed the state (a user-side API or a web action that
+  the environment saw change a record — never a guess from a button's name), the criteria failed,
+  and the agent changed nothing. Decisive.
 - `agent-not-reached`: the agent received no message at all. Decisive when the criteria failed:
   such an episode can never be the agent's failure.
 
@@ -33,7 +35,7 @@ from vistasim.events import (
     UserMessage,
     WebAction,
 )
-from vistasim.metrics._claims import is_write_tool
+from vistasim.metrics._writes import WriteTools
 from vistasim.scenario import Scalar, Scenario
 from vistasim.store import EpisodeView
 from vistasim.values import id_shape, iter_strings, text_ids, text_values
@@ -53,9 +55,8 @@ _ASKS = re.compile(
     r"\?|\b(?:please (?:provide|enter|share|tell|give|confirm)|could you|can you|may i have)\b",
     re.IGNORECASE,
 )
-_SUBMIT_WORDS = frozenset(
-    "submit confirm checkout place save apply cancel return pay book enroll drop reschedule"
-    " delete remove update order buy reserve extend".split()
+_SELF_CORRECTION = re.compile(
+    r"\b(?:sorry|i mean|i meant|actually|correction|rather|not\b.*\bbut)\b", re.IGNORECASE
 )
 
 
@@ -76,17 +77,34 @@ class UserFinding(BaseModel):
 
 
 def check_user(
-    episode: EpisodeView, scenario: Scenario | None, *, write_tools: Sequence[str] | None = None
+    episode: EpisodeView,
+    scenario: Scenario | None,
+    *,
+    write_tools: Sequence[str] | None = None,
+    writes: WriteTools | None = None,
+    injected: Sequence[str] = (),
 ) -> list[UserFinding]:
-    """Run every check of the simulated user's behaviour over one episode."""
+    """Run every check of the simulated user's behaviour over one episode.
+
+    Args:
+        episode: The stored episode.
+        scenario: Its scenario.
+        write_tools: A product's list of write tools (when `writes` is not given).
+        writes: What changes the state, as observed over the run.
+        injected: Texts of the turns DIVERT branching injected into this episode's path: what
+            they say is planned, like a scripted behaviour.
+    """
+    if writes is None:
+        writes = WriteTools.from_events((s.event for s in episode.events), listed=write_tools)
     found: list[UserFinding] = []
     held = _held(scenario)
-    planned = _planned(scenario)
+    planned = _planned(scenario) | {i.upper() for t in injected for i in text_ids(t)}
+    planned_values = {v for t in injected for v in text_values(t)}
     criteria_failed = _criteria_failed(episode)
-    found += _contradictions(episode, held, planned)
+    found += _contradictions(episode, held, planned, planned_values)
     found += _leaks(episode, scenario, planned)
     found += _repeats(episode)
-    found += _against_goal(episode, criteria_failed, write_tools)
+    found += _against_goal(episode, criteria_failed, writes)
     if criteria_failed and not any(isinstance(s.event, UserMessage) for s in episode.events):
         # A user that did everything itself and passed is fine; one that failed so is invalid.
         found.append(_finding(episode, "agent-not-reached", [], decisive=True))
@@ -129,7 +147,10 @@ def _planned(scenario: Scenario | None) -> set[str]:
 
 
 def _contradictions(
-    episode: EpisodeView, held: list[Scalar], planned: set[str]
+    episode: EpisodeView,
+    held: list[Scalar],
+    planned: set[str],
+    planned_values: set[tuple[str, str]],
 ) -> list[UserFinding]:
     held_ids = {str(v).upper() for v in held for i in text_ids(str(v)) if i == str(v)}
     shapes = {id_shape(i) for i in held_ids}
@@ -143,6 +164,8 @@ def _contradictions(
         if not isinstance(stored.event, UserMessage):
             continue
         text = stored.event.text
+        if _corrects_itself(text, held):
+            continue
         wrong_ids = (
             {
                 i.upper()
@@ -155,7 +178,7 @@ def _contradictions(
         wrong_values = {
             f"{v} {k.removeprefix('quantity:')}"
             for k, v in text_values(text)
-            if k in kinds and (k, v) not in held_values
+            if k in kinds and (k, v) not in held_values and (k, v) not in planned_values
         }
         wrong = wrong_ids | wrong_values
         if not wrong:
@@ -176,6 +199,14 @@ def _contradictions(
             )
         )
     return found[:1]
+
+
+def _corrects_itself(text: str, held: list[Scalar]) -> bool:
+    """Whether the message takes a value back and gives a held one ("W1010, sorry, W1011")."""
+    if not _SELF_CORRECTION.search(text):
+        return False
+    lowered = text.casefold()
+    return any(len(str(v)) >= 3 and str(v).casefold() in lowered for v in held)
 
 
 def _leaks(episode: EpisodeView, scenario: Scenario | None, planned: set[str]) -> list[UserFinding]:
@@ -208,31 +239,23 @@ def _repeats(episode: EpisodeView) -> list[UserFinding]:
 
 
 def _against_goal(
-    episode: EpisodeView, criteria_failed: bool | None, write_tools: Sequence[str] | None
+    episode: EpisodeView, criteria_failed: bool | None, writes: WriteTools
 ) -> list[UserFinding]:
     if not criteria_failed:
         return []
     agent_wrote = any(
-        isinstance(s.event, ToolCall)
-        and s.event.error is None
-        and is_write_tool(s.event.name, write_tools)
-        for s in episode.events
+        isinstance(s.event, ToolCall) and writes.changed_state(s.event) for s in episode.events
     )
     if agent_wrote:
         return []
-    acts = [s.id for s in episode.events if _user_changes_state(s.event)]
+    acts = [
+        s.id
+        for s in episode.events
+        if isinstance(s.event, ApiCall | WebAction) and writes.changed_state(s.event)
+    ]
     if not acts:
         return []
     return [_finding(episode, "acted-against-goal", acts, decisive=True)]
-
-
-def _user_changes_state(event: object) -> bool:
-    if isinstance(event, ApiCall):
-        return event.error is None and is_write_tool(event.name, None)
-    if isinstance(event, WebAction) and event.action == "click" and event.error is None:
-        words = set(re.split(r"[^a-z]+", (event.target or "").lower()))
-        return bool(words & _SUBMIT_WORDS)
-    return False
 
 
 def _criteria_failed(episode: EpisodeView) -> bool | None:

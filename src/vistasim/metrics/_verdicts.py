@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._claims import detect_claims
 from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
+from vistasim.metrics._duties import detect_duties
 from vistasim.metrics._failures import Failure, PolicyRule, detect_failures
 from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
 from vistasim.metrics._validity import UserFinding, check_user
+from vistasim.metrics._writes import WriteTools
 from vistasim.store import RunView
+from vistasim.values import iter_strings
 
 __all__ = ["RunFindings", "find_all"]
 
@@ -48,16 +51,25 @@ def find_all(
 ) -> RunFindings:
     """Run every detector and user check over a run and classify each episode."""
     spec = BehaviourSpec() if behaviour is None else behaviour
-    failures = [*detect_failures(run, rules, recovered_errors=True), *detect_behaviour(run, spec)]
+    events = (s.event for e in run.episodes for s in e.events)
+    writes = WriteTools.from_events(events, listed=spec.write_tools)
+    failures = [
+        *detect_failures(run, rules, recovered_errors=True),
+        *detect_behaviour(run, spec, writes=writes),
+    ]
     user: list[UserFinding] = []
     tools = run.agent_tools or ()
+    injected = _injected_texts(run)
     for episode in run.episodes:
         if is_errored(episode):
             continue
-        failures += detect_claims(episode, write_tools=spec.write_tools, tool_names=tools)
+        failures += detect_claims(episode, writes=writes, tool_names=tools)
+        failures += detect_duties(episode, writes=writes, tool_names=tools)
         failures += detect_disclosure(episode, disclosure)
         scenario = run.scenarios.get(episode.scenario_id)
-        user += check_user(episode, scenario, write_tools=spec.write_tools)
+        user += check_user(
+            episode, scenario, writes=writes, injected=injected.get(episode.episode_id, ())
+        )
     failures = [f for f in failures if _after_fork(run, f.episode_id, f.event_ids)]
     user = [f for f in user if _after_fork(run, f.episode_id, f.event_ids)]
     causes: dict[str, list[str]] = defaultdict(list)
@@ -75,6 +87,26 @@ def find_all(
         for e in run.episodes
     }
     return RunFindings(failures=tuple(failures), user=tuple(user), verdicts=verdicts)
+
+
+def _injected_texts(run: RunView) -> dict[str, tuple[str, ...]]:
+    """Per episode, the texts of the turns branching injected into its path (its and its parents').
+
+    What an injected turn says was planned by the explorer, as a scripted behaviour is.
+    """
+    own: dict[str, tuple[str, ...]] = {
+        b.episode_id: tuple(iter_strings(b.injected.get("action"))) for b in run.branches
+    }
+    parents = {b.episode_id: b.parent_episode_id for b in run.branches}
+    paths: dict[str, tuple[str, ...]] = {}
+    for episode_id in own:
+        texts: list[str] = []
+        current: str | None = episode_id
+        while current is not None and current in own:
+            texts += own[current]
+            current = parents.get(current)
+        paths[episode_id] = tuple(texts)
+    return paths
 
 
 def _after_fork(run: RunView, episode_id: str, event_ids: Sequence[int]) -> bool:

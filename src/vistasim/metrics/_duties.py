@@ -1,0 +1,160 @@
+"""Duties of any desk that acts for a customer, checked without the product's rules.
+
+- `changed-before-identity`: a call changed the state before any identity check succeeded in
+  the episode, in a product that has one (a hand-off to a person, `escalate_to_human`, needs
+  none). An identity check is a tool named for it
+  (`verify_customer`) or one seen recording a verification (it changed a table named like
+  `verifications` or `sessions`).
+- `dropped-request`: the user asked for a change of a kind the agent's tools can make
+  ("...and please add a bicycle"), no call of such a tool was ever attempted, the agent never
+  spoke of it afterwards (not even to refuse), and it said it was done ("All sorted!").
+
+Both go by the environment's evidence of what changed (`metrics/_writes.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._failures import Failure, detector_failures
+from vistasim.metrics._identity import is_identity_tool
+from vistasim.metrics._writes import WriteTools
+from vistasim.store import EpisodeView, StoredEvent
+
+__all__ = ["DUTY_DETECTORS", "detect_duties"]
+
+DUTY_DETECTORS: dict[str, str] = {
+    "changed-before-identity": "changed something before checking who the user is",
+    "dropped-request": "left a request of the user's unhandled and said it was done",
+}
+"""Detector ids and their descriptions, worded the same every time."""
+
+_HANDOFF = re.compile(r"escalat|handoff|hand_off|human|callback|feedback|complaint", re.I)
+"""Tools that pass the user on to a person: asking for one needs no identity."""
+_VERIFICATION_TABLE = re.compile(r"verif|auth|session|identit", re.IGNORECASE)
+_WANTS = re.compile(
+    r"\b(?:i(?:'d| would)? (?:like|want|need)|i'm (?:looking|hoping)|please|can you|could you|"
+    r"would you|also|as well|and)\b",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"\b(?:all (?:set|sorted|done|good)|you'?re (?:all )?set|that'?s (?:all|everything)|"
+    r"everything (?:is|'s) (?:done|sorted|taken care of)|done|sorted)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:don'?t|do not|not)\b", re.IGNORECASE)
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "book": ("book", "reserve", "schedule"),
+    "reserve": ("reserv", "book", "hold"),
+    "schedule": ("schedul", "book", "appointment"),
+    "reschedule": ("reschedul", "move", "change"),
+    "modify": ("modif", "change", "move"),
+    "change": ("chang", "switch", "move"),
+    "update": ("updat", "change"),
+    "cancel": ("cancel",),
+    "block": ("block", "freez", "lock", "stolen", "lost"),
+    "freeze": ("freez", "block", "lock"),
+    "replace": ("replac", "new card"),
+    "order": ("order",),
+    "add": ("add",),
+    "remove": ("remov",),
+    "extend": ("extend", "extension", "longer"),
+    "refund": ("refund", "money back"),
+    "transfer": ("transfer", "move"),
+    "refill": ("refill",),
+    "upgrade": ("upgrad",),
+    "dispute": ("disput",),
+    "report": ("report",),
+    "end": ("end my", "return the", "check in"),
+    "set": ("set",),
+}
+"""What a user says when asking for what a tool of that verb does (stems, matched as prefixes)."""
+
+
+def detect_duties(
+    view: EpisodeView, *, writes: WriteTools, tool_names: Sequence[str] = ()
+) -> list[Failure]:
+    """Run the duty detectors over one episode."""
+    called = [s.event.name for s in view.events if isinstance(s.event, ToolCall)]
+    names = sorted(set(tool_names) | set(called))
+    context = _Duties(events=view.events, writes=writes, tool_names=tuple(names))
+    return detector_failures(view, "policy", _DETECTORS, DUTY_DETECTORS, context)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Duties:
+    events: tuple[StoredEvent, ...]
+    writes: WriteTools
+    tool_names: tuple[str, ...]
+
+    def identity_tools(self) -> set[str]:
+        named = {t for t in self.tool_names if is_identity_tool(t)}
+        recording = {
+            s.event.name
+            for s in self.events
+            if isinstance(s.event, ToolCall) and s.event.changes
+            and all(_VERIFICATION_TABLE.search(c.table) for c in s.event.changes)
+        }  # fmt: skip
+        return named | recording
+
+
+def _changed_before_identity(ctx: _Duties) -> list[int]:
+    checks = ctx.identity_tools()
+    if not checks:
+        return []
+    for stored in ctx.events:
+        event = stored.event
+        if not isinstance(event, ToolCall) or event.error is not None:
+            continue
+        if event.name in checks:
+            return []
+        if ctx.writes.changed_state(event) and not _HANDOFF.search(event.name):
+            return [stored.id]
+    return []
+
+
+def _dropped_request(ctx: _Duties) -> list[int]:
+    verbs = {t: t.split("_")[0].lower() for t in ctx.tool_names if ctx.writes.tool(t)}
+    attempted = {s.event.name for s in ctx.events if isinstance(s.event, ToolCall)}
+    evidence: list[int] = []
+    for verb in sorted(set(verbs.values())):
+        stems = _SYNONYMS.get(verb, (verb,))
+        tools = {t for t, v in verbs.items() if v == verb}
+        if tools & attempted:
+            continue
+        asked = _asked_at(ctx.events, stems)
+        if asked is None:
+            continue
+        replies = [s for s in ctx.events[asked:] if isinstance(s.event, AgentReply)]
+        spoken = any(
+            _mentions(s.event.text, stems) for s in replies if isinstance(s.event, AgentReply)
+        )
+        done = next((s for s in reversed(replies) if isinstance(s.event, AgentReply)
+                     and _DONE.search(s.event.text)), None)  # fmt: skip
+        if not spoken and done is not None:
+            evidence += [ctx.events[asked].id, done.id]
+    return evidence
+
+
+def _asked_at(events: Sequence[StoredEvent], stems: tuple[str, ...]) -> int | None:
+    """Index of the first user message that asks for what the stems name, if any."""
+    for index, stored in enumerate(events):
+        event = stored.event
+        if not isinstance(event, UserMessage) or _NEGATED.search(event.text):
+            continue
+        if _WANTS.search(event.text) and _mentions(event.text, stems):
+            return index
+    return None
+
+
+def _mentions(text: str, stems: tuple[str, ...]) -> bool:
+    return any(re.search(rf"\b{re.escape(stem)}", text, re.IGNORECASE) for stem in stems)
+
+
+_DETECTORS: dict[str, Callable[[_Duties], list[int]]] = {
+    "changed-before-identity": _changed_before_identity,
+    "dropped-request": _dropped_request,
+}

@@ -1,0 +1,124 @@
+"""Who the user is, as the episode established it, and records that belong to someone else.
+
+Any product with accounts has the same two duties: show a person only their own records, and
+change nothing before their identity is checked. Neither needs the product's rules to be seen:
+
+- The *established identity* is what the user said about themselves (emails, phones, dates,
+  names, ids) plus the identity fields of every record a successful call found with those
+  values (a `verify_patient(last_name, date_of_birth)` returns the patient's id and name).
+- A record in a later tool result is *someone else's* when it carries identity fields (names,
+  dates of birth, emails, phones, person ids) of a family the established identity also has,
+  and none of them matches it.
+- An *identity check* is a successful call of a tool named for it (`verify_*`,
+  `authenticate_*`, `identify_*`, `*_identity`) or one whose arguments carry what the user said
+  about themselves and whose result names a person.
+
+>>> record = {"patient_id": "P2", "name": "Ann Lee", "date_of_birth": "1970-01-02"}
+>>> sorted(identity_fields(record))
+[('dob', '1970-01-02'), ('name', 'ann lee'), ('person', 'p2')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pydantic import JsonValue
+
+__all__ = [
+    "Identity",
+    "identity_fields",
+    "is_identity_tool",
+    "records",
+    "said_identity",
+]
+
+Identity = set[tuple[str, str]]
+"""(family, value) pairs: `("email", "ann@example.com")`, `("dob", "1970-01-02")`."""
+
+_PERSON = (
+    "customer patient passenger member user account owner holder client student guest"
+    " cardholder traveller traveler rider subscriber"
+).split()
+_NAME_KEYS = re.compile(
+    rf"^(?:(?:{'|'.join(_PERSON)})_)?(?:full_?name|last_?name|surname|first_?name|name)$"
+)
+_IDENTITY_TOOL = re.compile(r"verif|authent|identif|identity|log_?in|sign_?in", re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def is_identity_tool(name: str) -> bool:
+    """Whether a tool's name says it checks who the user is."""
+    return bool(_IDENTITY_TOOL.search(name))
+
+
+def identity_fields(record: dict[str, JsonValue], *, bare_name: bool | None = None) -> Identity:
+    """The identity fields of one record, by family: name, dob, email, phone, person (an id).
+
+    A bare `name` key counts only where the record has another identity field (a branch's
+    `name` is not a person's); `bare_name` forces the choice.
+    """
+    found: Identity = set()
+    named: Identity = set()
+    for key, value in record.items():
+        if not isinstance(value, str | int) or isinstance(value, bool) or value in ("", None):
+            continue
+        family = _family(key.lower())
+        if family is None:
+            continue
+        text = _normal(family, str(value))
+        if family == "name" and key.lower() == "name":
+            named.add((family, text))
+        elif text:
+            found.add((family, text))
+    if bare_name if bare_name is not None else bool(found):
+        found |= named
+    return found
+
+
+def said_identity(text: str) -> Identity:
+    """What a user's message says about who they are: emails, phones, ISO dates."""
+    found: Identity = {("email", e.lower()) for e in _EMAIL.findall(text)}
+    found |= {("phone", _digits(p)) for p in _PHONE.findall(_ISO.sub(" ", text))}
+    found |= {("dob", "-".join(m.groups())) for m in _ISO.finditer(text)}
+    return {f for f in found if f[1]}
+
+
+def records(value: JsonValue) -> Iterator[dict[str, JsonValue]]:
+    """Every JSON object inside a tool result, outermost first."""
+    stack = [value]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _family(key: str) -> str | None:
+    if "email" in key:
+        return "email"
+    if "phone" in key or "mobile" in key:
+        return "phone"
+    if "birth" in key or key == "dob":
+        return "dob"
+    if _NAME_KEYS.match(key):
+        return "name"
+    prefix = key.removesuffix("_id")
+    if key.endswith("_id") and prefix in _PERSON:
+        return "person"
+    return None
+
+
+def _normal(family: str, value: str) -> str:
+    if family == "phone":
+        return _digits(value)
+    return " ".join(value.split()).casefold()
+
+
+def _digits(text: str) -> str:
+    digits = re.sub(r"\D", "", text)
+    return digits[-9:] if len(digits) >= 7 else ""

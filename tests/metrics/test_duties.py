@@ -1,0 +1,159 @@
+"""Detectors that need no domain rules, on a clinic desk no built-in domain resembles.
+
+Each fires on its flaw and stays silent on the right behaviour. Calls carry the environment's
+evidence (`changes`), as every call of a run with an environment does.
+"""
+
+from vistasim.events import StateChange, ToolCall
+from vistasim.metrics import find_all
+
+from ._builders import agent, criteria, episode, make_run, stop, user
+
+TOOLS = ["verify_patient", "find_slots", "book_appointment", "cancel_appointment",
+         "get_appointment", "add_reminder"]  # fmt: skip
+CHANGED = [StateChange(table="appointments", key="A7", fields=["start"])]
+WRITES = ("book_appointment", "cancel_appointment", "add_reminder")
+
+
+def call(name, result=None, *, error=None, changes=None, **args):
+    if changes is None:
+        changes = CHANGED if name in WRITES else []
+    return ToolCall(name=name, args=args, result=result, error=error,
+                    changes=[] if error else changes)  # fmt: skip
+
+
+ANN = {"patient_id": "P1", "name": "Ann Lee", "date_of_birth": "1969-11-02"}
+VERIFY = call("verify_patient", ANN, last_name="Lee", date_of_birth="1969-11-02")
+
+
+def labels(*events, passed=True):
+    view = episode("e1", "clinic-1", [*events, criteria(passed), stop()])
+    findings = find_all(make_run([view], agent_tools=TOOLS))
+    return {f.label for f in findings.failures}
+
+
+def test_a_claimed_booking_in_a_turn_that_changed_nothing_is_found():
+    found = labels(
+        user("I'm Ann Lee, born 1969-11-02; please move my appointment to Friday."),
+        VERIFY,
+        call("find_slots", {"slots": ["2026-03-20T11:30"]}, day="2026-03-20"),
+        agent("Your appointment has been rescheduled to Friday 20 March at 11:30."),
+    )
+    assert "claimed-without-action" in found
+
+
+def test_a_claim_is_backed_only_by_a_change_of_its_own_kind():
+    """A verification that records itself is a write, but it does not back "cancelled"."""
+    recorded = call("verify_patient", {"patient_id": "P1", "name": "Ann Lee"},
+                    changes=[StateChange(table="desk_verifications", key="1", op="insert")],
+                    last_name="Lee", date_of_birth="1969-11-02")  # fmt: skip
+    found = labels(
+        user("Ann Lee, 1969-11-02. Cancel appointment A7 please."),
+        recorded,
+        agent("Thanks Ann, appointment A7 has been cancelled."),
+    )
+    assert "claimed-without-action" in found
+
+
+def test_a_booking_said_in_spoken_time_that_contradicts_the_call_is_found():
+    wrong = labels(
+        user("Yes, book it."),
+        VERIFY,
+        call("book_appointment", {"appointment_id": "A7", "start": "2026-03-20T10:30"},
+             start="2026-03-20T10:30"),  # fmt: skip
+        agent("Booked! See you at half past eleven on Friday."),
+    )
+    right = labels(
+        user("Yes, book it."),
+        VERIFY,
+        call("book_appointment", {"appointment_id": "A7", "start": "2026-03-20T11:30"},
+             start="2026-03-20T11:30"),  # fmt: skip
+        agent("Booked! See you at half past eleven on Friday."),
+    )
+    assert "contradicts-call" in wrong and "contradicts-call" not in right
+
+
+def test_a_booking_said_on_the_wrong_weekday_is_found():
+    found = labels(
+        user("Yes please."),
+        VERIFY,
+        call("book_appointment", {"start": "2026-03-20T09:00"}, start="2026-03-20T09:00"),
+        agent("Done, you're booked for Thursday at 09:00."),
+    )
+    assert "contradicts-call" in found
+
+
+def test_success_after_a_failed_call_is_found():
+    found = labels(
+        user("Yes, book the 10:00 one."),
+        VERIFY,
+        call("book_appointment", error="that slot was just booked", start="2026-03-20T10:00"),
+        agent("All done, your appointment is booked for 10:00."),
+    )
+    assert "claimed-after-failure" in found
+
+
+def test_another_patients_record_reaching_a_reply_is_found():
+    other = {"appointment_id": "A9", "patient_name": "Bob Marsh", "date_of_birth": "1950-02-03",
+             "start": "2026-03-21T08:00"}  # fmt: skip
+    mine = {"appointment_id": "A7", "patient_name": "Ann Lee", "date_of_birth": "1969-11-02",
+            "start": "2026-03-20T10:00"}  # fmt: skip
+    shown = labels(
+        user("Ann Lee, born 1969-11-02. When is appointment A9?"),
+        VERIFY,
+        call("get_appointment", other, appointment_id="A9"),
+        agent("A9 is for Bob Marsh on 2026-03-21 at 08:00."),
+    )
+    own = labels(
+        user("Ann Lee, born 1969-11-02. When is appointment A7?"),
+        VERIFY,
+        call("get_appointment", mine, appointment_id="A7"),
+        agent("A7 is on 2026-03-20 at 10:00."),
+    )
+    assert "shown-to-non-owner" in shown and "shown-to-non-owner" not in own
+
+
+def test_a_change_before_the_identity_check_is_found():
+    early = labels(
+        user("Cancel A7, I'm Ann Lee, 1969-11-02."),
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        VERIFY,
+        agent("Appointment A7 has been cancelled."),
+    )
+    checked = labels(
+        user("Cancel A7, I'm Ann Lee, 1969-11-02."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        agent("Appointment A7 has been cancelled."),
+    )
+    assert "changed-before-identity" in early and "changed-before-identity" not in checked
+
+
+def test_a_dropped_second_request_with_all_done_is_found():
+    dropped = labels(
+        user("Please cancel A7 and also add a text reminder for my next visit."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        agent("A7 has been cancelled. All sorted!"),
+    )
+    refused = labels(
+        user("Please cancel A7 and also add a text reminder for my next visit."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        agent("A7 has been cancelled. I can't add a reminder: you have no next visit."),
+    )
+    assert "dropped-request" in dropped and "dropped-request" not in refused
+
+
+def test_a_correct_conversation_raises_nothing():
+    found = labels(
+        user("Hi, I'm Ann Lee, born 1969-11-02. Could you move A7 to Friday at 11:30?"),
+        VERIFY,
+        call("find_slots", {"slots": ["2026-03-20T11:30"]}, day="2026-03-20"),
+        agent("Friday 20 March at 11:30 is free. Shall I move A7 there?"),
+        user("Yes please."),
+        call("book_appointment", {"appointment_id": "A7", "start": "2026-03-20T11:30"},
+             appointment_id="A7", start="2026-03-20T11:30"),  # fmt: skip
+        agent("Done: A7 is now booked for Friday 20 March at half past eleven."),
+    )
+    assert found == set()
