@@ -129,6 +129,10 @@ class EnvironmentSpec(_Section):
     """A built-in domain (`shop`, `school`) or a `module:factory` returning an environment."""
     options: dict[str, Any] = {}
     """Keyword arguments for the factory."""
+    rules: str | None = None
+    """A `policy_rules.yaml` of the product's own (relative to this config): policy rules,
+    values and disclosure rules the detectors apply besides the generic ones. Default: the
+    environment class's `POLICY_RULES`, or the built-in domain's."""
 
 
 class UserSpec(_Section):

@@ -105,6 +105,25 @@ async def test_dict_reply_with_tool_calls_becomes_tool_call_events():
     )
 
 
+async def test_a_reply_with_tool_calls_as_dicts_gets_tool_call_events():
+    def agent(t: Turn) -> Reply:
+        calls = ({"name": "find_order", "args": {"order_id": "W1"}, "result": {"ok": True}},)
+        return Reply(text="found it", tool_calls=calls)  # type: ignore[arg-type]
+
+    reply = await PythonAgent(agent).respond(turn())
+    assert reply.tool_calls == (
+        ToolCall(name="find_order", args={"order_id": "W1"}, result={"ok": True}),
+    )
+
+
+async def test_a_reply_with_a_malformed_tool_call_is_the_agents_error():
+    def agent(t: Turn) -> Reply:
+        return Reply(text="x", tool_calls=({"args": {}},))  # type: ignore[arg-type]
+
+    with pytest.raises(AgentError, match="string 'name'"):
+        await PythonAgent(agent).respond(turn())
+
+
 async def test_returned_reply_is_kept_as_is():
     expected = Reply(text="done", metadata={"k": 1})
     assert await PythonAgent(lambda t: expected).respond(turn()) is expected

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -72,14 +73,20 @@ def parse_tool_args(raw: Any) -> dict[str, Any]:
 def normalize_reply(raw: Any, *, agent: str = "agent") -> Reply:
     """Turn what a Python agent returned into a `Reply`.
 
-    Accepts a `Reply`, a non-empty `str`, or a mapping with a `text` string and optional
-    `tool_calls`, `usage` and `metadata`.
+    Accepts a `Reply` (its tool calls as `ToolCall`s or as dicts), a non-empty `str`, or a
+    mapping with a `text` string and optional `tool_calls`, `usage` and `metadata`.
 
     Raises:
         AgentError: anything else (None, numbers, empty text, unknown keys).
     """
     if isinstance(raw, Reply):
-        return raw
+        # A Reply's tool calls may be reported as dicts too: the same shapes as everywhere.
+        if all(isinstance(call, ToolCall) for call in raw.tool_calls):
+            return raw
+        if not isinstance(raw.tool_calls, list | tuple):
+            raise AgentError(f"{agent} returned tool_calls as {type(raw.tool_calls).__name__}")
+        calls = tuple(coerce_tool_call(item) for item in raw.tool_calls)
+        return replace(raw, tool_calls=calls)
     if isinstance(raw, str):
         if not raw.strip():
             raise AgentError(

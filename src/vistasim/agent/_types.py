@@ -42,7 +42,8 @@ class Reply:
 
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
-    """Tool calls the agent made while answering, in order, with results."""
+    """Tool calls the agent made while answering, in order, with results: `ToolCall`s, or dicts
+    `{name, args, result, error}` (turned into `ToolCall`s as the reply is read)."""
     usage: TokenUsage | None = None
     """Tokens the agent spent on this turn, if known."""
     metadata: dict[str, JsonValue] = field(default_factory=dict)

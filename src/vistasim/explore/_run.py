@@ -18,16 +18,17 @@ import anyio
 from vistasim._secrets import known_secrets
 from vistasim.config import RunConfig
 from vistasim.env._types import Environment
-from vistasim.explore._watch import WatchedEnvironment
 from vistasim.errors import BrowserError, ConfigError, EnvError, StoreError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
+from vistasim.explore._parents import SoundParents, next_parent
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
 from vistasim.explore._settings import RunSettings, builtin_domain, settings_of
 from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
+from vistasim.explore._watch import WatchedEnvironment
 from vistasim.explore._watchdog import LoopWatchdog
 from vistasim.explore._web import EpisodeAgent, WebChannel, check_widget, open_pool, web_channel
 from vistasim.llm._types import ChatModel, ToolSpec
@@ -251,7 +252,22 @@ def _metadata(config: RunConfig) -> dict[str, object]:
             env = factory()
             metadata["agent_tools"] = [t.name for t in env.agent_tools()]
             metadata["user_tools"] = [t.name for t in env.user_tools()]
+            rules = _product_rules(config, type(getattr(env, "inner", env)))
+            if rules is not None:
+                metadata["policy_rules"] = rules.model_dump(mode="json")
     return metadata
+
+
+def _product_rules(config: RunConfig, env_class: type) -> Any:
+    """The product's own rules (validated now, stored with the run), if it has any."""
+    from vistasim.metrics import rules_of_environment
+
+    assert config.environment is not None
+    configured = config.environment.rules
+    return rules_of_environment(
+        config.resolve(configured) if configured else None,
+        None if builtin_domain(config) is not None else env_class,
+    )
 
 
 def _load_for_resume(db: Store, run_id: str) -> tuple[str, RunConfig, list[EpisodePlan]]:
@@ -319,6 +335,7 @@ async def _branch_all(run: _Runner, on_episode: ProgressCallback | None) -> None
         return open_episode(run, plan, roots[plan.scenario_id][1])
 
     budget = _Budget(db, run_id, spec.budget_tokens)
+    sound = SoundParents(db, run_id)
 
     async def scenario_branches(scenario_id: str) -> None:
         exhausted: set[str] = set()
@@ -327,7 +344,7 @@ async def _branch_all(run: _Runner, on_episode: ProgressCallback | None) -> None
             async with limiter:
                 # Checked once a slot is free: the branches in flight are counted by then.
                 made = sum(1 for b in db.list_branches(run_id) if b.scenario_id == scenario_id)
-                parent = _next_parent(db, run_id, scenario_id, made, exhausted)
+                parent = next_parent(db, run_id, scenario_id, made, exhausted | sound.unsound())
                 if made >= spec.branches or budget.spent():
                     return
                 if parent is None:
@@ -353,19 +370,6 @@ async def _branch_all(run: _Runner, on_episode: ProgressCallback | None) -> None
     async with anyio.create_task_group() as tg:
         for scenario_id in roots:
             tg.start_soon(scenario_branches, scenario_id)
-
-
-def _next_parent(
-    db: Store, run_id: str, scenario_id: str, made: int, exhausted: set[str]
-) -> EpisodePlan | None:
-    """The trajectory the next branch grows from: round-robin over the scenario's pool."""
-    pool = [
-        p for p in db.list_episodes(run_id)
-        if p.scenario_id == scenario_id and p.status == "done"
-        and p.stop_reason != StopReason.NOT_APPLICABLE.value
-        and p.episode_id not in exhausted
-    ]  # fmt: skip
-    return pool[made % len(pool)] if pool else None
 
 
 class _Budget:

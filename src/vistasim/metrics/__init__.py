@@ -19,7 +19,12 @@ from vistasim.metrics._coverage import (
 )
 from vistasim.metrics._dedup import UniqueFailure, cluster_failures, merge_with_judge
 from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
-from vistasim.metrics._domain_rules import DomainRules, load_domain_rules, rules_for_run
+from vistasim.metrics._domain_rules import (
+    DomainRules,
+    load_domain_rules,
+    rules_for_run,
+    rules_of_environment,
+)
 from vistasim.metrics._efficiency import Efficiency, efficiency
 from vistasim.metrics._failures import (
     Failure,
@@ -100,6 +105,7 @@ __all__ = [
     "pass_hat_k",
     "realism",
     "rules_for_run",
+    "rules_of_environment",
     "success",
     "tool_distr_entropy",
     "traj_dist",

@@ -1,9 +1,11 @@
 """A product's policy rules and behaviour spec, kept as data next to the product.
 
-Failure detection must know a product's rules (cancel only an order the customer owns) and how its
-values look (order numbers, course codes). Both live in a `policy_rules.yaml` file: each built-in
-domain ships one, and any product can have its own. `rules_for_run` picks the built-in domain's
-file from a stored run's config, so `vistasim metrics RUN` checks a domain run without being told.
+The generic detectors need no rules; a product's own rules add what only it knows (cancel only an
+order the customer owns, how its values look). They live in a `policy_rules.yaml` file: each
+built-in domain ships one, and any product can give its own, as `[environment] rules = "FILE"` or
+as its environment class's `POLICY_RULES` (a path next to the class's module, or the rules as a
+mapping). A run validates them before it starts and stores them with the run, so
+`vistasim metrics RUN` applies the same rules later without being told.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from vistasim.metrics._disclosure import DisclosureRule
 from vistasim.metrics._failures import PolicyRule
 from vistasim.store._view import RunView
 
-__all__ = ["DomainRules", "load_domain_rules", "rules_for_run"]
+__all__ = ["DomainRules", "load_domain_rules", "rules_for_run", "rules_of_environment"]
 
 RULES_FILE = "policy_rules.yaml"
 
@@ -46,7 +48,7 @@ class DomainRules(BaseModel):
         return self
 
 
-def load_domain_rules(source: str | Path) -> DomainRules:
+def load_domain_rules(source: str | Path, *, key: str | None = None) -> DomainRules:
     """Load a built-in domain's rules by name (`shop`, `school`), or a `policy_rules.yaml` path.
 
     Raises:
@@ -63,14 +65,45 @@ def load_domain_rules(source: str | Path) -> DomainRules:
             f"no such rules file; give a built-in domain ({', '.join(sorted(DOMAINS))})"
             f" or the path of a {RULES_FILE}",
             path=str(source),
+            key=key,
         )
-    return _read(path)
+    return _read(path, key=key)
+
+
+def rules_of_environment(
+    configured: Path | None, env_class: type | None, *, key: str = "environment.rules"
+) -> DomainRules | None:
+    """The product's own rules: the configured file, else the environment class's `POLICY_RULES`.
+
+    Raises:
+        ConfigError: The file is missing or its rules do not validate (naming file and key).
+    """
+    if configured is not None:
+        return load_domain_rules(configured, key=key)
+    declared = getattr(env_class, "POLICY_RULES", None) if env_class is not None else None
+    if declared is None:
+        return None
+    name = f"{getattr(env_class, '__qualname__', 'environment')}.POLICY_RULES"
+    if isinstance(declared, DomainRules):
+        return declared
+    if isinstance(declared, dict):
+        return _validated(declared, source=name)
+    path = Path(declared)
+    if not path.is_absolute():
+        import sys
+
+        module = sys.modules.get(getattr(env_class, "__module__", ""))
+        path = Path(getattr(module, "__file__", ".")).parent / path
+    return load_domain_rules(path, key=name)
 
 
 def rules_for_run(run: RunView) -> DomainRules:
-    """Return the rules of the built-in domain a run used, or generic ones for any other product."""
+    """Return the rules a run was judged with: its own, its built-in domain's, or none."""
     from vistasim.domains import DOMAINS
 
+    stored = run.metadata.get("policy_rules")
+    if isinstance(stored, dict):
+        return DomainRules.model_validate(stored)
     environment = run.config.get("environment")
     target = environment.get("target") if isinstance(environment, dict) else None
     if isinstance(target, str) and target in DOMAINS:
@@ -78,12 +111,28 @@ def rules_for_run(run: RunView) -> DomainRules:
     return DomainRules()
 
 
-def _read(path: Path) -> DomainRules:
+def _read(path: Path, *, key: str | None = None) -> DomainRules:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read the rules: {exc}", path=str(path)) from exc
+        reason = " ".join(str(exc).split())
+        raise ConfigError(f"cannot read the rules: {reason}", path=str(path), key=key) from exc
+    if data is not None and not isinstance(data, dict):
+        raise ConfigError(
+            "the rules must be a mapping with rules, behaviour and disclosure",
+            path=str(path),
+            key=key,
+        )
+    return _validated(data or {}, source=str(path), key=key)
+
+
+def _validated(data: dict[str, object], *, source: str, key: str | None = None) -> DomainRules:
     try:
-        return DomainRules.model_validate(data or {})
+        return DomainRules.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"invalid rules: {exc}", path=str(path)) from exc
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "rules"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ConfigError(
+            f"invalid rules at {where}: {first['msg']}{more}", path=source, key=key
+        ) from None
