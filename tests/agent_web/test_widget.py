@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import anyio
 import pytest
 
@@ -102,6 +104,16 @@ async def test_widget_that_never_answers_raises_agent_error_after_timeout(page, 
     with pytest.raises(AgentError, match="no new agent message appeared"):
         await agent.respond(Turn(episode_id="e1", message="hello?"))
     assert 1.9 < anyio.current_time() - start < 5
+    await agent.aclose()
+
+
+async def test_a_reply_no_selector_reads_is_the_harness_error_not_the_agents(page, site):
+    """The widget answered, but `agent_message` matches nothing: errored, never failed."""
+    await page.goto(f"{site.url}/?mode=normal")
+    blind = replace(FOREIGN, agent_message=".thread > li.from-bot")
+    agent = WebChatAgent(page, widget=blind, settle_ms=300, timeout_s=2.0)
+    with pytest.raises(BrowserError, match="the reply could not be read.*agent_message"):
+        await agent.respond(Turn(episode_id="e1", message="hello?"))
     await agent.aclose()
 
 

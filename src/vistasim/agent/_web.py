@@ -37,6 +37,9 @@ __all__ = ["DEFAULT_SETTLE_MS", "WebChatAgent", "WidgetSelectors"]
 
 _POLL_S = 0.05
 _BODY_LIMIT = 2000
+_UNREAD_WORDS = 3
+"""New words on the page after a send, with no agent message read, that mean the reply is there
+but unreadable (fewer: the agent said nothing)."""
 DEFAULT_SETTLE_MS = 1500
 """A reply is complete once its text has not changed for this long (and nothing shows busy)."""
 
@@ -81,6 +84,7 @@ class WebChatAgent:
         self._widget = widget
         self._settle_s = (DEFAULT_SETTLE_MS if settle_ms is None else settle_ms) / 1000
         self._timeout_s = timeout_s
+        self._page_before: tuple[set[str], str] = (set(), "")
         self._trace = trace
         self._url_re = _url_pattern(widget or WidgetSelectors())
         self._responses: list[Response] = []
@@ -148,6 +152,7 @@ class WebChatAgent:
         field = await self._find_input(widget, deadline)
         idle = await wait_until_idle(self._page, widget, field, deadline)
         self._responses.clear()
+        self._page_before = (await self._page_words(), message)
         sent_at = time.monotonic()
         await send_message(self._page, widget, field, message, deadline)
         text, attrs, first_at, changed_at = await self._wait_reply(
@@ -228,8 +233,33 @@ class WebChatAgent:
             if last and not busy and now - quiet_since >= self._settle_s:
                 return last, attrs, first_at, changed_at
             if now >= deadline:
+                if not last and not busy and await self._page_changed():
+                    raise self._unread_error()
                 raise self._timeout_error(last, busy)
             await anyio.sleep(_POLL_S)
+
+    async def _page_words(self) -> set[str]:
+        try:
+            text = await self._page.evaluate("document.body ? document.body.innerText : ''")
+        except _playwright().Error:
+            return set()
+        return set(str(text).casefold().split())
+
+    async def _page_changed(self) -> bool:
+        """Whether new text showed on the page after the send, though no agent message did."""
+        before, message = self._page_before
+        new = await self._page_words() - before - set(message.casefold().split())
+        return len(new) >= _UNREAD_WORDS
+
+    def _unread_error(self) -> BrowserError:
+        # New text appeared but no selector took it for the agent's: vistasim cannot read this
+        # widget, and a harness that cannot read must never score the agent.
+        return BrowserError(
+            f"the reply could not be read on {self._page.url!r}: the page showed new text after "
+            "the message was sent, but nothing matched the agent's messages; set "
+            "[web.widget] agent_message to a selector of the agent's replies",
+            url=self._page.url,
+        )
 
     async def _poll(self, widget: WidgetSelectors) -> WidgetState | None:
         """Look at the widget; `None` while the page is being replaced."""
