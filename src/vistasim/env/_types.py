@@ -26,6 +26,12 @@ class Environment(Protocol):
 
     `snapshot()` returns a value (bytes) and `restore()` brings the state back exactly, so a branch
     is copy-and-resume.
+
+    Optional: `now() -> datetime` (aware or naive), the environment's own clock — the "today"
+    its data and tools assume. It is not part of the protocol (an environment without it is
+    still one); when present, the offline agenda user reads relative dates ("next Thursday",
+    "tomorrow") against it (`vistasim.user.environment_now`). Return a fixed instant, or one
+    kept in the state, so episodes replay the same.
     """
 
     def agent_tools(self) -> list[ToolSpec]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import JsonValue
@@ -71,6 +72,9 @@ class UserView:
     """The current web page (`ui` and `hybrid` modes); `None` when there is no browser."""
     last_web_error: str | None = None
     """Why the previous web action failed (unknown element, blocked origin...), if it did."""
+    now: datetime | None = None
+    """The environment's clock (its optional `now()`: `environment_now(env)`), for reading
+    relative dates ("next Thursday"); `None` when it has none."""
 
 
 @runtime_checkable

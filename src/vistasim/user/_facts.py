@@ -1,0 +1,292 @@
+"""Compare an agent's proposal only with the fact it restates: same slot, same type.
+
+A patient's date of birth and the appointment date are both dates; a phone number and an order
+number may look alike. A rule-based user that checks every date an agent says against every date
+it holds objects to correct proposals ("No, it should be 1969-11-02"). Here each value the agent
+states is first given an owner:
+
+- a slot the message names right next to it ("your date of birth, 3 November 1969"), or
+- when no slot is named, the task: the goal's own values (its date, time, amount, duration) and
+  the sub-goal's slots, never an identity fact such as a date of birth.
+
+Only then is it compared, and only with values of its own type. A message that already restates
+one of the owner's values of a type is not read as contradicting it ("08:30, held until 09:00").
+
+>>> from datetime import date
+>>> facts = build_facts({"dob": "1969-11-02"}, "Book a check-up next Thursday.", date(2026, 3, 12))
+>>> contradiction("I have Thursday 19 March at 10:00. Shall I book it?", facts, {}, None)
+>>> contradiction("Friday 20 March at 10:00. Shall I book it?", facts, {}, None).wrong
+'Friday 20 March'
+>>> contradiction("Your date of birth is 3 November 1969?", facts, {}, None).right
+'1969-11-02'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from vistasim.scenario import Scalar
+from vistasim.user._dates import CLOCK_KEYS, day_text, find_dates
+from vistasim.values import id_shape, text_ids, text_values
+
+__all__ = ["Contradiction", "Fact", "Stated", "build_facts", "contradiction", "stated_values"]
+
+TASK = ""
+"""The owner of a value no slot is named next to: the request itself."""
+_BIRTH = "__birth__"
+_BIRTH_WORDS = ("date of birth", "birth date", "birthdate", "birthday", "born", "dob", "birth")
+_GENERIC = frozenset(
+    "id number no code ref date time day days when what which the of my your a an new preferred"
+    " how long many hours value name type".split()
+)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_WORDS_BEFORE, _WORDS_AFTER = 6, 3
+"""How near a slot's name must be to a value to own it (words before it, words after it)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stated:
+    """A typed value a text states: its type, the values it may mean, where, and its words."""
+
+    kind: str
+    """`date`, `time`, `money`, `quantity`, `email`, or `id:<shape>` (`id:A9999`)."""
+    values: frozenset[str]
+    start: int
+    end: int
+    surface: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fact:
+    """What the user holds for one owner (a slot, or the task): values by type, and words."""
+
+    slot: str
+    values: dict[str, frozenset[str]]
+    said: dict[str, str]
+    """How to say the value of each type back ("next Thursday (Thursday 19 March)")."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Contradiction:
+    """A stated value that is none of its owner's values of that type."""
+
+    slot: str
+    """The owner: a slot name, or `""` for the task."""
+    kind: str
+    wrong: str
+    right: str
+
+
+def stated_values(text: str, today: date | None) -> list[Stated]:
+    """Return the typed values a text states, in order (relative dates only with `today`)."""
+    found = [
+        Stated(kind="date", values=m.days, start=m.start, end=m.end, surface=m.surface)
+        for m in find_dates(text, today)
+    ]
+    found += _located_values(text)
+    found += _located_ids(text, [(s.start, s.end) for s in found])
+    return sorted(found, key=lambda s: s.start)
+
+
+def build_facts(
+    held: Mapping[str, Scalar],
+    goal: str,
+    today: date | None,
+    lexicon: Mapping[str, Sequence[str]] | None = None,
+) -> list[Fact]:
+    """The user's facts by owner: each held slot, and the task (the goal's own values)."""
+    facts = [_fact(slot, str(value), today) for slot, value in held.items() if _checkable(slot)]
+    facts = [f for f in facts if f.values]
+    vocab = _vocabulary([f.slot for f in facts], lexicon or {})
+    task_values: dict[str, set[str]] = {}
+    task_said: dict[str, str] = {}
+    for value in stated_values(goal, today):
+        if value.kind.startswith("id:") or value.kind == "email":
+            continue  # ids are checked against the slots that hold them
+        holders = {f.slot for f in facts if value.kind in f.values}
+        if _owner(goal, value, vocab, holders | {_BIRTH}) != TASK:
+            continue  # "born on 2 Nov 1969": the goal states a held fact, not the request
+        task_values.setdefault(value.kind, set()).update(value.values)
+        # With two ("move it from 12 March to 19 March"), the last is the one asked for.
+        task_said[value.kind] = _said(value, today)
+    task = Fact(slot=TASK, values={k: frozenset(v) for k, v in task_values.items()}, said=task_said)
+    return [task, *facts] if task.values else facts
+
+
+def contradiction(
+    text: str,
+    facts: Sequence[Fact],
+    lexicon: Mapping[str, Sequence[str]],
+    today: date | None,
+) -> Contradiction | None:
+    """The first value the text states that contradicts the fact it restates, if any."""
+    by_slot = {f.slot: f for f in facts}
+    vocab = _vocabulary([f.slot for f in facts if f.slot != TASK], lexicon)
+    owned: dict[tuple[str, str], list[Stated]] = {}
+    for value in stated_values(text, today):
+        holders = {f.slot for f in facts if value.kind in f.values and f.slot != TASK}
+        owner: str | None = _owner(text, value, vocab, holders | {_BIRTH})
+        if owner == TASK and _needs_name(value.kind):
+            owner = _named_anywhere(text, holders, vocab)
+        elif owner == TASK:
+            owner = _task_owner(value.kind, facts)
+        if owner in by_slot and value.kind in by_slot[owner].values:
+            owned.setdefault((owner, value.kind), []).append(value)
+    for (slot, kind), values in owned.items():
+        mine = by_slot[slot].values[kind]
+        if any(v.values & mine for v in values):
+            continue  # the message restates the value; others of its type say something else
+        wrong = values[0].surface.strip(" .,;:!?")
+        return Contradiction(slot=slot, kind=kind, wrong=wrong, right=by_slot[slot].said[kind])
+    return None
+
+
+def is_birth_slot(slot: str) -> bool:
+    """Whether a slot holds a date of birth (compared only when the agent names it)."""
+    words = set(slot.lower().split("_"))
+    return bool(words & {"dob", "birth", "birthday", "birthdate", "born"})
+
+
+def _checkable(slot: str) -> bool:
+    return slot != "api" and slot not in CLOCK_KEYS
+
+
+def _needs_name(kind: str) -> bool:
+    # An id or an email is compared only with a slot the message names: an order number is
+    # never checked against a phone number of the same shape.
+    return kind.startswith("id:") or kind == "email"
+
+
+def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
+    """Who owns an unnamed typed value: the goal's values, else the one task slot of its type."""
+    task = next((f for f in facts if f.slot == TASK), None)
+    if task is not None and kind in task.values:
+        return TASK
+    slots = [f.slot for f in facts if f.slot != TASK and kind in f.values]
+    slots = [s for s in slots if not is_birth_slot(s)]
+    return slots[0] if len(slots) == 1 else None
+
+
+def _fact(slot: str, value: str, today: date | None) -> Fact:
+    values: dict[str, set[str]] = {}
+    for found in stated_values(value, today):
+        values.setdefault(found.kind, set()).update(found.values)
+    if not values and " " not in value and any(c.isdigit() for c in value):
+        values[f"id:{id_shape(value)}"] = {value.casefold()}
+    return Fact(
+        slot=slot,
+        values={k: frozenset(v) for k, v in values.items()},
+        said=dict.fromkeys(values, value),
+    )
+
+
+def _said(value: Stated, today: date | None) -> str:
+    surface = value.surface.strip(" .,;:!?")
+    if value.kind == "date" and len(value.values) == 1 and not any(c.isdigit() for c in surface):
+        day = next(iter(value.values))  # "next Thursday": say which day it is
+        named = re.search(r"day\b", surface, re.I) is not None  # it names the weekday already
+        return f"{surface} ({day_text(day, None if named or today is None else today.year)})"
+    return surface
+
+
+def _located_values(text: str) -> list[Stated]:
+    """Times, amounts and quantities with where they are (the smallest run of words saying each)."""
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    found: dict[tuple[str, str], Stated] = {}
+    for size in range(1, 5):
+        for i in range(len(words) - size + 1):
+            start, end = words[i][0], words[i + size - 1][1]
+            for kind, value in text_values(text[start:end]):
+                if kind == "date":
+                    continue  # dates are read by `find_dates`, relative ones included
+                family, _, unit = kind.partition(":")
+                canonical = f"{value} {unit}" if unit else value
+                key = (family, canonical)
+                if key not in found:  # the smallest run of words is found first
+                    found[key] = Stated(
+                        kind=family,
+                        values=frozenset({canonical}),
+                        start=start,
+                        end=end,
+                        surface=text[start:end],
+                    )
+    return list(found.values())
+
+
+def _located_ids(text: str, taken: list[tuple[int, int]]) -> list[Stated]:
+    found: list[Stated] = []
+    for match in _EMAIL.finditer(text):
+        found.append(_stated_token("email", match))
+        taken.append((match.start(), match.end()))
+    for token in sorted(text_ids(text)):
+        pattern = rf"(?<![\w@.-]){re.escape(token)}(?![\w@-])"
+        for match in re.finditer(pattern, text):
+            if any(s <= match.start() < e for s, e in taken):
+                continue  # "19th" of a date, "10am" of a time, a part of an email
+            found.append(_stated_token(f"id:{id_shape(token)}", match))
+    return found
+
+
+def _stated_token(kind: str, match: re.Match[str]) -> Stated:
+    token = match.group(0)
+    return Stated(
+        kind=kind,
+        values=frozenset({token.casefold()}),
+        start=match.start(),
+        end=match.end(),
+        surface=token,
+    )
+
+
+def _vocabulary(slots: Sequence[str], lexicon: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """The words naming each slot next to its value: distinctive name words, lexicon phrases."""
+    vocab: dict[str, list[str]] = {_BIRTH: list(_BIRTH_WORDS)}
+    for slot in slots:
+        if is_birth_slot(slot):
+            vocab[slot] = list(_BIRTH_WORDS)
+            continue
+        words = [w for w in slot.lower().split("_") if w and w not in _GENERIC]
+        phrases = [p for p in lexicon.get(slot, []) if not set(p.lower().split()) <= _GENERIC]
+        vocab[slot] = list(dict.fromkeys([*words, *(p.lower() for p in phrases)]))
+    return vocab
+
+
+def _owner(
+    text: str, value: Stated, vocab: Mapping[str, Sequence[str]], candidates: set[str]
+) -> str:
+    """The slot named nearest to a value (within a few words, in its sentence), else the task."""
+    best: tuple[int, str] | None = None
+    # Sorted, the generic birth words last: a held date-of-birth slot wins a tie with them.
+    for slot in sorted(candidates, key=lambda s: (s == _BIRTH, s)):
+        for phrase in vocab.get(slot, ()):
+            for match in re.finditer(rf"(?<!\w){re.escape(phrase)}(?!\w)", text, re.I):
+                distance = _distance(text, match.start(), match.end(), value)
+                if distance is not None and (best is None or distance < best[0]):
+                    best = (distance, slot)
+    if best is None:
+        return TASK
+    return best[1]
+
+
+def _distance(text: str, start: int, end: int, value: Stated) -> int | None:
+    if end <= value.start:
+        between, limit = text[end : value.start], _WORDS_BEFORE
+    elif start >= value.end:
+        between, limit = text[value.end : start], _WORDS_AFTER
+    else:
+        return 0  # the name is part of the value's words ("birthday, 2 Nov")
+    if re.search(r"[.!?;]\s|\n", between):
+        return None  # another sentence
+    count = len(between.split())
+    return count if count <= limit else None
+
+
+def _named_anywhere(text: str, holders: set[str], vocab: Mapping[str, Sequence[str]]) -> str | None:
+    named = [
+        s for s in sorted(holders)
+        if any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.I) for p in vocab.get(s, ()))
+    ]  # fmt: skip
+    return named[0] if len(holders) == 1 and named else None
