@@ -8,7 +8,6 @@ another seed gives other words for the same facts.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -19,22 +18,10 @@ from pydantic import BaseModel, ConfigDict
 
 from vistasim.errors import ConfigError
 from vistasim.scenario import Persona, Scalar
+from vistasim.user._tasks import built_task, goal_clause, request_clauses
 
 Formality = Literal["casual", "neutral", "formal"]
 Verbosity = Literal["low", "medium", "high"]
-
-_FIRST_PERSON = re.compile(r"^(i|i'd|i'm|i've|i'll|my|we|we'd|our|please|can|could)\b", re.I)
-_VERB_FIRST = re.compile(
-    r"^(?:cancel|return|exchange|update|change|apply|enroll|drop|reschedule|move|waive|extend|"
-    r"reserve|book|refund|report|escalate|add|remove|buy|end|close|open|create|register|submit|"
-    r"pay|renew|replace|rent|check|find|know|see|get|track|ask|talk|know|view|list|learn)\b",
-    re.I,
-)
-_QUESTION = re.compile(
-    r"^(what|when|where|which|who|whom|whose|why|how|is|are|am|was|were|do|does|did|will|would|"
-    r"should|shall|may|might|has|have)\b",
-    re.I,
-)
 
 
 class _ByFormality(BaseModel):
@@ -58,6 +45,8 @@ class AgendaTemplates(BaseModel):
     greet: _ByFormality
     introduce: list[str]
     request: _ByFormality
+    ask_tell: _ByFormality
+    ask_check: _ByFormality
     volunteer: list[str]
     next_item: list[str]
     facts: dict[str, list[str]]
@@ -83,6 +72,12 @@ class AgendaTemplates(BaseModel):
     second_request: list[str]
     accept_refusal: _ByFormality
     object_value: list[str]
+    after_refusal: list[str]
+    fallback: list[str]
+    ask_alternative: list[str]
+    choose: list[str]
+    none_fit: list[str]
+    no_preference: list[str]
     move_on: list[str]
 
 
@@ -136,39 +131,43 @@ class Phrasing:
         return join_sentences(parts)
 
     def request(self, task: str) -> str:
-        """Return a sentence asking for `task`; a first-person goal or a question is kept."""
-        task = task.strip()
-        if _FIRST_PERSON.match(task) or _QUESTION.match(task) or task.endswith("?"):
-            task = task[0].upper() + task[1:]
-            return task if task[-1:] in ".!?" else f"{task}."
-        return self.pick(getattr(self.templates.request, self.formality), task=lower_first(task))
+        """Return sentences asking for `task`, one per clause, in the first person.
 
-    def task(self, intent: str, slots: dict[str, Scalar]) -> str:
-        """Return the words for an agenda intent, filled from its slots."""
+        A first-person clause, a question or a statement is said as it is; an imperative goes
+        through a request template; "check/find out whether ..." becomes a question.
+        """
+        parts: list[str] = []
+        templated = False
+        for clause in request_clauses(task):
+            if clause.form == "statement":
+                parts.append(sentence(clause.text))
+            elif clause.form != "verb":
+                asks = (
+                    self.templates.ask_check if clause.form == "check" else self.templates.ask_tell
+                )
+                parts.append(self.pick(getattr(asks, self.formality), question=clause.text))
+            elif not templated:
+                variants = getattr(self.templates.request, self.formality)
+                parts.append(self.pick(variants, task=lower_first(clause.text)))
+                templated = True
+            else:
+                parts.append(sentence(f"I'd also like to {lower_first(clause.text)}"))
+        return " ".join(parts)
+
+    def task(self, intent: str, slots: dict[str, Scalar], goal: str = "") -> str:
+        """Return the words for an agenda intent: its template, the goal's clause, or built.
+
+        Intent and slot names are never said: an intent no template knows is asked for with
+        the goal's own clause about it, else with words built from its verb and values.
+        """
         template = self.templates.intents.get(intent)
         if template is not None:
             try:
                 return template.format(**{k: str(v) for k, v in slots.items()})
             except (KeyError, IndexError):
                 pass  # a slot the template needs is missing: fall back to plain words
-        return self._plain_task(intent, slots)
-
-    def _plain_task(self, intent: str, slots: dict[str, Scalar]) -> str:
-        """Return words for an intent no template knows ("check the rental due time for R205").
-
-        Identity facts (emails, phones) are left out: the user gives them when asked.
-        """
-        words = intent.replace("_", " ").strip()
-        if not _VERB_FIRST.match(words):
-            words = f"check the {words}"
-        ids = [str(v) for v in slots.values() if _is_id_like(v) and "@" not in str(v)]
-        others = [
-            self.value_label(k, v)
-            for k, v in slots.items()
-            if k not in ("api", "email", "phone") and not _is_id_like(v)
-        ]
-        text = f"{words} for {' and '.join(ids)}" if ids else words
-        return f"{text} ({', '.join(others)})" if others else text
+        clause = goal_clause(goal, intent, slots) if goal else None
+        return clause if clause is not None else built_task(intent, slots)
 
     def fact(self, slot: str, value: Scalar) -> str:
         """Return a clause stating one fact ("my order number is W1007")."""
@@ -212,11 +211,6 @@ class Phrasing:
         elif prefix:
             body = f"{prefix} {body}"
         return f"{body} {suffix}".strip()
-
-
-def _is_id_like(value: Scalar) -> bool:
-    text = str(value)
-    return " " not in text and ("@" in text or any(c.isdigit() for c in text))
 
 
 def sentence(clause: str) -> str:

@@ -1,0 +1,232 @@
+"""Words for a request: the goal's own sentences made speakable, never machine names.
+
+A goal is written for people ("Check whether parcel PD10000006 has been delivered; I never got
+it."). The offline user says it in the first person, one clause at a time: a first-person
+sentence or a question as it is, an imperative through a request template ("I'd like to..."),
+"check/find out whether..." as a question ("Could you check whether...?"), a third-person goal
+("The patient wants to...") turned into the first person, and any other statement whole. It never
+puts a clause that does not start with a verb after "I'd like to".
+
+A sub-goal of a structured agenda has no words of its own: its intent template (data) says it,
+else the goal's clause about it, else a sentence built from its verb and its values. Intent and
+slot names are never said (`send_reminder`, "send reminder", "channel sms").
+
+>>> [c.form for c in request_clauses("PD10000006 shows as delivered; find out what happened")]
+['statement', 'tell']
+>>> request_clauses("Check whether parcel PD10000006 has been delivered")[0].text
+'whether parcel PD10000006 has been delivered'
+>>> built_task("send_reminder", {"appointment_id": "A123", "channel": "sms"})
+'send a reminder for appointment A123 by sms'
+>>> built_task("book_appointment", {"appointment_date": "2026-03-19", "doctor": "Dr Lee"})
+'book an appointment on 19 March with Dr Lee'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from vistasim.scenario import Scalar
+from vistasim.user._dates import day_text
+from vistasim.values import text_values
+
+__all__ = ["Clause", "built_task", "goal_clause", "is_verb", "request_clauses"]
+
+_VERBS = frozenset(
+    "cancel return exchange update change apply enroll drop reschedule move waive extend reserve"
+    " book refund report escalate add remove buy end close open create register submit pay renew"
+    " replace rent check find know see get track ask talk view list learn have make set send"
+    " arrange confirm sign verify schedule request switch transfer upgrade downgrade tell give"
+    " keep use pick collect ship order contact speak call file claim dispute complain notify"
+    " remind subscribe unsubscribe activate deactivate reset recover unlock block unblock redeem"
+    " hire start stop edit modify delete join leave withdraw unenroll correct fix sort resolve"
+    " look reactivate reorder postpone shorten lengthen lower raise split combine top put"
+    " take bring move chase follow query".split()
+)
+_FIRST_PERSON = re.compile(r"^(i|i'd|i'm|i've|i'll|my|we|we'd|our|please|can|could)\b", re.I)
+_QUESTION = re.compile(
+    r"^(what|when|where|which|who|whom|whose|why|how|is|are|am|was|were|do|does|did|will|would|"
+    r"should|shall|may|might|has|have)\b(?!\s+(?:a|an|the|my)\b)",
+    re.I,
+)
+_ASK = re.compile(
+    r"^(?:(check|confirm|verify|see)|(?:ask|find\s+out|learn|know|tell\s+me|figure\s+out))"
+    r"\s+((?:by\s+|until\s+|from\s+)?(?:whether|if|when|what|where|which|who|why|how)\b.*)$",
+    re.I,
+)
+_ROLE = re.compile(
+    r"^(?:the\s+)?(?:customer|patient|user|caller|client|guest|student|member|passenger|"
+    r"travell?er|renter|buyer|shopper|person)\s+(wants|needs|would\s+like|wishes|is\s+trying|"
+    r"hopes|has)\s+to\b",
+    re.I,
+)
+_YOU = re.compile(r"^you\s+(want|need|would\s+like|wish|are\s+trying|hope|have)\s+to\b", re.I)
+_FIRST = {"wants": "want", "needs": "need", "wishes": "wish", "hopes": "hope", "has": "have",
+          "is trying": "am trying", "are trying": "am trying"}  # fmt: skip
+_SPLIT = re.compile(r"(?<=[.!?])\s+|;\s*|\n+")
+_LINK = re.compile(
+    r",?\s+(?:and\s+then|and\s+also|then|and)\s+(?=(?:also\s+)?(?:"
+    + "|".join(sorted(_VERBS, key=len, reverse=True))
+    + r")\b)",
+    re.I,
+)
+_ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "reference", "num"})
+_QUIET = frozenset({"api", "email", "phone", "name"})
+
+Form = Literal["statement", "verb", "tell", "check"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Clause:
+    """One clause of a request and how to say it."""
+
+    form: Form
+    """`statement`: said as it is; `verb`: through a request template ("I'd like to ...");
+    `tell`/`check`: as a question ("Could you tell me when ...?", "Could you check whether")."""
+    text: str
+
+
+def is_verb(word: str) -> bool:
+    """Whether a word is a verb a request starts with ("book", "cancel", "check")."""
+    return word.lower() in _VERBS
+
+
+def request_clauses(task: str) -> list[Clause]:
+    """Split request words into clauses, each with the form it is said in."""
+    return [_clause(part) for part in _SPLIT.split(task.strip()) if part.strip(" .")]
+
+
+def goal_clause(goal: str, intent: str, slots: Mapping[str, Scalar]) -> str | None:
+    """The clause of the goal that asks for this sub-goal (names its values or its words)."""
+    best: tuple[int, str] | None = None
+    for clause in _clauses(goal):
+        score = _score(clause, intent, slots)
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, clause)
+    return best[1] if best is not None else None
+
+
+def built_task(intent: str, slots: Mapping[str, Scalar]) -> str:
+    """A request built from an intent's verb and a sub-goal's values, without its name.
+
+    `send_reminder` becomes "send a reminder"; each value follows with a preposition that fits
+    its type ("on 19 March", "at 10:00", "for appointment A1002", "by sms"); an intent that is
+    not a verb phrase (`rental_due_time`) becomes a question about the thing its values name.
+    """
+    words = [w for w in intent.lower().split("_") if w]
+    phrases = [_value_phrase(k, v) for k, v in slots.items() if k not in _QUIET]
+    if words and is_verb(words[0]) and len(words) > 1:
+        noun = " ".join(words[1:])
+        article = "an" if noun[0] in "aeiou" else "a"
+        return " ".join([f"{words[0]} {article} {noun}", *phrases])
+    about = [_named(k, str(v)) for k, v in slots.items() if k not in _QUIET]
+    return f"ask about {' and '.join(about)}" if about else "ask a question"
+
+
+def _value_phrase(slot: str, value: Scalar) -> str:
+    text = str(value)
+    kinds = {kind for kind, _ in text_values(text)}
+    if "date" in kinds:
+        day = next(v for k, v in text_values(text) if k == "date")
+        return f"on {day_text(day)}"
+    if "time" in kinds:
+        return f"at {text}"
+    if kinds:
+        return f"for {text}"
+    if _id_like(value):
+        return f"for {_named(slot, text)}"
+    words = set(slot.lower().split("_"))
+    return f"by {text}" if words & {"channel", "method", "via", "by", "medium"} else f"with {text}"
+
+
+def _clause(part: str) -> Clause:
+    text = part.strip().rstrip(".")
+    text = _first_person(text)
+    if _FIRST_PERSON.match(text) or _QUESTION.match(text) or text.endswith("?"):
+        return Clause(form="statement", text=text)
+    asked = _ASK.match(text)
+    if asked is not None:
+        form: Form = "check" if asked.group(1) else "tell"
+        return Clause(form=form, text=asked.group(2).rstrip("?"))
+    first = re.match(r"[A-Za-z]+(?![\w-])", text)
+    if first is not None and is_verb(first.group(0)):
+        return Clause(form="verb", text=text)
+    # Not a verb ("PD10000006 shows as delivered"): said whole, never after "I'd like to".
+    return Clause(form="statement", text=text)
+
+
+def _first_person(text: str) -> str:
+    """Say a third-person goal in the first person ("The patient wants to" -> "I want to")."""
+    for pattern, pronouns in ((_ROLE, r"\b(?:his|her|their)\b"), (_YOU, r"\byour\b")):
+        found = pattern.match(text)
+        if found is None:
+            continue
+        verb = " ".join(found.group(1).lower().split())
+        rest = re.sub(pronouns, "my", text[found.end() :], flags=re.I)
+        return f"I {_FIRST.get(verb, verb)} to{rest}"
+    return text
+
+
+def _clauses(goal: str) -> list[str]:
+    out: list[str] = []
+    for part in _SPLIT.split(goal):
+        for piece in _LINK.split(part):
+            piece = re.sub(r"^(?:and|then|also|,)\s+", "", piece.strip(" .,"), flags=re.I)
+            if piece:
+                out.append(piece)
+    return out
+
+
+def _score(clause: str, intent: str, slots: Mapping[str, Scalar]) -> int:
+    lowered = clause.casefold()
+    score = sum(2 for k, v in slots.items() if k not in _QUIET and str(v).casefold() in lowered)
+    for word in intent.lower().split("_"):
+        if len(word) >= 4 and re.search(rf"\b{re.escape(word[:5])}", lowered):
+            score += 1
+    return score
+
+
+def _named(slot: str, value: str) -> str:
+    noun = " ".join(w for w in slot.lower().split("_") if w and w not in _ID_WORDS)
+    return f"{noun} {value}" if noun and noun not in value.lower() else value
+
+
+def _id_like(value: Scalar) -> bool:
+    text = str(value)
+    return " " not in text and any(c.isdigit() for c in text)
+
+
+def spoken_words(names: Sequence[str]) -> list[str]:
+    """The forms of machine names that must never be said: `send_reminder`, "send reminder"."""
+    out: list[str] = []
+    for name in names:
+        if "_" in name:
+            out += [name, name.replace("_", " ")]
+    return out
+
+
+def goal_is_question(text: str) -> bool:
+    """Whether a goal asks for information ("Find out when ...") rather than for a change.
+
+    >>> goal_is_question("Book a check-up next Thursday."), goal_is_question("When is R2 due?")
+    (False, True)
+    """
+    for clause in request_clauses(text):
+        if clause.form in ("tell", "check"):
+            return True
+        if clause.form == "verb":
+            return clause.text.split()[0].lower() in _INFO_VERBS
+        # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
+        words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
+        verb = next((w for w in words[:8] if w in _VERBS and w not in _LIGHT_VERBS), None)
+        if verb is not None:
+            return verb in _INFO_VERBS
+        if clause.text.endswith("?"):
+            return True
+    return False
+
+
+_INFO_VERBS = frozenset("check find know see track ask view list learn look tell query".split())
+_LIGHT_VERBS = frozenset("have get make keep take put use let".split())
