@@ -77,6 +77,22 @@ CONFIRM_PHRASES: tuple[str, ...] = (
     "can i go ahead",
     "yes/no",
     "yes or no",
+    "does that work",
+    "would that work",
+    "does this work",
+    "would this work",
+    "would that suit",
+    "does that suit",
+    "is that ok",
+    "is that okay",
+    "is that fine",
+    "sound good",
+    "sounds good",
+    "works for you",
+    "want me to",
+    "shall we",
+    "should we",
+    "go ahead",
 )
 """Phrases of an agent asking the user to approve an action."""
 
@@ -109,6 +125,27 @@ DONE_PHRASES: tuple[str, ...] = (
     "completed",
 )
 """Phrases of an agent reporting that the request was carried out."""
+
+UNREAL: tuple[str, ...] = (
+    "will",
+    "'ll",
+    "would",
+    "could",
+    "can",
+    "once",
+    "if",
+    "to be",
+    "going to",
+    "about to",
+    "need to",
+    "needs to",
+    "has to",
+    "must",
+    "should",
+    "before",
+)
+"""Words that, just before a done phrase, make it a promise or a condition ("will be booked
+once you confirm"): the request is not carried out yet."""
 
 NEGATIONS: tuple[str, ...] = (
     "not",
@@ -215,10 +252,14 @@ _DONE_FRAMES = re.compile(
     r"[a-z]+ed\b"
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?!(?:checked|looked|verified|found|noted|"
     r"received|located|pulled|searched|asked|reviewed)\b)[a-z]+ed\b"
-    r"|\b(?:is|are) now [a-z]+ed\b",
+    r"|\b(?:is|are) now [a-z]+ed\b"
+    r"|\b(?:has|have) (?:now |just |already )?been (?:sent|set|made|put|given|paid|sorted|done)\b"
+    r"|\bI(?:'ve| have) (?:just |now |successfully )?(?:sent|set|made|put|paid|sorted|done)\b"
+    r"|\byou(?:'re| are) (?:now |all )?(?:booked|scheduled|registered|enrolled|confirmed)\b"
+    r"|^\W*(?!(?i:noted|checked|received|needed|understood)\b)[A-Za-z]+ed\W*$",
 )
 """Generic reports of a change in any product: "Booked — RS415", "I've extended R204",
-"has been filed", "is now reserved" (read verbs such as "I've checked" do not count)."""
+"has been filed", "is now reserved", "Booked." (read verbs such as "I've checked" do not count)."""
 
 
 def is_done(text: str) -> bool:
@@ -227,17 +268,19 @@ def is_done(text: str) -> bool:
         if sentence.endswith("?"):
             continue
         frame = _DONE_FRAMES.search(sentence)
-        if frame is not None and not _contains(
-            sentence[max(0, frame.start() - 24) : frame.start()], NEGATIONS
-        ):
+        if frame is not None and not _negated(sentence, frame.start()):
             return True
         for phrase in DONE_PHRASES:
             for match in _phrase_regex(phrase).finditer(sentence):
-                # Only nearby words negate: "cancelled; you will not be charged" is still done.
-                before = sentence[max(0, match.start() - 24) : match.start()]
-                if not _contains(before, NEGATIONS):
+                if not _negated(sentence, match.start()):
                     return True
     return False
+
+
+def _negated(sentence: str, start: int) -> bool:
+    # Only nearby words negate: "cancelled; you will not be charged" is still done.
+    before = sentence[max(0, start - 24) : start]
+    return _contains(before, NEGATIONS) or _contains(before, UNREAL)
 
 
 def find_mismatch(
@@ -293,7 +336,7 @@ def _contains(text: str, phrases: Sequence[str]) -> bool:
 @cache
 def _phrase_regex(phrase: str) -> re.Pattern[str]:
     # "n't" is a suffix ("can't"), so it must not need a word boundary before it.
-    head = "" if phrase.startswith("n't") else r"(?<!\w)"
+    head = "" if phrase.startswith(("n't", "'")) else r"(?<!\w)"
     tail = r"(?!\w)" if phrase[-1:].isalnum() else ""
     return re.compile(head + re.escape(phrase) + tail, re.IGNORECASE)
 

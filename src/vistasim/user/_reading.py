@@ -20,14 +20,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from vistasim.llm import ToolSpec
 from vistasim.scenario import Scalar
-from vistasim.values import text_ids, text_values
+from vistasim.values import id_shape, text_ids, text_values
 
 __all__ = [
     "is_change_intent",
+    "Refusal",
     "is_refusal",
+    "refusal",
+    "refusal_sentences",
+    "requested_kinds",
     "answers_request",
     "item_parts",
     "slot_phrases",
@@ -39,7 +45,9 @@ _CHANGE_VERBS = frozenset(
     "cancel return exchange update change apply enroll drop reschedule move waive extend reserve"
     " book refund report escalate add remove buy swap transfer renew end close open create"
     " register submit pay redeem upgrade downgrade replace rent hire start stop set switch"
-    " edit modify delete schedule file claim request unenroll withdraw join leave".split()
+    " edit modify delete schedule file claim request unenroll withdraw join leave send notify"
+    " remind arrange confirm sign subscribe unsubscribe activate deactivate reset block unblock"
+    " order ship deliver collect postpone shorten reorder reactivate".split()
 )
 """Verbs whose intent changes something; an intent with none of them asks for information."""
 _REFUSAL = re.compile(
@@ -56,6 +64,43 @@ _REASON = re.compile(
     r"|:\s|\s[—–-]\s",
     re.IGNORECASE,
 )
+_UNAVAILABLE = re.compile(
+    r"\b(?:fully booked|booked up|sold out|out of stock|no longer available|not available|"
+    r"unavailable|no (?:more |other )?(?:availability|openings|vacanc\w+)|"
+    r"no (?:free|open|available) (?:slots?|spots?|seats?|appointments?|times?|tables?|rooms?)|"
+    r"nothing (?:free|available|open|left)|(?:there is|there are|there's) no (?:\w+ ){0,2}"
+    r"(?:available|left|free))\b",
+    re.IGNORECASE,
+)
+"""An unavailability: a slot, a seat or an item the agent cannot give (no reason needed)."""
+_TAKEN = re.compile(
+    r"\b(?:(?:has|have|was|were|is|are|got)\s+(?:just\s+|already\s+|now\s+)*(?:been\s+)?"
+    r"(?:booked|taken|reserved|filled|sold|claimed)|just (?:been )?(?:booked|taken)"
+    r"|(?:is|are) (?:already )?(?:full|taken|gone))\b(?!\s+(?:care|for|in|on) you|\s+care)",
+    re.IGNORECASE,
+)
+"""Taken by someone else ("that slot was just booked"), unless it is the user's own."""
+_YOURS = re.compile(r"\b(?:you|your|you're|yours)\b", re.IGNORECASE)
+_WANTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (re.compile(r"\b(?:how much|cost\w*|price|fees?|charged?|owe|balance|total|amount)\b", re.I),
+     frozenset({"money"})),
+    (re.compile(r"\b(?:when|what time|due|until|opening hours)\b", re.I),
+     frozenset({"time", "date"})),
+    (re.compile(r"\b(?:which|what) (?:day|date)\b", re.I), frozenset({"date"})),
+    (re.compile(r"\bhow long\b", re.I), frozenset({"quantity"})),
+    (re.compile(r"\bhow many\b", re.I), frozenset({"number", "quantity"})),
+)  # fmt: skip
+"""Question words and the kind of value that answers them."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Refusal:
+    """A statement declining the request: with a reason (`policy`) or as `unavailable`."""
+
+    kind: Literal["policy", "unavailable"]
+    sentence: str
+
+
 _NEWS_WORD = re.compile(r"\b[a-z]{3,}(?:ed|ing|able)\b", re.IGNORECASE)
 _NOT_NEWS = frozenset(
     "regarding looking thinking something anything nothing everything during following"
@@ -87,45 +132,98 @@ def is_change_intent(intent: str) -> bool:
 
 
 def is_refusal(text: str) -> bool:
-    """Whether a statement of the message declines the request and says why."""
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        if sentence.rstrip().endswith("?"):
-            continue
-        refusal = _REFUSAL.search(sentence)
-        if refusal is None:
+    """Whether a statement of the message declines the request and says why (or is unavailable)."""
+    return refusal(text) is not None
+
+
+def refusal(text: str) -> Refusal | None:
+    """The statement that declines the request with a reason, or says it is unavailable.
+
+    >>> refusal("Sorry, that slot was just booked. Anything else?").kind
+    'unavailable'
+    >>> refusal("It's not possible because the clinic is closed that day.").kind
+    'policy'
+    >>> refusal("Your appointment has just been booked.") is None
+    True
+    """
+    for sentence in _statements(text):
+        if _UNAVAILABLE.search(sentence) or (
+            _TAKEN.search(sentence) and not _YOURS.search(sentence)
+        ):
+            return Refusal(kind="unavailable", sentence=sentence.strip())
+        found = _REFUSAL.search(sentence)
+        if found is None:
             continue
         # The reason may come first ("R204 isn't on your account, so I can't share it").
-        rest = sentence[: refusal.start()] + " " + sentence[refusal.end() :]
+        rest = sentence[: found.start()] + " " + sentence[found.end() :]
         if _REASON.search(rest):
-            return True
-    return False
+            return Refusal(kind="policy", sentence=sentence.strip())
+    return None
 
 
-def answers_request(text: str, entities: Sequence[str], user_said: str, intent: str = "") -> bool:
+def refusal_sentences(text: str) -> list[str]:
+    """Every statement of the message that refuses or says something is unavailable."""
+    return [s for s in _statements(text) if refusal(s) is not None]
+
+
+def requested_kinds(question: str) -> frozenset[str]:
+    """The kinds of value a question asks for: `money`, `time`, `date`, `quantity`, `number`.
+
+    Empty when any news answers it (a status, a yes or no).
+
+    >>> sorted(requested_kinds("Could you tell me when my rental R204 is due back?"))
+    ['date', 'time']
+    >>> sorted(requested_kinds("ask how much my rental cost"))
+    ['money']
+    """
+    kinds: set[str] = set()
+    for pattern, found in _WANTS:
+        if pattern.search(question):
+            kinds |= found
+    return frozenset(kinds)
+
+
+def _statements(text: str) -> list[str]:
+    return [
+        s
+        for s in re.split(r"(?<=[.!?])\s+|\n+", text)
+        if s.strip() and not s.rstrip().endswith("?")
+    ]
+
+
+def answers_request(
+    text: str,
+    entities: Sequence[str],
+    user_said: str,
+    intent: str = "",
+    wants: frozenset[str] = frozenset(),
+) -> bool:
     """Whether a reply answers an informational request about `entities`.
 
     It must name one of them (when there are any) in a statement, and carry something the user
     did not say: a value (date, time, amount, quantity, id) or a state word ("shipped"). A state
     word only counts if the reply also names the request's topic (`refund_status`: "refund").
+    When the question asks for a kind of value (`wants`: "how much" asks for `money`), only a
+    new value of that kind answers it: "we open at 9:00" does not say what a rental cost.
     """
-    statements = [
-        s
-        for s in re.split(r"(?<=[.!?])\s+|\n+", text)
-        if s.strip() and not s.rstrip().endswith("?")
-    ]
-    body = " ".join(statements)
+    body = " ".join(_statements(text))
     if not body:
         return False
     if entities and not any(e.casefold() in body.casefold() for e in entities):
-        return False
+        # A reply about another order is no answer; one naming no id at all may still be
+        # ("It was left with a neighbour on 3 March").
+        shapes = {id_shape(e) for e in entities}
+        if any(id_shape(i) in shapes for i in text_ids(body)):
+            return False
     said = user_said.casefold()
+    if wants:
+        return _gives_kind(body, user_said, wants)
     known_values = text_values(user_said)
     if any(v not in known_values for v in text_values(body)):
         return True
     if any(i.casefold() not in said for i in text_ids(body)):
         return True
-    numbers = set(re.findall(r"(?<![\w.])\d+(?:[.,:]\d+)?(?![\w])", user_said))
-    if any(n not in numbers for n in re.findall(r"(?<![\w.])\d+(?:[.,:]\d+)?(?![\w])", body)):
+    if _new_numbers(body, user_said):
         return True  # a count, a price or a time the user did not give ("all 10 docks")
     topic = [w for w in re.split(r"[_\W]+", intent.lower()) if w and w not in _GENERIC_TOPIC]
     if topic and not any(re.search(rf"\b{re.escape(w[:5])}", body, re.I) for w in topic):
@@ -133,6 +231,20 @@ def answers_request(text: str, entities: Sequence[str], user_said: str, intent: 
     return any(
         w.lower() not in said and w.lower() not in _NOT_NEWS for w in _NEWS_WORD.findall(body)
     )
+
+
+def _gives_kind(body: str, user_said: str, wants: frozenset[str]) -> bool:
+    known = text_values(user_said)
+    for kind, value in text_values(body):
+        if kind.split(":")[0] in wants and (kind, value) not in known:
+            return True
+    return "number" in wants and bool(_new_numbers(body, user_said))
+
+
+def _new_numbers(body: str, user_said: str) -> list[str]:
+    number = r"(?<![\w.])\d+(?:[.,:]\d+)?(?![\w])"
+    known = set(re.findall(number, user_said))
+    return [n for n in re.findall(number, body) if n not in known]
 
 
 def item_parts(value: Scalar) -> list[str]:
@@ -217,7 +329,10 @@ def slot_phrases(slot: str) -> list[str]:
         phrases += [f"which {noun}", f"what {noun}"]
     if {"days", "hours", "duration", "length", "period", "weeks", "nights"} & set(words):
         phrases += ["how long", "how many days", "how many hours", "duration", "how much longer"]
-    if {"date", "day", "time", "when"} & set(words):
+    if {"dob", "birth", "birthday", "birthdate", "born"} & set(words):
+        # A date of birth is asked for as such, never by "what date" or "when".
+        phrases += ["date of birth", "birth date", "birthdate", "birthday", "dob", "born"]
+    elif {"date", "day", "time", "when"} & set(words):
         phrases += ["which date", "what date", "what time", "which day", "when"]
     if "reason" in words:
         phrases += ["why", "reason"]
