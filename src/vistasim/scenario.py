@@ -70,7 +70,14 @@ class Persona(_Strict):
 
 
 BehaviourOp = Literal[
-    "hesitate", "correct", "change_mind", "withhold", "out_of_order", "second_request", "impatient"
+    "hesitate",
+    "correct",
+    "change_mind",
+    "withhold",
+    "out_of_order",
+    "second_request",
+    "impatient",
+    "combine",
 ]
 """A way of playing a sub-goal that real users show and agents mishandle."""
 
@@ -87,6 +94,10 @@ class Behaviour(_Strict):
     - `out_of_order`: gives every fact in the opening message, before being asked.
     - `second_request`: adds the next sub-goal while the agent is still on this one.
     - `impatient`: tolerates one unhelpful turn less and says so.
+    - `combine`: asks for the next sub-goal in the same message as this one ("I'd like to book
+      a check-up. Also, could you send me a reminder?"). Without it, the agenda user still
+      combines a sub-goal with the next one with a small chance per episode (its
+      `combine_probability`, 0.3 by default, drawn from the episode's seed).
     """
 
     op: BehaviourOp

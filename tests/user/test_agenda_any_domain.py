@@ -34,10 +34,14 @@ async def test_a_reply_that_does_not_answer_is_asked_again():
     assert not isinstance(ep.last, Finish) or ep.last.reason != "goal_met"
 
 
-async def test_a_reasoned_refusal_is_accepted_and_said_apart():
+async def test_a_reasoned_refusal_of_a_change_stops_with_the_refusal_as_the_reason():
+    # The goal ("Extend R209 by one day") allows nothing else: the user neither repeats the
+    # request nor claims its goal was met; it stops, naming the refusal.
     refusal = "I'm afraid R209 can't be extended: it is overdue, and overdue rentals can't be."
     ep = await play("bikes-extend-overdue-refused", VERIFY, refusal)
-    assert isinstance(ep.last, Finish) and ep.last.reason == "refused"
+    assert isinstance(ep.last, Finish) and ep.last.reason == "user_stop"
+    assert ep.last.text.startswith("the agent refused: ") and "overdue" in ep.last.text
+    assert len(ep.said) == 2
 
 
 async def test_a_proposal_in_other_units_is_objected_to_and_remembered():

@@ -1,6 +1,6 @@
 """The simulated user: actions, observations and policies (offline agenda, LLM-driven)."""
 
-from vistasim.user._agenda import AgendaPolicy
+from vistasim.user._agenda import COMBINE_PROBABILITY, MAX_UNREAD, AgendaPolicy
 from vistasim.user._agenda_ops import (
     Alternative,
     action_from_json,
@@ -9,6 +9,8 @@ from vistasim.user._agenda_ops import (
     describe_action,
     pick_alternatives,
 )
+from vistasim.user._agenda_turn import LOST
+from vistasim.user._dates import environment_now
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._prompts import prompt_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
@@ -27,10 +29,13 @@ __all__ = [
     "Action",
     "AgendaPolicy",
     "Alternative",
+    "COMBINE_PROBABILITY",
     "CallApi",
     "Finish",
     "InvalidActionError",
     "LLMUserPolicy",
+    "LOST",
+    "MAX_UNREAD",
     "ROLE_SWAP_PATTERNS",
     "Say",
     "UserPolicy",
@@ -45,6 +50,7 @@ __all__ = [
     "check_user_text",
     "check_web_action",
     "describe_action",
+    "environment_now",
     "load_web_skills",
     "pick_alternatives",
     "prompt_hash",

@@ -1,32 +1,52 @@
 """How the agenda user reacts to the agent's last message: answer, confirm, object, or move on.
 
 This is the reading half of the offline policy (`_agenda.py` drives the stack of sub-goals): it
-tells what the agent asked, proposed, reported or refused, checks proposals against the user's
-goal, and words the answer with the scenario's behaviours applied.
+tells what the agent asked, proposed, reported, answered or refused, checks proposals against the
+fact each restates (`_agenda_check.py`), handles refusals (`_agenda_refuse.py`), and words the
+answer with the scenario's behaviours applied. `None` means the user could not read the message.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 
 from vistasim.scenario import BehaviourOp, Scalar
+from vistasim.user._agenda_check import choose, mismatch, task_answer
+from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import say_value, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._lexicon import (
     asked_slots,
-    find_mismatch,
     is_confirmation_request,
     is_done,
+    question_sentences,
     shadowed_slots,
 )
 from vistasim.user._phrasing import Phrasing, lower_first
-from vistasim.user._reading import answers_request, is_change_intent, is_refusal, value_mismatch
+from vistasim.user._reading import Refusal, answers_request, refusal, requested_kinds
 from vistasim.user._types import UserView
 from vistasim.user._web_skills import WebSkill
 from vistasim.values import text_ids, text_values
 
 _NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
+_CLARIFY = re.compile(
+    r"\b(?:rephrase|didn't (?:understand|get|catch)|did not understand|not sure what you mean|"
+    r"(?:could|can) you (?:clarify|explain|elaborate|say that again)|what do you mean|"
+    r"how (?:can|may) i (?:help|assist)|what can i (?:do|help)|anything else|"
+    r"what (?:would|do) you (?:like|need|want)|what else)\b",
+    re.IGNORECASE,
+)
+"""Questions the user reads without a fact to give: a clarification, an open offer to help."""
+_OFFER = re.compile(
+    r"\b(?:I|we) (?:can|could) (?:offer|do|book|give|move|schedule|put)|\b(?:I|we) have\b|"
+    r"\b(?:is|are) (?:free|available|open)\b|\b(?:how|what) about\b|\bnext (?:free|available)",
+    re.IGNORECASE,
+)
+"""Words of an offer: a statement with values after them is a proposal to check."""
+_PREFERENCE = re.compile(r"\b(?:prefer|preference|would you like|do you want|any particular)\b")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +58,10 @@ class Step:
     phrasing: Phrasing
     lexicon: dict[str, list[str]]
     skills: Mapping[str, WebSkill]
+    today: date | None = None
+    """The episode's day (environment clock, policy clock or scenario); `None`: unknown."""
+    max_unread: int = 3
+    """Agent replies in a row the user may fail to read before it stops."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,63 +70,110 @@ class Reaction:
 
     text: str
     progress: bool
+    """The message moved things on; a reaction without progress costs patience."""
     done: bool = False
     """The sub-goal is over: advance (after saying `text`, when there is one)."""
     refused: bool = False
     """The agent refused the sub-goal with a reason, and the user accepts that."""
+    stopped: str | None = None
+    """The agent refused and the goal allows nothing else: the refusal, for the stop detail."""
+    asks_next: bool = False
+    """`text` already asks for the next sub-goal (done, then a question about it)."""
     played: tuple[BehaviourOp, ...] = ()
     rejected: str | None = None
+    changes: Mapping[str, object] = field(default_factory=dict)
+    """Changes to the current sub-goal (its fallback taken, an alternative asked for)."""
 
 
 def task_words(step: Step, entry: AgendaEntry) -> str:
-    """Return the words of a sub-goal's request: the goal text, or words from its intent."""
+    """Return the words of a sub-goal's request: the goal text, or words for its intent."""
     if entry.task:
         return entry.task.strip().rstrip(".")
-    return step.phrasing.task(entry.intent, {k: v for k, v in entry.slots.items() if k != "api"})
+    slots = {k: v for k, v in entry.slots.items() if k != "api"}
+    return step.phrasing.task(entry.intent, slots, goal=step.view.scenario.goal)
 
 
 def react(
     step: Step, state: AgendaState, message: str, previous: str | None = None
 ) -> Reaction | None:
-    """Read the agent's latest message (and its previous one); `None`: nothing useful in it."""
+    """Read the agent's latest message (and its previous one); `None`: nothing it can read."""
     entry = state.stack[0]
     held = held_facts(step, state)
+    refused = refusal(message)
     confirming = is_confirmation_request(message)
     # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
     # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
     # so only facts the user holds are answered there.
     asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
-    done = is_done(message)
-    if confirming or done:
-        # "Done — RS414 is cancelled. Which station...?" reports this sub-goal; a question about
-        # a fact the user does not hold is not its business.
-        asked = [s for s in asked if s in held]
+    done = refused is None and completes(step, entry, message)
+    if confirming or done or refused is not None:
+        asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
+    objection = mismatch(step, state, message) if refused is None else None
+    if done and objection is None:
+        return _after_done(step, state, message, asked, confirming)
+    if refused is not None and not asked:
+        return _on_refused(step, state, message, refused)
     if asked:
         return _answer(step, state, message, asked)
     if confirming:
         return _on_confirmation(step, state, message, previous)
-    mismatch = _mismatch(step, state, message)
-    if done:
-        if mismatch is not None:
-            return mismatch
-        return Reaction(text="", progress=True, done=True)
-    if is_refusal(message):
-        change = entry.pending("change_mind")
-        if change is not None and change.slot is not None:
-            # The refusal is about the value the user meant to take back: it does so now,
-            # rather than accept a refusal of something it never wanted.
-            ph = step.phrasing
-            value = str(entry.slots.get(change.slot, ""))
-            text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
-            return Reaction(text=text, progress=True, played=("change_mind",))
-        return Reaction(text="", progress=True, refused=True)
+    if objection is not None and (done or _proposes(step, message)):
+        return objection
     if entry.has("hesitate") is not None and "hesitate" in entry.played:
         return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
-    if not is_change_intent(entry.intent) and answers_request(
-        message, _entities(entry), _user_said(step.view), entry.intent
-    ):
+    return choose(step, state, message) or _unmapped_question(step, message)
+
+
+def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
+    """Whether the message carries out a change sub-goal, or answers a question sub-goal."""
+    if not is_question(step, entry):
+        return is_done(message)
+    wants = requested_kinds(task_words(step, entry))
+    return answers_request(
+        message, _entities(step, entry), _user_said(step.view), entry.intent, wants
+    )
+
+
+def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
+    entry = state.stack[0]
+    change = entry.pending("change_mind")
+    if change is not None and change.slot is not None:
+        # The refusal is about the value the user meant to take back: it does so now,
+        # rather than accept a refusal of something it never wanted.
+        ph = step.phrasing
+        value = str(entry.slots.get(change.slot, ""))
+        text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
+        return Reaction(text=text, progress=True, played=("change_mind",))
+    return on_refusal(step, state, message, refused)
+
+
+def _after_done(
+    step: Step, state: AgendaState, message: str, asked: list[str], confirming: bool
+) -> Reaction:
+    """The sub-goal is done; the same message may ask about the next one."""
+    rest = state.popped()
+    if asked:
+        # "Done — RS414 is cancelled. Which station for the new one?": the user answers, and
+        # the cancellation is not asked for again.
+        answer = _answer(step, rest if rest.stack else state, "", asked)
+        return Reaction(text=answer.text, progress=True, done=True, asks_next=bool(rest.stack))
+    if not confirming:
         return Reaction(text="", progress=True, done=True)
-    return None
+    if rest.stack and names_entry(rest.stack[0], " ".join(question_sentences(message))):
+        # "Booked. Shall I also send you the reminder?" when the reminder is the next sub-goal.
+        text = step.phrasing.styled("confirm")
+        return Reaction(text=text, progress=True, done=True, asks_next=True)
+    return _on_confirmation(step, state, message, None)
+
+
+def names_entry(entry: AgendaEntry, text: str) -> bool:
+    """Whether a text names a sub-goal: one of its values, or a word of its intent."""
+    lowered = text.casefold()
+    values = [str(v).casefold() for k, v in entry.slots.items() if k != "api"]
+    words = [w for w in entry.intent.lower().split("_") if len(w) >= 4]
+    return any(v and v in lowered for v in values) or any(
+        re.search(rf"\b{re.escape(w[:5])}", lowered) for w in words
+    )
 
 
 def _on_confirmation(
@@ -120,16 +191,16 @@ def _on_confirmation(
         value = str(entry.slots.get(change.slot, ""))
         text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
         return Reaction(text=text, progress=True, played=("change_mind",))
-    mismatch = _mismatch(step, state, message)
+    objection = mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
-    if mismatch is None and on_table and state.rejected and bare:
+    if objection is None and on_table and state.rejected and bare:
         # "Sorry, I need a clear yes or no" (however often): the proposal on the table is
         # still the one the user rejected.
-        again = _mismatch(step, state, on_table)
-        mismatch = again if again is not None and again.rejected in state.rejected else None
-    if mismatch is not None:
-        return mismatch
+        again = mismatch(step, state, on_table)
+        objection = again if again is not None and again.rejected in state.rejected else None
+    if objection is not None:
+        return objection
     return Reaction(text=ph.styled("confirm"), progress=True)
 
 
@@ -140,24 +211,6 @@ def _last_proposal(view: UserView, previous: str | None) -> str | None:
         if text_ids(text) or text_values(text):
             return text
     return previous
-
-
-def _mismatch(step: Step, state: AgendaState, message: str) -> Reaction | None:
-    """Object to a proposal or report that disagrees with the goal in any slot."""
-    ph = step.phrasing
-    checkable = _checkable(step, state)
-    found = find_mismatch(message, checkable, step.lexicon)
-    if found is not None:
-        label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
-        text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)
-        return Reaction(text=text, progress=True, rejected=found.wrong)
-    items = [s for s in checkable if "item" in s]
-    other = value_mismatch(message, checkable, items)
-    if other is None:
-        return None
-    _, wrong, right = other
-    text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
-    return Reaction(text=text, progress=True, rejected=wrong)
 
 
 def _answer(step: Step, state: AgendaState, message: str, asked: list[str]) -> Reaction:
@@ -178,6 +231,9 @@ def _answer(step: Step, state: AgendaState, message: str, asked: list[str]) -> R
     # Answer what was asked and nothing more: a second slot name in the same question ("refund to
     # your original payment method or a gift card?") is usually part of the first one's options.
     missing = [slot for slot in asked if slot not in held and slot not in shadowed]
+    from_goal = [task_answer(step, state, slot) for slot in missing]
+    goal_said = list(dict.fromkeys(a for a in from_goal if a))
+    clauses += goal_said  # "What day suits you?" for "Book a check-up next Thursday"
     gives_facts = bool(clauses)
     if missing and not clauses:
         clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0])))
@@ -187,6 +243,33 @@ def _answer(step: Step, state: AgendaState, message: str, asked: list[str]) -> R
         played.append("second_request")
     text = ph.answer(clauses, gives_facts=gives_facts)
     return Reaction(text=text, progress=True, played=tuple(played))
+
+
+def _unmapped_question(step: Step, message: str) -> Reaction | None:
+    """A question the user holds nothing for: no preference, a clarification, or unknown."""
+    questions = " ".join(question_sentences(message))
+    if not questions:
+        return None
+    ph = step.phrasing
+    if _CLARIFY.search(questions):
+        return Reaction(text="", progress=False)  # it asks again, in other words
+    if _PREFERENCE.search(questions.lower()):
+        return Reaction(text=ph.pick(ph.templates.no_preference), progress=True)
+    return None
+
+
+def _proposes(step: Step, message: str) -> bool:
+    """Whether the message offers something with values ("I can offer Friday 20 March")."""
+    if not _OFFER.search(message):
+        return False
+    return bool(text_values(message)) or bool(
+        step.today and re.search(r"\b(?:today|tomorrow|next|this)\b|day\b", message, re.I)
+    )
+
+
+def _refused_value(value: Scalar, refused: Refusal | None) -> bool:
+    # "10:00 is taken. What time suits you?": saying 10:00 again would only loop.
+    return refused is not None and str(value).casefold() in refused.sentence.casefold()
 
 
 def held_facts(step: Step, state: AgendaState) -> dict[str, Scalar]:
@@ -202,24 +285,19 @@ def held_facts(step: Step, state: AgendaState) -> dict[str, Scalar]:
     return held
 
 
-def _checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
-    # Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
-    # user has yet to change its mind about is left out too: the agent's proposal is what it said.
-    entry = state.stack[0]
-    change = entry.pending("change_mind")
-    held = {
-        k: v
+def _entities(step: Step, entry: AgendaEntry) -> list[str]:
+    """The ids a question is about (an order, a rental), if it names any.
+
+    Without an agenda they are the ids its goal names: a date of birth or a phone number held
+    in the knowledge is not what the question is about.
+    """
+    if entry.intent == "goal":
+        return sorted(text_ids(task_words(step, entry)))
+    return [
+        str(v)
         for k, v in entry.slots.items()
-        if k != "api" and not (change is not None and change.slot == k)
-    }
-    for key, value in step.view.scenario.knowledge.items():
-        held.setdefault(key, value)
-    return held
-
-
-def _entities(entry: AgendaEntry) -> list[str]:
-    """The ids an informational request is about (an order, a rental), if it names any."""
-    return [str(v) for k, v in entry.slots.items() if k != "api" and is_id(v) and "@" not in str(v)]
+        if k != "api" and is_id(v) and "@" not in str(v) and not text_values(str(v))
+    ]
 
 
 def _user_said(view: UserView) -> str:
@@ -227,5 +305,6 @@ def _user_said(view: UserView) -> str:
 
 
 def is_id(value: Scalar) -> bool:
+    """Whether a value looks like an id (letters and digits, or an email), not words."""
     text = str(value)
     return " " not in text and ("@" in text or any(c.isdigit() for c in text))

@@ -30,6 +30,14 @@ class AgendaEntry(_Strict):
     """The web route failed for this entry: the user now asks in chat."""
     web_facts: dict[str, str] = {}
     """What the web skill's steps learned on the pages (`bind`), for its later steps."""
+    asked: bool = False
+    """The user already asked for this sub-goal (with another one: `combine`, `second_request`)."""
+    fallback: str | None = None
+    """What the goal allows when this sub-goal is not possible ("if not possible, ...")."""
+    fallback_used: bool = False
+    """The fallback is now the request: the first request's values are no longer checked."""
+    alternative_asked: bool = False
+    """After an unavailability the user asked once for another option."""
 
     def pending(self, op: BehaviourOp) -> Behaviour | None:
         """The behaviour `op` of this entry, if it is still to be played."""
@@ -59,6 +67,11 @@ class AgendaState(_Strict):
     """Name of the API called last step, whose result the next step reads."""
     rejected: list[str] = []
     """Values the user objected to; proposing one again is an unhelpful turn."""
+    unread: int = 0
+    """Agent turns in a row the user could not read (no question, proposal, answer, refusal or
+    report it recognises); at the policy's limit it stops: it could not follow the agent."""
+    refusals: list[str] = []
+    """Refusals the user could not accept (its goal allows no other way), for the stop detail."""
 
     def with_entry(self, **changes: object) -> AgendaState:
         """This state with the current entry changed."""

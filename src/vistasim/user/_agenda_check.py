@@ -1,0 +1,130 @@
+"""How the agenda user checks what the agent proposes, and answers from its goal's own values.
+
+A proposal is compared only with the fact it restates (`_facts.py`): the goal's date with the
+proposed date, the date of birth only with a date the agent calls a date of birth. When the agent
+asks for something the user holds no slot for but its goal says ("What day would suit you?" for
+"Book a check-up next Thursday"), the user answers with the goal's words; when it offers options
+("10:00 or 11:30?") the user picks the one its goal names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vistasim.scenario import Scalar
+from vistasim.user._agenda_say import spoken_goal
+from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._facts import TASK, Fact, build_facts, contradiction, stated_values
+from vistasim.user._lexicon import question_sentences
+from vistasim.user._reading import value_mismatch
+from vistasim.values import text_values
+
+if TYPE_CHECKING:
+    from vistasim.user._agenda_react import Reaction, Step
+
+__all__ = ["checkable", "choose", "goal_facts", "goal_text", "mismatch", "task_answer"]
+
+_KIND_WORDS = {"date": "date", "day": "date", "when": "date", "time": "time", "hour": "time"}
+
+
+def goal_text(step: Step, entry: AgendaEntry) -> str:
+    """The words whose values a proposal must agree with: the fallback once taken, else the goal."""
+    if entry.fallback_used and entry.task:
+        return entry.task
+    return entry.task or spoken_goal(step.view.scenario.goal)
+
+
+def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
+    """Facts a proposal is checked against: the sub-goal's slots and the knowledge.
+
+    Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
+    user has yet to change its mind about is left out too: the agent's proposal is what it said.
+    Once the goal's fallback is the request, only ids and emails of the sub-goal still hold.
+    """
+    entry = state.stack[0]
+    change = entry.pending("change_mind")
+    held = {
+        k: v
+        for k, v in entry.slots.items()
+        if k != "api" and not (change is not None and change.slot == k)
+    }
+    for key, value in step.view.scenario.knowledge.items():
+        held.setdefault(key, value)
+    if entry.fallback_used:
+        held = {k: v for k, v in held.items() if not text_values(str(v))}
+    return held
+
+
+def goal_facts(step: Step, state: AgendaState) -> list[Fact]:
+    """The user's facts by owner, for this step's sub-goal."""
+    entry = state.stack[0]
+    return build_facts(checkable(step, state), goal_text(step, entry), step.today, step.lexicon)
+
+
+def mismatch(step: Step, state: AgendaState, message: str) -> Reaction | None:
+    """Object to a proposal or report that disagrees with the fact it restates."""
+    from vistasim.user._agenda_react import Reaction
+
+    ph = step.phrasing
+    found = contradiction(message, goal_facts(step, state), step.lexicon, step.today)
+    if found is not None and (found.kind.startswith("id:") or found.kind == "email"):
+        label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
+        text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)
+        return Reaction(text=text, progress=True, rejected=found.wrong)
+    if found is not None:
+        text = ph.pick(ph.templates.object_value, value=found.right, wrong=found.wrong)
+        return Reaction(text=text, progress=True, rejected=found.wrong)
+    # Lists of items ("the toaster" for "the toaster and the kettle") and addresses.
+    held = {k: v for k, v in checkable(step, state).items() if not _typed_or_id(v)}
+    items = [s for s in held if "item" in s]
+    other = value_mismatch(message, held, items)
+    if other is None:
+        return None
+    _, wrong, right = other
+    text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
+    return Reaction(text=text, progress=True, rejected=wrong)
+
+
+def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:
+    """The goal's own words for an asked slot it holds no value for ("next Thursday")."""
+    kinds = {kind for word, kind in _KIND_WORDS.items() if word in slot.lower().split("_")}
+    task = next((f for f in goal_facts(step, state) if f.slot == TASK), None)
+    if task is None or not kinds:
+        return None
+    if "date" in kinds:
+        kinds.add("time")  # "When would you like to come in?": the day and the time
+    said = [task.said[k] for k in ("date", "time") if k in kinds and k in task.said]
+    return " at ".join(said) if said else None
+
+
+def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
+    """Pick among offered dates or times ("10:00 or 11:30?"): the goal's, else the first."""
+    from vistasim.user._agenda_react import Reaction
+
+    ph = step.phrasing
+    question = " ".join(question_sentences(message))
+    offered = [v for v in stated_values(question, step.today) if v.kind in ("date", "time")]
+    task = next((f for f in goal_facts(step, state) if f.slot == TASK), None)
+    for kind in ("time", "date"):
+        options = [v for v in offered if v.kind == kind]
+        if len({v.values for v in options}) < 2:
+            continue
+        mine = task.values.get(kind) if task is not None else None
+        if mine is None:
+            pick = options[0].surface.strip(" .,;:!?")
+            return Reaction(text=ph.pick(ph.templates.choose, value=pick), progress=True)
+        fits = [v for v in options if v.values & mine]
+        if fits:
+            pick = fits[0].surface.strip(" .,;:!?")
+            return Reaction(text=ph.pick(ph.templates.choose, value=pick), progress=True)
+        assert task is not None
+        text = ph.pick(ph.templates.none_fit, value=task.said[kind])
+        return Reaction(text=text, progress=True, rejected=options[0].surface)
+    return None
+
+
+def _typed_or_id(value: Scalar) -> bool:
+    text = str(value)
+    if text_values(text):
+        return True
+    return " " not in text and ("@" in text or any(c.isdigit() for c in text))

@@ -1,0 +1,121 @@
+"""What the agenda user does when the agent refuses with a reason or says it is unavailable.
+
+A refusal is an answer, and repeating the request to it only loops. The user:
+
+- takes it as the answer when the sub-goal is a question ("Can I still cancel W1003?");
+- takes its goal's fallback when the goal gives one ("...; if that's not possible, any time
+  on Friday is fine"), and from then on checks proposals against the fallback;
+- accepts an alternative the agent offers with it, when the alternative fits the goal;
+- asks once for another option when something it did not insist on is unavailable ("that slot
+  was just booked"), keeping to what its goal does insist on ("...on 19 March");
+- else stops that sub-goal with the refusal as the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from vistasim.user._agenda_check import goal_facts, mismatch
+from vistasim.user._facts import TASK, stated_values
+from vistasim.user._lexicon import is_confirmation_request
+from vistasim.user._reading import Refusal, is_change_intent
+from vistasim.user._tasks import goal_is_question
+
+if TYPE_CHECKING:
+    from vistasim.user._agenda_react import Reaction, Step
+    from vistasim.user._agenda_state import AgendaEntry, AgendaState
+
+__all__ = ["is_question", "on_refusal", "split_fallback"]
+
+_FALLBACK = re.compile(
+    r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
+    r"(?:if\s+(?:[^,;:.]|:(?=\d)){0,40}?\b(?:not|n't|cannot|unavailable|full|booked|taken)\b"
+    r"(?:[^,;:.]|:(?=\d))*[,:;]|if\s+not\b[,:;]?|if\s+unavailable\b[,:;]?|otherwise\b[,:;]?"
+    r"|failing\s+that\b[,:;]?|or\s+else\b[,:;]?)\s*(?:—\s*)?",
+    re.IGNORECASE,
+)
+"""Where a goal says what it allows instead ("...; if that's not possible, ...")."""
+_ACCEPTS = re.compile(
+    r"^(?:(?:then\s+)?(?:that'?s|it'?s|that is|it is)\s+(?:fine|ok(?:ay)?|alright)|fine|ok(?:ay)?"
+    r"|no problem|no worries|accept\w*|leave it|forget it|never mind|live with it|i'?ll wait)\b",
+    re.IGNORECASE,
+)
+
+
+def split_fallback(goal: str) -> tuple[str, str | None]:
+    """Split a goal into its request and its fallback ("if that's not possible, ...").
+
+    >>> split_fallback("Book 19 March at 10:00; if that's not possible, any time on 20 March.")
+    ('Book 19 March at 10:00.', 'any time on 20 March')
+    >>> split_fallback("Cancel W1003 if it has not shipped.")
+    ('Cancel W1003 if it has not shipped.', None)
+    """
+    found = _FALLBACK.search(goal)
+    if found is None:
+        return goal, None
+    rest = re.split(r"(?<=[.!?])\s+", goal[found.end() :].strip(), maxsplit=1)
+    fallback = re.sub(r"^(?:then|just|please)\s+", "", rest[0].strip().rstrip("."), flags=re.I)
+    if not fallback:
+        return goal, None
+    main = goal[: found.start()].rstrip(" ,;") + "."
+    return (f"{main} {rest[1]}" if len(rest) > 1 else main), fallback
+
+
+def is_question(step: Step, entry: AgendaEntry) -> bool:
+    """Whether a sub-goal asks for information (a refusal or an answer ends it)."""
+    if entry.intent == "goal":  # no agenda: the goal's own words say what it asks for
+        return goal_is_question(entry.task or step.view.scenario.goal)
+    return not is_change_intent(entry.intent)
+
+
+def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
+    """React to a refusal or an unavailability of the current sub-goal."""
+    from vistasim.user._agenda_react import Reaction
+
+    entry = state.stack[0]
+    ph = step.phrasing
+    if is_question(step, entry):
+        return Reaction(text="", progress=True, refused=True)  # the refusal answers it
+    if entry.fallback and not entry.fallback_used:
+        if _ACCEPTS.search(entry.fallback):
+            return Reaction(text="", progress=True, refused=True)
+        text = ph.pick(ph.templates.fallback, request=ph.request(entry.fallback))
+        changes = {"task": entry.fallback, "fallback_used": True, "alternative_asked": False}
+        return Reaction(text=text, progress=True, changes=changes)
+    offered = _alternative(step, message, refused)
+    objection = mismatch(step, state, message) if offered else None
+    if offered and objection is None:
+        return Reaction(text=ph.styled("confirm"), progress=True)  # an alternative that fits
+    pinned = _pins_goal(step, state, refused.sentence)
+    if refused.kind == "unavailable" and not pinned and not entry.alternative_asked:
+        text = ph.pick(ph.templates.ask_alternative, within=_within(step, state))
+        return Reaction(text=text, progress=True, changes={"alternative_asked": True})
+    return Reaction(text="", progress=True, stopped=refused.sentence)
+
+
+def _alternative(step: Step, message: str, refused: Refusal) -> bool:
+    """Whether the message offers something else besides the refusal ("but 11:30 is free")."""
+    rest = message.replace(refused.sentence, " ")
+    if is_confirmation_request(rest):
+        return True
+    return any(v.kind in ("date", "time") for v in stated_values(rest, step.today))
+
+
+def _pins_goal(step: Step, state: AgendaState, sentence: str) -> bool:
+    """Whether what is refused is a value the goal insists on ("10:00 is taken" for 10:00)."""
+    facts = goal_facts(step, state)
+    for value in stated_values(sentence, step.today):
+        if value.kind.startswith("id:") or value.kind == "email":
+            continue  # the thing asked about, not a choice the goal made
+        if any(value.values & f.values.get(value.kind, frozenset()) for f in facts):
+            return True
+    return False
+
+
+def _within(step: Step, state: AgendaState) -> str:
+    task = next((f for f in goal_facts(step, state) if f.slot == TASK), None)
+    said = task.said.get("date") if task is not None else None
+    if not said:
+        return ""
+    return f" on {said}" if said[0].isdigit() else f" {said}"
