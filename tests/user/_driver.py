@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import JsonValue
 
@@ -71,6 +72,7 @@ async def converse(
     lexicon: dict[str, list[str]] | None = None,
     agent_tools: tuple[ToolSpec, ...] = (),
     max_turns: int = 12,
+    now: datetime | None = None,
 ) -> Episode:
     state = policy.initial_state(scenario, seed=seed)
     transcript: tuple[Utterance, ...] = ()
@@ -87,6 +89,7 @@ async def converse(
             last_api_result=outcome,
             lexicon=lexicon or {},
             agent_tools=agent_tools,
+            now=now,
         )
         action, state = await policy.next_action(view, state)
         json.dumps(state)  # the state must stay plain JSON

@@ -1,0 +1,170 @@
+"""The agenda user on a clinic desk nobody wrote it for: it compares a proposal only with the
+fact it restates (never the date of birth with the appointment date), reads relative dates
+against the desk's clock, takes refusals and unavailability as answers, recognises an answered
+question, never asks again for a finished sub-goal, and never says machine names aloud."""
+
+from vistasim.user import AgendaPolicy, Finish, environment_now
+
+from ._clinic import TOOLS, ClinicDesk, patient
+from ._driver import converse, scripted
+
+NOW = environment_now(ClinicDesk())
+ASK_DOB = "Hello! To find your record, could you give me your date of birth?"
+BOOK = "Book a check-up with Dr Lee on Thursday 19 March at 10:00."
+YES = ("yes", "yep", "sure", "yeah", "that's right", "that is correct")
+
+
+async def play(scenario, *replies, now=NOW, policy=None, **kw):
+    return await converse(
+        policy or AgendaPolicy(), scenario, scripted(*replies), agent_tools=TOOLS, now=now, **kw
+    )
+
+
+async def test_the_date_of_birth_is_given_and_never_held_against_the_proposed_date():
+    ep = await play(
+        patient(BOOK),
+        ASK_DOB,
+        "Thanks, Ana. I have Thursday 19 March at 10:00 with Dr Lee. Shall I book it?",
+        "Booked — your check-up is on Thursday 19 March at 10:00.",
+    )
+    assert "1969-11-02" in ep.said[1]
+    assert ep.said[2].lower().startswith(YES), ep.said[2]
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_a_wrong_appointment_date_is_objected_to_with_the_goal_date():
+    ep = await play(
+        patient(BOOK), ASK_DOB, "I can offer Friday 20 March at 10:00. Shall I book it?"
+    )
+    objection = ep.said[2]
+    assert "19 March" in objection and "20 March" in objection
+    assert "1969" not in objection
+
+
+async def test_a_wrongly_restated_date_of_birth_is_corrected_with_the_date_of_birth():
+    ep = await play(patient(BOOK), "I have your date of birth as 3 November 1969, is that right?")
+    assert "1969-11-02" in ep.said[1] and not ep.said[1].lower().startswith(YES)
+
+
+async def test_next_thursday_is_read_against_the_desk_clock():
+    goal = patient("Book a check-up with Dr Lee next Thursday at 10:00.")
+    wrong = await play(goal, "I have Friday 20 March at 10:00. Shall I book it?")
+    right = await play(goal, "I have Thursday 19 March at 10:00. Shall I book it?", "Booked.")
+    assert "next Thursday" in wrong.said[1] and "20 March" in wrong.said[1]
+    assert right.said[1].lower().startswith(YES)
+
+
+async def test_a_relative_proposal_is_checked_against_an_explicit_goal_date():
+    goal = patient("Book a check-up with Dr Lee on Friday 20 March at 10:00.")
+    ep = await play(goal, "How about next Thursday at 10:00? Shall I book it?")
+    assert "20 March" in ep.said[1] and not ep.said[1].lower().startswith(YES)
+
+
+async def test_without_a_clock_relative_dates_are_not_compared():
+    # "next Friday" is 13 or 20 March on the desk's clock, never 27 March; without a clock the
+    # user cannot tell, and does not guess (only the weekday is compared, and it agrees).
+    goal = patient("Book a check-up with Dr Lee on Friday 27 March at 10:00.")
+    offer = "How about next Friday at 10:00? Shall I book it?"
+    unknown = await play(goal, offer, "Booked.", now=None)
+    known = await play(goal, offer)
+    assert unknown.said[1].lower().startswith(YES)
+    assert "27 March" in known.said[1] and not known.said[1].lower().startswith(YES)
+
+
+async def test_a_scenario_today_fact_is_a_clock_and_is_never_said():
+    goal = patient("Book a check-up next Thursday.", knowledge={"today": "2026-03-12"})
+    ep = await play(goal, "Friday 20 March at 10:00 is free. Shall I book it?", now=None)
+    assert "20 March" in ep.said[1] and "2026-03-12" not in " ".join(ep.said)
+
+
+async def test_a_reasoned_refusal_of_a_change_stops_with_the_reason_and_no_repeat():
+    refusal = "I'm sorry, A1001 can't be cancelled because it starts in less than 24 hours."
+    ep = await play(patient("Cancel my appointment A1001."), refusal, refusal)
+    assert len(ep.said) == 1
+    assert isinstance(ep.last, Finish) and ep.last.reason == "user_stop"
+    assert ep.last.text.startswith("the agent refused: ") and "24 hours" in ep.last.text
+
+
+async def test_a_refusal_answers_a_question_and_a_fallback_the_goal_allows_is_taken():
+    refusal = "Sorry, that's not possible because it starts in less than 24 hours."
+    question = await play(
+        patient("Find out whether I can still cancel appointment A1001."), refusal
+    )
+    assert isinstance(question.last, Finish) and question.last.reason == "refused"
+    accepts = patient("Cancel my appointment A1001; if that's not possible, that's fine.")
+    accepted = await play(accepts, refusal)
+    assert isinstance(accepted.last, Finish) and accepted.last.reason == "refused"
+    moves = patient(
+        "Cancel my appointment A1001; if that's not possible, move it to Friday 20 March."
+    )
+    moved = await play(
+        moves, refusal, "I can move it to Friday 20 March at 10:00. Shall I?", "Done."
+    )
+    assert "move it to Friday 20 March" in moved.said[1]
+    assert moved.said[2].lower().startswith(YES)
+    assert isinstance(moved.last, Finish) and moved.last.reason == "goal_met"
+
+
+async def test_just_booked_with_a_fitting_alternative_is_accepted():
+    goal = patient("Book a check-up with Dr Lee on Thursday 19 March.")
+    ep = await play(
+        goal,
+        "I have 10:00 on Thursday 19 March. Shall I book it?",
+        "Sorry, that slot was just booked. I can offer 11:30 on Thursday 19 March instead. "
+        "Shall I book it?",
+        "Booked — Thursday 19 March at 11:30.",
+    )
+    assert ep.said[2].lower().startswith(YES)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_unavailable_asks_once_for_another_option_then_stops_with_the_reason():
+    goal = patient("Book a check-up with Dr Lee on Thursday 19 March.")
+    ep = await play(
+        goal,
+        "I have 10:00 on Thursday 19 March. Shall I book it?",
+        "Sorry, that slot was just booked.",
+        "I'm afraid Thursday 19 March is fully booked now.",
+    )
+    assert "another option" in ep.said[2] or "anything else" in ep.said[2] or "else" in ep.said[2]
+    assert "19 March" in ep.said[2]
+    assert isinstance(ep.last, Finish) and ep.last.reason == "user_stop"
+    assert "fully booked" in ep.last.text
+
+
+async def test_an_answered_question_ends_it_and_a_non_answer_is_not_thanked_for():
+    goal = patient("Find out what time my appointment A1001 is.")
+    answered = await play(goal, "Your appointment A1001 is at 10:00 on Friday 20 March.")
+    assert isinstance(answered.last, Finish) and answered.last.reason == "goal_met"
+    assert len(answered.said) == 1
+    unanswered = await play(goal, "Your appointment A1001 is confirmed.", max_turns=2)
+    assert not isinstance(unanswered.last, Finish) or unanswered.last.reason != "goal_met"
+
+
+def booking_and_reminder(*behaviours):
+    return patient(
+        "Book a check-up with Dr Lee on Thursday 19 March and have the reminder sent by sms.",
+        agenda=[
+            {"intent": "book_appointment", "slots": {"date": "2026-03-19"},
+             "behaviours": list(behaviours)},
+            {"intent": "send_reminder", "slots": {"channel": "sms"}},
+        ],
+    )  # fmt: skip
+
+
+async def test_a_sub_goal_reported_done_with_the_previous_one_is_not_asked_again():
+    offered = await play(
+        booking_and_reminder(),
+        "Booked — Thursday 19 March at 10:00. Shall I also send you a reminder by sms?",
+        "Done — the sms reminder has been sent.",
+        policy=AgendaPolicy(combine_probability=0),
+    )
+    assert offered.said[1].lower().startswith(YES)
+    assert isinstance(offered.last, Finish) and offered.last.reason == "goal_met"
+    assert len(offered.said) == 2  # the reminder is never asked for again
+    combined = await play(
+        booking_and_reminder({"op": "combine"}),
+        "Booked — Thursday 19 March at 10:00, and the sms reminder has been sent.",
+    )
+    assert len(combined.said) == 1
+    assert isinstance(combined.last, Finish) and combined.last.reason == "goal_met"
