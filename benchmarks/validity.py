@@ -37,12 +37,16 @@ sys.path.insert(0, str(ROOT))
 from vistasim.config import RunConfig  # noqa: E402
 from vistasim.events import Judgment, StopReason, UserMessage  # noqa: E402
 from vistasim.explore import run  # noqa: E402
-from vistasim.metrics import compute_metrics  # noqa: E402
+from vistasim.metrics import CAUSE_KINDS, compute_metrics, find_all, rules_for_run  # noqa: E402
 from vistasim.scenario import load_scenarios  # noqa: E402
 from vistasim.store import open_store, read_run_view  # noqa: E402
 from vistasim.testing import record_flaws  # noqa: E402
 
 BIKES = ROOT / "benchmarks" / "bikes" / "scenarios.yaml"
+DOMAINS = ROOT / "benchmarks" / "domains"
+BLIND = (("bank", "Bank"), ("rail", "Rail"), ("pharmacy", "Pharmacy"))
+"""The generalisation benchmark: domains written blind, from the README and the public API only
+(`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +103,17 @@ SUBJECTS = (
         web=False,
         known_gaps=BIKE_GAPS,
     ),
+    *(
+        Subject(
+            name=f"{name}/{kind.lower()}",
+            agent=f"benchmarks.domains.{name}:{kind}{cls}Agent",
+            environment=f"benchmarks.domains.{name}:make_environment",
+            scenarios=DOMAINS / name / "scenarios.yaml",
+            web=False,
+        )
+        for name, cls in BLIND
+        for kind in ("Correct", "Flawed")
+    ),
 )
 
 
@@ -130,11 +145,25 @@ async def measure(subject: Subject, mode: str, rollouts: int, store_dir: Path) -
     return _figures(subject, view, report, fired, time.perf_counter() - started)
 
 
+def _detected(view) -> dict[str, set[str]]:  # noqa: ANN001
+    """Per episode, the labels of the detectors (not the criteria) that named a cause in it."""
+    rules = rules_for_run(view)
+    findings = find_all(
+        view, rules=rules.rules, behaviour=rules.behaviour, disclosure=rules.disclosure
+    )
+    found: dict[str, set[str]] = {}
+    for failure in findings.failures:
+        if failure.kind in CAUSE_KINDS or failure.kind == "agent_error":
+            found.setdefault(failure.episode_id, set()).add(failure.label)
+    return found
+
+
 def _figures(subject: Subject, view, report, fired, wall_s: float) -> dict:  # noqa: ANN001
     outcomes = report.success.episodes
     flawed = {f.episode_id for f in fired}
     by_scenario = {e.episode_id: e.scenario_id for e in view.episodes}
     failed = {e for e, o in outcomes.items() if o == "failed"}
+    detected = {e for e in _detected(view) if e in failed}
     real = {e for e in failed if e in flawed or by_scenario[e] in subject.known_gaps}
     no_turn = sum(
         1
@@ -153,6 +182,8 @@ def _figures(subject: Subject, view, report, fired, wall_s: float) -> dict:  # n
         "failed": len(failed),
         "precision": len(real) / len(failed) if failed else None,
         "recall": len(flawed & failed) / len(flawed) if flawed else None,
+        "recall_detectors": len(flawed & detected) / len(flawed) if flawed else None,
+        "failed_share": len(failed) / total if total else 0.0,
         "invalid": report.success.outcomes["invalid"] / total if total else 0.0,
         "not_applicable": report.success.outcomes["not_applicable"] / total if total else 0.0,
         "errored": report.success.outcomes["errored"],
@@ -177,8 +208,8 @@ def _fmt(value: float | None) -> str:
 
 
 def _print(rows: list[dict]) -> None:
-    head = ("agent", "mode", "eps", "flawed", "failed", "prec", "recall", "invalid", "n/a",
-            "no-turn", "goal_met", "wall s")  # fmt: skip
+    head = ("agent", "mode", "eps", "flawed", "failed", "prec", "recall", "by detectors",
+            "invalid", "n/a", "no-turn", "goal_met", "wall s")  # fmt: skip
     print(" | ".join(head))
     for r in rows:
         print(
@@ -191,6 +222,7 @@ def _print(rows: list[dict]) -> None:
                     str(r["failed"]),
                     _fmt(r["precision"]),
                     _fmt(r["recall"]),
+                    _fmt(r["recall_detectors"]),
                     f"{r['invalid']:.0%}",
                     f"{r['not_applicable']:.0%}",
                     str(r["failed_without_agent_turn"]),
@@ -212,6 +244,11 @@ async def main() -> None:
     parser.add_argument("--rollouts", type=int, default=1)
     parser.add_argument("--modes", default="chat,hybrid")
     parser.add_argument("--only", default="", help="run only agents whose name contains this")
+    parser.add_argument(
+        "--out",
+        default=str(Path(tempfile.gettempdir()) / "vistasim-benchmarks"),
+        help="directory for validity.json (default: outside the repository)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-validity-"))
     rows = []
@@ -225,9 +262,10 @@ async def main() -> None:
                 rows.append(await measure(subject, mode, args.rollouts, Path(tmp)))
                 print(f"... {subject.name} {mode}: done", file=sys.stderr)
     _print(rows)
-    out = ROOT / "benchmarks" / "results"
-    out.mkdir(exist_ok=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     (out / "validity.json").write_text(json.dumps(rows, indent=2), encoding="utf-8")
+    print(f"\nfigures written to {out / 'validity.json'}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -54,4 +54,4 @@ class HastyDesk:
         outcome = await self.env.call_tool("free_locker", {"locker": found.group(0)})
         call = {"name": "free_locker", "args": {"locker": found.group(0)},
                 "result": outcome.result, "error": outcome.error}  # fmt: skip
-        return Reply(text=f"Locker {found.group(0)} is free now.", tool_calls=(call,))
+        return Reply(text=f"Done: locker {found.group(0)} has been freed.", tool_calls=(call,))

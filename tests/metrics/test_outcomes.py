@@ -1,7 +1,7 @@
 """Every episode ends as one of five outcomes; only passed and failed count for the agent."""
 
 from vistasim.events import ApiCall, StopReason, ToolCall
-from vistasim.metrics import find_all, success
+from vistasim.metrics import LOST_USER, find_all, success
 from vistasim.scenario import AgendaItem, Behaviour, Persona, Scenario
 
 from ._builders import agent, criteria, episode, make_run, stop, user
@@ -95,3 +95,14 @@ def test_success_counts_only_passed_and_failed():
     assert report.success_rate == 1.0
     assert report.outcomes["invalid"] == 1 and report.outcomes["not_applicable"] == 1
     assert report.reasons["e3"] == "not playable: needs an LLM user"
+
+
+
+def test_a_user_that_could_not_follow_the_agent_makes_the_episode_invalid():
+    detail = f"{LOST_USER}: 3 replies in a row it could not read"
+    lost = outcome_of(user("hi"), agent("zzz"), criteria(False, "x"),
+                      stop(StopReason.USER_STOP, detail))  # fmt: skip
+    gave_up = outcome_of(user("hi"), agent("zzz"), criteria(False, "x"),
+                         stop(StopReason.USER_STOP, "This isn't working."))  # fmt: skip
+    assert lost == ("invalid", detail)
+    assert gave_up[0] == "failed"

@@ -22,7 +22,9 @@ rules:
 SCENARIO = Scenario(
     id="free-l12", persona=Persona(name="Ola"), goal="Free my locker L12.",
     knowledge={"locker": "L12"},
-    criteria={"state": [{"table": "lockers", "where": {"id": "L12"}, "expect": {"status": "free"}}]},
+    criteria={"state": [
+        {"table": "lockers", "where": {"id": "L12"}, "expect": {"status": "free"}},
+    ]},
 )  # fmt: skip
 
 

@@ -250,7 +250,9 @@ def _metadata(config: RunConfig) -> dict[str, object]:
         factory = env_factory(config)
         if factory is not None:
             env = factory()
-            metadata["agent_tools"] = [t.name for t in env.agent_tools()]
+            tools = env.agent_tools()
+            metadata["agent_tools"] = [t.name for t in tools]
+            metadata["agent_tool_descriptions"] = {t.name: t.description for t in tools}
             metadata["user_tools"] = [t.name for t in env.user_tools()]
             rules = _product_rules(config, type(getattr(env, "inner", env)))
             if rules is not None:

@@ -35,7 +35,7 @@ from vistasim.metrics._failures import (
 )
 from vistasim.metrics._judge import JudgeError
 from vistasim.metrics._mentions import EntityKind
-from vistasim.metrics._outcome import OUTCOMES, Outcome, Verdict
+from vistasim.metrics._outcome import CAUSE_KINDS, LOST_USER, OUTCOMES, Outcome, Verdict
 from vistasim.metrics._realism import (
     EpisodeRealism,
     RealismNotComputed,
@@ -53,7 +53,9 @@ from vistasim.metrics._validity import USER_CHECKS, UserFinding, check_user
 from vistasim.metrics._verdicts import RunFindings, find_all
 
 __all__ = [
+    "CAUSE_KINDS",
     "CLAIM_DETECTORS",
+    "LOST_USER",
     "METRICS_VERSION",
     "OUTCOMES",
     "USER_CHECKS",

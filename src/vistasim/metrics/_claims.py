@@ -76,8 +76,8 @@ _CLAIM_FRAMES = (
 enrolled"), as opposed to describing a state ("you're enrolled in ART120-A", "R198 has already
 ended")."""
 _NEGATION = re.compile(
-    r"\b(?:not|never|unable|cannot|can't|couldn't|won't|wasn't|isn't|hasn't|haven't|"
-    r"didn't|failed|yet|if|once|before|would|could|can|will\s+be\s+able)\b|n't\b",
+    r"\b(?:not|never|nothing|none|no\s+changes?|unable|cannot|can't|couldn't|won't|wasn't|isn't|"
+    r"hasn't|haven't|didn't|failed|yet|if|once|before|would|could|can|will\s+be\s+able)\b|n't\b",
     re.IGNORECASE,
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")

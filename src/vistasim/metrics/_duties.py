@@ -7,7 +7,9 @@
   `verifications` or `sessions`).
 - `dropped-request`: the user asked for a change of a kind the agent's tools can make
   ("...and please add a bicycle"), no call of such a tool was ever attempted, the agent never
-  spoke of it afterwards (not even to refuse), and it said it was done ("All sorted!").
+  spoke of it afterwards (not even to refuse), and it said it was done ("All sorted!"). A
+  request names a tool when it says the tool's verb (or a synonym) and a word only that tool's
+  name or description has ("add" + "bicycle" for `add_extra`: "Add a bicycle, pet or...").
 
 Both go by the environment's evidence of what changed (`metrics/_writes.py`).
 """
@@ -15,7 +17,7 @@ Both go by the environment's evidence of what changed (`metrics/_writes.py`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
@@ -75,12 +77,24 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 
 
 def detect_duties(
-    view: EpisodeView, *, writes: WriteTools, tool_names: Sequence[str] = ()
+    view: EpisodeView,
+    *,
+    writes: WriteTools,
+    tool_names: Sequence[str] = (),
+    descriptions: Mapping[str, str] | None = None,
 ) -> list[Failure]:
-    """Run the duty detectors over one episode."""
+    """Run the duty detectors over one episode.
+
+    `descriptions`: the agent tools' descriptions by name, as the environment gave them.
+    """
     called = [s.event.name for s in view.events if isinstance(s.event, ToolCall)]
     names = sorted(set(tool_names) | set(called))
-    context = _Duties(events=view.events, writes=writes, tool_names=tuple(names))
+    context = _Duties(
+        events=view.events,
+        writes=writes,
+        tool_names=tuple(names),
+        keywords=_keywords(names, descriptions or {}),
+    )
     return detector_failures(view, "policy", _DETECTORS, DUTY_DETECTORS, context)
 
 
@@ -89,6 +103,8 @@ class _Duties:
     events: tuple[StoredEvent, ...]
     writes: WriteTools
     tool_names: tuple[str, ...]
+    keywords: Mapping[str, frozenset[str]]
+    """Per tool, the words that name what it does and no other tool does."""
 
     def identity_tools(self) -> set[str]:
         named = {t for t in self.tool_names if is_identity_tool(t)}
@@ -117,20 +133,20 @@ def _changed_before_identity(ctx: _Duties) -> list[int]:
 
 
 def _dropped_request(ctx: _Duties) -> list[int]:
-    verbs = {t: t.split("_")[0].lower() for t in ctx.tool_names if ctx.writes.tool(t)}
     attempted = {s.event.name for s in ctx.events if isinstance(s.event, ToolCall)}
     evidence: list[int] = []
-    for verb in sorted(set(verbs.values())):
-        stems = _SYNONYMS.get(verb, (verb,))
-        tools = {t for t, v in verbs.items() if v == verb}
-        if tools & attempted:
+    for tool in ctx.tool_names:
+        if tool in attempted or not ctx.writes.tool(tool) or not ctx.keywords.get(tool):
             continue
-        asked = _asked_at(ctx.events, stems)
+        verb = tool.split("_")[0].lower()
+        stems = _SYNONYMS.get(verb, (verb,))
+        words = tuple(sorted(ctx.keywords[tool]))
+        asked = _asked_at(ctx.events, stems, words)
         if asked is None:
             continue
         replies = [s for s in ctx.events[asked:] if isinstance(s.event, AgentReply)]
         spoken = any(
-            _mentions(s.event.text, stems) for s in replies if isinstance(s.event, AgentReply)
+            _mentions(s.event.text, words) for s in replies if isinstance(s.event, AgentReply)
         )
         done = next((s for s in reversed(replies) if isinstance(s.event, AgentReply)
                      and _DONE.search(s.event.text)), None)  # fmt: skip
@@ -139,15 +155,41 @@ def _dropped_request(ctx: _Duties) -> list[int]:
     return evidence
 
 
-def _asked_at(events: Sequence[StoredEvent], stems: tuple[str, ...]) -> int | None:
-    """Index of the first user message that asks for what the stems name, if any."""
+def _asked_at(
+    events: Sequence[StoredEvent], stems: tuple[str, ...], words: tuple[str, ...]
+) -> int | None:
+    """Index of the first user message asking for a change with `stems` on `words`, if any."""
     for index, stored in enumerate(events):
         event = stored.event
         if not isinstance(event, UserMessage) or _NEGATED.search(event.text):
             continue
-        if _WANTS.search(event.text) and _mentions(event.text, stems):
+        text = event.text
+        if _WANTS.search(text) and _mentions(text, stems) and _mentions(text, words):
             return index
     return None
+
+
+_STOPWORDS = frozenset(
+    "the and for with from that this into onto your their given only when must will have has"
+    " been card order booking account customer user agent tool call returns return result"
+    " date time amount new current existing verified".split()
+)
+
+
+def _keywords(names: Sequence[str], descriptions: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """Per tool, the words (4+ letters) of its name and description that no other tool has."""
+    words = {
+        name: {
+            w for w in re.findall(r"[a-z]{4,}", f"{name.replace('_', ' ')} "
+                                   f"{descriptions.get(name, '')}".lower())
+            if w not in _STOPWORDS
+        } - {name.split("_")[0]}
+        for name in names
+    }  # fmt: skip
+    return {
+        name: frozenset(w for w in own if not any(w in words[o] for o in names if o != name))
+        for name, own in words.items()
+    }
 
 
 def _mentions(text: str, stems: tuple[str, ...]) -> bool:

@@ -4,9 +4,10 @@
 - `failed`: an agent failure — the agent errored, the criteria failed, or a detector named what
   the agent did wrong (a policy broken, a false claim) even where the end state looks right.
 - `errored`: infrastructure failed (a model provider, the browser); nothing is known.
-- `invalid`: the simulated user failed (`simulator_error`), or a check of its own behaviour
-  decided the result (it contradicted its facts and the agent acted on that; it changed the
-  state itself; the agent never received a message).
+- `invalid`: the simulated user failed (`simulator_error`), could not follow the agent (it
+  stopped because it could read none of the agent's replies for several turns), or a check of
+  its own behaviour decided the result (it contradicted its facts and the agent acted on that;
+  it changed the state itself; the agent never received a message).
 - `not_applicable`: the scenario needs what the run's user policy cannot do; never played.
 
 `unjudged` marks an episode still running or interrupted. Only `passed` and `failed` enter
@@ -24,6 +25,7 @@ from vistasim.store import EpisodeView
 
 __all__ = [
     "CAUSE_KINDS",
+    "LOST_USER",
     "OUTCOMES",
     "Outcome",
     "Verdict",
@@ -39,6 +41,9 @@ OUTCOMES: tuple[Outcome, ...] = (
 """Every outcome, in the order reports list them."""
 
 CAUSE_KINDS = frozenset({"policy", "behaviour", "claims"})
+LOST_USER = "the simulated user could not follow the agent"
+"""How the offline user's stop detail begins when it could read none of the agent's replies for
+several turns: the episode says nothing of the agent."""
 """Failure kinds that name what the agent did wrong (a cause), not what the end state lacked."""
 
 
@@ -85,6 +90,8 @@ def classify(
         return Verdict(outcome="not_applicable", reason=_why("not playable", stop))
     if reason is StopReason.SIMULATOR_ERROR:
         return Verdict(outcome="invalid", reason=_why("the simulated user failed", stop))
+    if reason is StopReason.USER_STOP and stop is not None and stop.detail.startswith(LOST_USER):
+        return Verdict(outcome="invalid", reason=stop.detail)
     reached = any(isinstance(s.event, UserMessage) for s in episode.events)
     passed = criteria_outcome(episode)
     if reason is StopReason.AGENT_ERROR and reached:

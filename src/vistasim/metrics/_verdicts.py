@@ -60,11 +60,17 @@ def find_all(
     user: list[UserFinding] = []
     tools = run.agent_tools or ()
     injected = _injected_texts(run)
+    described = run.metadata.get("agent_tool_descriptions")
+    descriptions = (
+        {str(k): str(v) for k, v in described.items()} if isinstance(described, dict) else {}
+    )
     for episode in run.episodes:
         if is_errored(episode):
             continue
         failures += detect_claims(episode, writes=writes, tool_names=tools)
-        failures += detect_duties(episode, writes=writes, tool_names=tools)
+        failures += detect_duties(
+            episode, writes=writes, tool_names=tools, descriptions=descriptions
+        )
         failures += detect_disclosure(episode, disclosure)
         scenario = run.scenarios.get(episode.scenario_id)
         user += check_user(
