@@ -78,7 +78,8 @@ def _diff_table(
         yield StateChange(table=table, key=key, op="insert")
     for key in sorted(before.keys() & after.keys()):
         if before[key] != after[key]:
-            fields = [c for c, a, b in zip(columns, before[key], after[key], strict=False) if a != b]
+            pairs = zip(columns, before[key], after[key], strict=False)
+            fields = [column for column, old_value, new_value in pairs if old_value != new_value]
             yield StateChange(table=table, key=key, op="update", fields=fields)
 
 
