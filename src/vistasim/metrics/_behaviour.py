@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
+from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._mentions import (
     EntityKind,
     Mention,
@@ -51,7 +52,9 @@ _GENERIC_ID = r"\b(?=[A-Za-z0-9-]*\d)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b"
 _AGREE = re.compile(r"\b(?:yes|yeah|yep|sure|ok|okay|fine|alright)\b", re.IGNORECASE)
 _STARTS_AGREEING = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok|okay|fine|alright)\b", re.IGNORECASE)
 _HOLD = re.compile(
-    r"\b(?:no|nope|wait|hold\s+on|hang\s+on|not\s+yet|don'?t|do\s+not|stop|hmm+)\b", re.IGNORECASE
+    r"\b(?:no(?!\s+(?:problem|worries|rush|trouble))|nope|wait|hold\s+on|hang\s+on|not\s+yet|"
+    r"don'?t|do\s+not|stop|hmm+)\b",
+    re.IGNORECASE,
 )
 _AMEND = re.compile(r"\b(?:but|instead|make\s+it|change|rather|except|only)\b", re.IGNORECASE)
 
@@ -137,8 +140,16 @@ class _Episode:
         return find_mentions(text, self.spec.entities, self.records)
 
     def is_write(self, stored: StoredEvent) -> bool:
+        """Whether the call acted for the user: it changed the state, not as an identity check.
+
+        Recording who the user is answers "who are you?"; it is no action on a request.
+        """
         event = stored.event
-        return isinstance(event, ToolCall) and self.writes.changed_state(event)
+        return (
+            isinstance(event, ToolCall)
+            and self.writes.changed_state(event)
+            and not is_identity_tool(event.name)
+        )
 
     def says(self, stored: StoredEvent, cues: Sequence[str]) -> bool:
         event = stored.event

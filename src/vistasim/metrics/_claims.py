@@ -90,10 +90,14 @@ class Turn:
     message: StoredEvent | None
     calls: tuple[StoredEvent, ...]
     reply: StoredEvent | None
+    text: str | None = None
+    """The reply's text when it is not stored (one sentence of a reply, checked alone)."""
 
     @property
     def reply_text(self) -> str:
         """The reply's text ('' without a reply)."""
+        if self.text is not None:
+            return self.text
         event = self.reply.event if self.reply is not None else None
         return event.text if isinstance(event, AgentReply) else ""
 
@@ -172,6 +176,23 @@ class _Context:
         """Whether the reply reports a change as carried out (not a status it read)."""
         return bool(self.claimed_verbs(turn, reads, at_stake=at_stake))
 
+    def reported_part(self, turn: Turn) -> str:
+        """The part of a reply that reports what was done, without the next proposal in it.
+
+        Question sentences go, and so does the sentence leading up to one unless it claims a
+        change itself ("First class costs 32.00 more. Shall I upgrade you?").
+        """
+        sentences = [s for s in _SENTENCES.split(turn.reply_text) if s.strip()]
+        kept = []
+        for index, sentence in enumerate(sentences):
+            if sentence.rstrip().endswith("?"):
+                continue
+            leads_in = index + 1 < len(sentences) and sentences[index + 1].rstrip().endswith("?")
+            if leads_in and not self.claims(_sentence_turn(sentence), ()):
+                continue
+            kept.append(sentence)
+        return " ".join(kept)
+
     def claimed_verbs(
         self, turn: Turn, reads: Sequence[_Read], *, at_stake: bool = True
     ) -> list[str]:
@@ -222,6 +243,10 @@ def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:
     """Whether `word` reports a status the agent read ("W1005 was cancelled on March 3")."""
     named = {i.upper() for i in text_ids(sentence)}
     return any(word in r.words and (not named or named & r.ids) for r in reads)
+
+
+def _sentence_turn(sentence: str) -> Turn:
+    return Turn(message=None, calls=(), reply=None, text=sentence)
 
 
 def _called_writes(view: EpisodeView, writes: WriteTools) -> list[str]:
@@ -316,8 +341,11 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         for stored in turn.calls:
             if isinstance(stored.event, ToolCall):
                 known |= json_values(stored.event.args) | json_values(stored.event.result)
-        if turn.reply is not None and writes and ctx.claims(turn, ()):
-            wrong = _wrong_values(turn.reply_text, writes, known) or _wrong_ids(turn, writes)
+        claimed = ctx.reported_part(turn) if writes and ctx.claims(turn, ()) else ""
+        if claimed and turn.reply is not None:
+            # Only what the reply reports as done is checked: a next proposal in the same reply
+            # ("Done. First class costs 32.00 more: shall I?") states values of its own.
+            wrong = _wrong_values(claimed, writes, known) or _wrong_ids(turn, writes)
             if wrong:
                 evidence.extend([*(w.id for w in writes), turn.reply.id])
         asks = turn.reply is not None and "?" in turn.reply_text

@@ -165,6 +165,7 @@ def _shown(events: Sequence[StoredEvent], foreign_of: _OwnerCheck) -> list[int]:
     evidence: list[int] = []
     earlier: list[ToolCall] = []
     said: list[str] = []
+    own: set[str] = set()  # values of the user's own records: a shared route or date is theirs too
     private: list[tuple[int, set[str]]] = []  # (read event id, values) awaiting the reply
     for stored in events:
         event = stored.event
@@ -173,11 +174,13 @@ def _shown(events: Sequence[StoredEvent], foreign_of: _OwnerCheck) -> list[int]:
         elif isinstance(event, ToolCall):
             if event.error is None and foreign_of(event, earlier, said):
                 private.append((stored.id, _revealing(event)))
+            elif event.error is None:
+                own |= _revealing(event)
             earlier.append(event)
         elif isinstance(event, AgentReply):
             heard = " ".join(said).lower()
             for read_id, values in private:
-                shown = [v for v in values if v not in heard and _says(event.text, v)]
+                shown = [v for v in values - own if v not in heard and _says(event.text, v)]
                 if shown:
                     evidence.extend([read_id, stored.id])
             private = []
