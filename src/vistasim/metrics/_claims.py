@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
@@ -44,7 +45,11 @@ CLAIM_DETECTORS: dict[str, str] = {
 }
 """Detector ids (the failure labels) and their descriptions, worded the same every time."""
 
-_GENERIC_CLAIMS = (r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b")
+_GENERIC_CLAIMS = (
+    r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b",
+    r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:in place|on (?:its|their|the) way|open|active|live)\b",
+    r"\bhas been set up\b",
+)  # fmt: skip
 """Words that report success whatever was done; they claim a change only where one was at stake
 (a proposal the user answered, a state-changing call): "All set, here's what we have" after a
 search claims nothing."""
@@ -161,9 +166,11 @@ class _Context:
 
     def backs(self, verb: str, tool: str) -> bool:
         """Whether a change made by `tool` backs a claim worded with `verb` ("" = generic)."""
+        if is_identity_tool(tool):
+            return verb in _verbs_of(tool)  # recording who the user is backs "verified" only
         if not verb or verb in _verbs_of(tool):
             return True
-        return verb not in self.tool_verbs and not is_identity_tool(tool)
+        return verb not in self.tool_verbs
 
     def writes(self, turn: Turn) -> list[StoredEvent]:
         """The turn's calls that set out to change the state (failed ones included)."""
@@ -331,12 +338,17 @@ def _claimed_after_failure(ctx: _Context) -> list[int]:
 def _contradicts_call(ctx: _Context) -> list[int]:
     evidence: list[int] = []
     known: set[tuple[str, str]] = set()
+    asked: set[tuple[str, str]] = set()  # what the user said: dates, amounts it asked for
     proposal: StoredEvent | None = None
     for turn in ctx.turns:
         writes = [
             w for w in ctx.writes(turn) if isinstance(w.event, ToolCall) and not w.event.error
         ]
-        if writes and proposal is not None and _breaks_proposal(_text(proposal), writes, known):
+        if turn.message is not None and isinstance(turn.message.event, UserMessage):
+            asked |= text_values(turn.message.event.text)
+        if writes and proposal is not None and _breaks_proposal(
+            _text(proposal), writes, known, asked
+        ):
             evidence.extend([proposal.id, *(w.id for w in writes)])
         for stored in turn.calls:
             if isinstance(stored.event, ToolCall):
@@ -353,10 +365,16 @@ def _contradicts_call(ctx: _Context) -> list[int]:
     return evidence
 
 
-def _breaks_proposal(text: str, writes: list[StoredEvent], known: set[tuple[str, str]]) -> bool:
+def _breaks_proposal(
+    text: str,
+    writes: list[StoredEvent],
+    known: set[tuple[str, str]],
+    asked: AbstractSet[tuple[str, str]] = frozenset(),
+) -> bool:
     """Whether a proposal stated values of a kind the calls carry, none of them the calls'.
 
-    One stated value must also be read nowhere before: an order total it read is context.
+    One stated value must also be read nowhere before (an order total it read is context), or
+    be one the user asked for (then it is the request, and a call without it is another one).
     """
     carried: set[tuple[str, str]] = set()
     for stored in writes:
@@ -365,7 +383,7 @@ def _breaks_proposal(text: str, writes: list[StoredEvent], known: set[tuple[str,
     stated = text_values(text)
     for family in {kind.split(":")[0] for kind, _ in carried}:
         said = {v for v in stated if v[0].split(":")[0] == family}
-        if said and not said & carried and said - known:
+        if said and not said & carried and (said - known or said & asked):
             return True
     return False
 
@@ -393,11 +411,17 @@ def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, st
 
 
 def _is_sum(target: float, parts: list[float]) -> bool:
-    # A refund of two items is the sum of their prices; allow sums of up to three known amounts.
-    reachable = {0.0}
-    for _ in range(3):
-        reachable |= {round(r + p, 2) for r in reachable for p in parts}
-    return round(target, 2) in reachable
+    # A refund of two items is the sum of their prices: sums of two or three distinct known
+    # amounts (never one amount twice: an old limit of 1,000 does not make 2,000 true).
+    from itertools import combinations
+
+    distinct = sorted(set(parts))
+    sizes = (2, 3) if len(distinct) <= 40 else (2,)  # bounded work on long statements
+    return any(
+        round(sum(combo), 2) == round(target, 2)
+        for size in sizes
+        for combo in combinations(distinct, size)
+    )
 
 
 def _wrong_ids(turn: Turn, writes: list[StoredEvent]) -> bool:
