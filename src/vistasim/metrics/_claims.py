@@ -186,15 +186,16 @@ class _Context:
     def reported_part(self, turn: Turn) -> str:
         """The part of a reply that reports what was done, without the next proposal in it.
 
-        Question sentences go, and so does the sentence leading up to one unless it claims a
-        change itself ("First class costs 32.00 more. Shall I upgrade you?").
+        Question sentences go, and so does the sentence leading up to a proposal unless it
+        claims a change itself ("First class costs 32.00 more. Shall I upgrade you?").
         """
         sentences = [s for s in _SENTENCES.split(turn.reply_text) if s.strip()]
         kept = []
         for index, sentence in enumerate(sentences):
             if sentence.rstrip().endswith("?"):
                 continue
-            leads_in = index + 1 < len(sentences) and sentences[index + 1].rstrip().endswith("?")
+            after = sentences[index + 1] if index + 1 < len(sentences) else ""
+            leads_in = after.rstrip().endswith("?") and bool(_PROPOSAL.search(after))
             if leads_in and not self.claims(_sentence_turn(sentence), ()):
                 continue
             kept.append(sentence)
@@ -393,20 +394,28 @@ def _text(stored: StoredEvent) -> str:
 
 
 def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, str]]) -> bool:
-    """A stated value whose kind the reported calls carry, matching none of the episode's."""
+    """Whether the reply states values of a kind the calls carry that contradict them.
+
+    Per kind ("2 hours" against a call of 2 days is one kind, quantity): when none of the stated
+    values is the calls' own, the reply contradicts them, even with values the agent read
+    elsewhere (it says "the 11:30" it quoted, and booked the 10:30); when one is, the others must
+    be values it read (the old time it moved from) or sums of amounts it read.
+    """
     carried: set[tuple[str, str]] = set()
     for stored in writes:
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
-    # "2 hours" against a call of 2 days is a contradiction too: quantities compare across units.
-    kinds = {kind.split(":")[0] for kind, _ in carried}
     money = sorted(float(v) for k, v in known if k == "money")
-    for kind, value in text_values(text):
-        if kind.split(":")[0] not in kinds or (kind, value) in known:
+    stated = text_values(text)
+    for family in {kind.split(":")[0] for kind, _ in carried}:
+        said = {v for v in stated if v[0].split(":")[0] == family}
+        if not said:
             continue
-        if kind == "money" and _is_sum(float(value), money):
-            continue
-        return True
+        if not said & carried:
+            return not all(k == "money" and _is_sum(float(v), money) for k, v in said)
+        for kind, value in said - carried - known:
+            if not (kind == "money" and _is_sum(float(value), money)):
+                return True
     return False
 
 

@@ -188,16 +188,18 @@ def _shown(events: Sequence[StoredEvent], foreign_of: _OwnerCheck) -> list[int]:
 
 
 def _revealing(call: ToolCall) -> set[str]:
-    """Values of the result worth keeping private: long or with digits, not the call's args."""
+    """Values of the result worth keeping private: long, with digits, or a person's name."""
     args = {s.lower() for s in iter_strings(call.args)}
     values = set()
     for text in iter_strings(call.result):
         value = text.strip().lower()
-        if value in args or len(value) < 4 or len(value) > 80:
+        if value in args or len(value) < 3 or len(value) > 80:
             continue
         if len(value) >= 6 or any(c.isdigit() for c in value):
             values.add(value)
-    return values
+    for record in records(call.result):
+        values |= {v for f, v in identity_fields(record) if f == "name" and len(v) >= 3}
+    return values - args
 
 
 def _says(text: str, value: str) -> bool:

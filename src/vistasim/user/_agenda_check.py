@@ -61,8 +61,13 @@ def goal_facts(step: Step, state: AgendaState) -> list[Fact]:
     return build_facts(checkable(step, state), goal_text(step, entry), step.today, step.lexicon)
 
 
-def mismatch(step: Step, state: AgendaState, message: str) -> Reaction | None:
-    """Object to a proposal or report that disagrees with the fact it restates."""
+def mismatch(
+    step: Step, state: AgendaState, message: str, *, ids_only: bool = False
+) -> Reaction | None:
+    """Object to a proposal or report that disagrees with the fact it restates.
+
+    `ids_only`: only a wrong id or email counts (an answer's values are news, not proposals).
+    """
     from vistasim.user._agenda_react import Reaction
 
     ph = step.phrasing
@@ -71,6 +76,8 @@ def mismatch(step: Step, state: AgendaState, message: str) -> Reaction | None:
         label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
         text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)
         return Reaction(text=text, progress=True, rejected=found.wrong)
+    if ids_only:
+        return None
     if found is not None:
         text = ph.pick(ph.templates.object_value, value=found.right, wrong=found.wrong)
         return Reaction(text=text, progress=True, rejected=found.wrong)

@@ -26,7 +26,14 @@ from vistasim.user._lexicon import (
     shadowed_slots,
 )
 from vistasim.user._phrasing import Phrasing, lower_first
-from vistasim.user._reading import Refusal, answers_request, refusal, requested_kinds
+from vistasim.user._reading import (
+    Refusal,
+    answers_request,
+    refusal,
+    refusal_sentences,
+    requested_kinds,
+    statements,
+)
 from vistasim.user._types import UserView
 from vistasim.user._web_skills import WebSkill
 from vistasim.values import text_ids, text_values
@@ -99,17 +106,23 @@ def react(
     """Read the agent's latest message (and its previous one); `None`: nothing it can read."""
     entry = state.stack[0]
     held = held_facts(step, state)
+    question = is_question(step, entry)
     refused = refusal(message)
     confirming = is_confirmation_request(message)
     # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
     # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
     # so only facts the user holds are answered there.
     asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
-    done = refused is None and completes(step, entry, message)
+    # A refusal's own words ("has already been booked") report nothing done; "no free docks"
+    # answers a question about free docks.
+    done = completes(step, entry, message if question else _without_refusals(message))
+    if question and done and refused is not None and refused.kind == "unavailable":
+        refused = None
     if confirming or done or refused is not None:
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
-    objection = mismatch(step, state, message) if refused is None else None
-    if done and objection is None:
+    # An answer's values are news, not a restatement: only a wrong id in it is objected to.
+    objection = mismatch(step, state, message, ids_only=question) if refused is None else None
+    if done and objection is None and not (question and refused is not None):
         return _after_done(step, state, message, asked, confirming)
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
@@ -121,7 +134,29 @@ def react(
         return objection
     if entry.has("hesitate") is not None and "hesitate" in entry.played:
         return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
-    return choose(step, state, message) or _unmapped_question(step, message)
+    if entry.alternative_asked and entry.refused_with:
+        # It asked for another option and got none: the refusal stands.
+        return Reaction(text="", progress=True, stopped=entry.refused_with)
+    return (
+        choose(step, state, message)
+        or _asked_again(step, state, message)
+        or _unmapped_question(step, message)
+    )
+
+
+def _without_refusals(message: str) -> str:
+    for sentence in refusal_sentences(message):
+        message = message.replace(sentence, " ")
+    return message
+
+
+def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | None:
+    """ "That email doesn't match our records. Could you check it?": the fact it named, again."""
+    if not question_sentences(message):
+        return None
+    held = held_facts(step, state)
+    named = [s for s in asked_slots(" ".join(statements(message)), step.lexicon) if s in held]
+    return _answer(step, state, message, named[:1]) if named else None
 
 
 def completes(step: Step, entry: AgendaEntry, message: str) -> bool:

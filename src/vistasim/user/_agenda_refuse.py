@@ -21,6 +21,7 @@ from vistasim.user._facts import TASK, stated_values
 from vistasim.user._lexicon import is_confirmation_request
 from vistasim.user._reading import Refusal, is_change_intent
 from vistasim.user._tasks import goal_is_question
+from vistasim.values import text_ids
 
 if TYPE_CHECKING:
     from vistasim.user._agenda_react import Reaction, Step
@@ -90,7 +91,8 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     pinned = _pins_goal(step, state, refused.sentence)
     if refused.kind == "unavailable" and not pinned and not entry.alternative_asked:
         text = ph.pick(ph.templates.ask_alternative, within=_within(step, state))
-        return Reaction(text=text, progress=True, changes={"alternative_asked": True})
+        changes = {"alternative_asked": True, "refused_with": refused.sentence}
+        return Reaction(text=text, progress=True, changes=changes)
     return Reaction(text="", progress=True, stopped=refused.sentence)
 
 
@@ -104,6 +106,15 @@ def _alternative(step: Step, message: str, refused: Refusal) -> bool:
 
 def _pins_goal(step: Step, state: AgendaState, sentence: str) -> bool:
     """Whether what is refused is a value the goal insists on ("10:00 is taken" for 10:00)."""
+    lowered = sentence.casefold()
+    for held in state.stack[0].slots.values():
+        text = str(held).casefold()
+        # A choice the sub-goal made ("size 10", "cargo bike"), not the thing it is about (an
+        # order number, an email).
+        if text and not text_ids(text) and "@" not in text and re.search(
+            rf"(?<!\w){re.escape(text)}(?!\w)", lowered
+        ):
+            return True
     facts = goal_facts(step, state)
     for value in stated_values(sentence, step.today):
         if value.kind.startswith("id:") or value.kind == "email":

@@ -38,6 +38,8 @@ class AgendaEntry(_Strict):
     """The fallback is now the request: the first request's values are no longer checked."""
     alternative_asked: bool = False
     """After an unavailability the user asked once for another option."""
+    refused_with: str | None = None
+    """The unavailability it asked another option for (the stop reason if none comes)."""
 
     def pending(self, op: BehaviourOp) -> Behaviour | None:
         """The behaviour `op` of this entry, if it is still to be played."""

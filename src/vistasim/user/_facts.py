@@ -126,7 +126,8 @@ def contradiction(
     by_slot = {f.slot: f for f in facts}
     vocab = _vocabulary([f.slot for f in facts if f.slot != TASK], lexicon)
     owned: dict[tuple[str, str], list[Stated]] = {}
-    for value in stated_values(text, today):
+    stated = stated_values(text, today)
+    for value in stated:
         holders = {f.slot for f in facts if value.kind in f.values and f.slot != TASK}
         owner: str | None = _owner(text, value, vocab, holders | {_BIRTH})
         if owner == TASK and _needs_name(value.kind):
@@ -137,7 +138,7 @@ def contradiction(
             owned.setdefault((owner, value.kind), []).append(value)
     for (slot, kind), values in owned.items():
         mine = by_slot[slot].values[kind]
-        if any(v.values & mine for v in values):
+        if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
         wrong = values[0].surface.strip(" .,;:!?")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=by_slot[slot].said[kind])

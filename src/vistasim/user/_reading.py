@@ -34,6 +34,7 @@ __all__ = [
     "refusal",
     "refusal_sentences",
     "requested_kinds",
+    "statements",
     "answers_request",
     "item_parts",
     "slot_phrases",
@@ -146,7 +147,7 @@ def refusal(text: str) -> Refusal | None:
     >>> refusal("Your appointment has just been booked.") is None
     True
     """
-    for sentence in _statements(text):
+    for sentence in statements(text):
         if _UNAVAILABLE.search(sentence) or (
             _TAKEN.search(sentence) and not _YOURS.search(sentence)
         ):
@@ -163,7 +164,7 @@ def refusal(text: str) -> Refusal | None:
 
 def refusal_sentences(text: str) -> list[str]:
     """Every statement of the message that refuses or says something is unavailable."""
-    return [s for s in _statements(text) if refusal(s) is not None]
+    return [s for s in statements(text) if refusal(s) is not None]
 
 
 def requested_kinds(question: str) -> frozenset[str]:
@@ -183,7 +184,8 @@ def requested_kinds(question: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _statements(text: str) -> list[str]:
+def statements(text: str) -> list[str]:
+    """The sentences of a message that state something (not questions)."""
     return [
         s
         for s in re.split(r"(?<=[.!?])\s+|\n+", text)
@@ -206,7 +208,7 @@ def answers_request(
     When the question asks for a kind of value (`wants`: "how much" asks for `money`), only a
     new value of that kind answers it: "we open at 9:00" does not say what a rental cost.
     """
-    body = " ".join(_statements(text))
+    body = " ".join(statements(text))
     if not body:
         return False
     if entities and not any(e.casefold() in body.casefold() for e in entities):
