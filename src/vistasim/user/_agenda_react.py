@@ -22,6 +22,7 @@ from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
     is_done,
+    mentioned_slots,
     question_sentences,
     shadowed_slots,
 )
@@ -151,11 +152,12 @@ def _without_refusals(message: str) -> str:
 
 
 def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | None:
-    """ "That email doesn't match our records. Could you check it?": the fact it named, again."""
+    """Give again the fact a question points back to ("That email doesn't match. Check it?")."""
     if not question_sentences(message):
         return None
     held = held_facts(step, state)
-    named = [s for s in asked_slots(" ".join(statements(message)), step.lexicon) if s in held]
+    said = " ".join(statements(message))
+    named = [s for s in mentioned_slots(said, step.lexicon) if s in held and s not in _NOT_FACTS]
     return _answer(step, state, message, named[:1]) if named else None
 
 

@@ -111,8 +111,11 @@ def _pins_goal(step: Step, state: AgendaState, sentence: str) -> bool:
         text = str(held).casefold()
         # A choice the sub-goal made ("size 10", "cargo bike"), not the thing it is about (an
         # order number, an email).
-        if text and not text_ids(text) and "@" not in text and re.search(
-            rf"(?<!\w){re.escape(text)}(?!\w)", lowered
+        if (
+            text
+            and not text_ids(text)
+            and "@" not in text
+            and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", lowered)
         ):
             return True
     facts = goal_facts(step, state)

@@ -212,7 +212,12 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
     A phrase inside a longer phrase of another slot does not count ("address" inside
     "email address"), so the most specific reading wins.
     """
-    matches = _phrase_matches(" ".join(question_sentences(text)), lexicon)
+    return mentioned_slots(" ".join(question_sentences(text)), lexicon)
+
+
+def mentioned_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
+    """Return the slots a text names (asked or not), in order of mention, most specific first."""
+    matches = _phrase_matches(text, lexicon)
     kept = [m for m in matches if not any(_strictly_inside(m, other) for other in matches)]
     ordered: list[str] = []
     for _, _, slot in sorted(kept):
