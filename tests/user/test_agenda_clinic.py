@@ -168,3 +168,12 @@ async def test_a_sub_goal_reported_done_with_the_previous_one_is_not_asked_again
     )
     assert len(combined.said) == 1
     assert isinstance(combined.last, Finish) and combined.last.reason == "goal_met"
+
+
+async def test_options_are_picked_by_the_goal_and_a_day_question_is_answered_from_it():
+    goal = patient("Book a check-up with Dr Lee next Thursday at 10:00.")
+    picked = await play(goal, "I have 11:30 or 10:00 on Thursday 19 March. Which works?", "Booked.")
+    assert picked.said[1].startswith("10:00") or "10:00" in picked.said[1]
+    asked = await play(goal, "What day would suit you?", "Booked for Thursday 19 March, 10:00.")
+    assert "next Thursday" in asked.said[1] and "19 March" in asked.said[1]
+    assert isinstance(asked.last, Finish) and asked.last.reason == "goal_met"

@@ -47,7 +47,9 @@ CLAIM_DETECTORS: dict[str, str] = {
 
 _GENERIC_CLAIMS = (
     r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b",
-    r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:in place|on (?:its|their|the) way|open|active|live)\b",
+    r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:in place|on (?:its|their|the) way)\b",
+    r"\b(?:is|are|'s|'re)\s+now\s+(?:open|active|live)\b",
+    r"\b(?:dispute|case|claim|ticket|complaint|request)\s+(?:\w+\s+)?is\s+(?:now\s+)?open\b",
     r"\bhas been set up\b",
 )  # fmt: skip
 """Words that report success whatever was done; they claim a change only where one was at stake
@@ -63,6 +65,11 @@ _GENERIC_VERBS = (
     " requested opened filed logged created confirmed arranged"
 ).split()
 """Past participles that report a change in any product, besides the write tools' own verbs."""
+_OFFER = re.compile(
+    r"^\W*(?:i can|i could|we can|i'd be happy to|would you like|do you want|if you like)\b",
+    re.IGNORECASE,
+)
+"""How a reply's next proposal begins, after what it reports as done."""
 _CHANGE_VERBS = (
     "rescheduled moved cancelled canceled refunded added removed renewed extended blocked"
     " frozen replaced transferred reserved upgraded downgraded activated deactivated reset"
@@ -179,6 +186,14 @@ class _Context:
             if isinstance(c.event, ToolCall) and self.writes_of.attempted(c.event)
         ]  # fmt: skip
 
+    def actions(self, turn: Turn) -> list[StoredEvent]:
+        """The turn's successful writes that act on a request (an identity check does not)."""
+        return [
+            w for w in self.writes(turn)
+            if isinstance(w.event, ToolCall) and not w.event.error
+            and not is_identity_tool(w.event.name)
+        ]  # fmt: skip
+
     def claims(self, turn: Turn, reads: Sequence[_Read], *, at_stake: bool = True) -> bool:
         """Whether the reply reports a change as carried out (not a status it read)."""
         return bool(self.claimed_verbs(turn, reads, at_stake=at_stake))
@@ -187,11 +202,14 @@ class _Context:
         """The part of a reply that reports what was done, without the next proposal in it.
 
         Question sentences go, and so does the sentence leading up to a proposal unless it
-        claims a change itself ("First class costs 32.00 more. Shall I upgrade you?").
+        claims a change itself ("First class costs 32.00 more. Shall I upgrade you?"); an offer
+        ("I can switch it to delivery...") ends the report.
         """
         sentences = [s for s in _SENTENCES.split(turn.reply_text) if s.strip()]
         kept = []
         for index, sentence in enumerate(sentences):
+            if _OFFER.search(sentence) and not self.claims(_sentence_turn(sentence), ()):
+                break  # the next proposal starts: "I can switch it to delivery, ..."
             if sentence.rstrip().endswith("?"):
                 continue
             after = sentences[index + 1] if index + 1 < len(sentences) else ""
@@ -342,9 +360,7 @@ def _contradicts_call(ctx: _Context) -> list[int]:
     asked: set[tuple[str, str]] = set()  # what the user said: dates, amounts it asked for
     proposal: StoredEvent | None = None
     for turn in ctx.turns:
-        writes = [
-            w for w in ctx.writes(turn) if isinstance(w.event, ToolCall) and not w.event.error
-        ]
+        writes = ctx.actions(turn)
         if turn.message is not None and isinstance(turn.message.event, UserMessage):
             asked |= text_values(turn.message.event.text)
         if writes and proposal is not None and _breaks_proposal(

@@ -9,6 +9,7 @@ asks for something the user holds no slot for but its goal says ("What day would
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from vistasim.scenario import Scalar
@@ -110,7 +111,11 @@ def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
 
     ph = step.phrasing
     question = " ".join(question_sentences(message))
-    offered = [v for v in stated_values(question, step.today) if v.kind in ("date", "time")]
+    if not question:
+        return None
+    # "I have 10:00 or 11:30. Which works for you?": the options may come before the question.
+    where = message if re.search(r"\b(?:which|prefer|either|or)\b", question, re.I) else question
+    offered = [v for v in stated_values(where, step.today) if v.kind in ("date", "time")]
     task = next((f for f in goal_facts(step, state) if f.slot == TASK), None)
     for kind in ("time", "date"):
         options = [v for v in offered if v.kind == kind]

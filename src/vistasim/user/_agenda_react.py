@@ -129,6 +129,9 @@ def react(
         return _on_refused(step, state, message, refused)
     if asked:
         return _answer(step, state, message, asked)
+    chosen = choose(step, state, message)  # "10:00 or 11:30 — which works for you?"
+    if chosen is not None:
+        return chosen
     if confirming:
         return _on_confirmation(step, state, message, previous)
     if objection is not None and (done or _proposes(step, message)):
@@ -139,7 +142,7 @@ def react(
         # It asked for another option and got none: the refusal stands.
         return Reaction(text="", progress=True, stopped=entry.refused_with)
     return (
-        choose(step, state, message)
+        _asked_from_goal(step, state, message)
         or _asked_again(step, state, message)
         or _unmapped_question(step, message)
     )
@@ -149,6 +152,18 @@ def _without_refusals(message: str) -> str:
     for sentence in refusal_sentences(message):
         message = message.replace(sentence, " ")
     return message
+
+
+def _asked_from_goal(step: Step, state: AgendaState, message: str) -> Reaction | None:
+    """ "What day would suit you?" with no slot for it: the goal's own day (and time)."""
+    questions = " ".join(question_sentences(message))
+    kinds = requested_kinds(questions) & {"date", "time"}
+    if not kinds:
+        return None
+    said = task_answer(step, state, "date" if "date" in kinds else "time")
+    if said is None:
+        return None
+    return Reaction(text=step.phrasing.answer([said]), progress=True)
 
 
 def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | None:

@@ -206,8 +206,11 @@ def _weekday_days(today: date, weekday: int, lead: str | None) -> list[date]:
     if word == "next":
         next_week = today + timedelta(days=7 - today.weekday() + weekday)
         return sorted({following, next_week})
-    # A bare "on Thursday" is the coming one, but may be a past one in a report ("on Monday").
-    return sorted({coming, following, today - timedelta(days=(today.weekday() - weekday) % 7)})
+    # A bare "on Thursday" is the coming one, or the one after ("the Friday after"), or a past
+    # one in a report ("on Monday"): any of them agrees, so a bare weekday is never objected to
+    # for its week.
+    past = today - timedelta(days=(today.weekday() - weekday) % 7)
+    return sorted({coming, following, following + timedelta(days=7), past})
 
 
 def _md(day: date) -> str:

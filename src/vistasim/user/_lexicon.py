@@ -261,7 +261,8 @@ _DONE_FRAMES = re.compile(
     r"|\b(?:has|have) (?:now |just |already )?been (?:sent|set|made|put|given|paid|sorted|done)\b"
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?:sent|set|made|put|paid|sorted|done)\b"
     r"|\byou(?:'re| are) (?:now |all )?(?:booked|scheduled|registered|enrolled|confirmed)\b"
-    r"|^\W*(?!(?i:noted|checked|received|needed|understood)\b)[A-Za-z]+ed\W*$",
+    r"|^\W*(?!(?i:noted|checked|received|needed|based|located|required|interested)\b)"
+    r"[A-Z][a-z]+ed\b(?:\s+(?:for|on|at|to|in|until|from)\b|\W*$)",
 )
 """Generic reports of a change in any product: "Booked — RS415", "I've extended R204",
 "has been filed", "is now reserved", "Booked." (read verbs such as "I've checked" do not count)."""
