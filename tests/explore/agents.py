@@ -55,3 +55,8 @@ class SessionDesk(OrderDeskAgent):
     def respond(self, turn: Turn) -> Reply:
         SessionDesk.seen.append((turn.episode_id, turn.message))
         return super().respond(turn)
+
+
+def mumbling_agent(turn: Turn) -> str:
+    """Answers nothing a user could read: its episodes end `invalid` (the user cannot follow)."""
+    return "Mm. Hm hm. Mmm."
