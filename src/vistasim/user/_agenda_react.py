@@ -168,8 +168,11 @@ def _asked_from_goal(step: Step, state: AgendaState, message: str) -> Reaction |
 
 def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | None:
     """Give again the fact a question points back to ("That email doesn't match. Check it?")."""
-    if not question_sentences(message):
-        return None
+    questions = " ".join(question_sentences(message))
+    if not re.search(r"\b(?:it|that|this|them|those)\b", questions, re.I) or _CLARIFY.search(
+        questions
+    ):
+        return None  # "Anything else?" points back at nothing
     held = held_facts(step, state)
     said = " ".join(statements(message))
     named = [s for s in mentioned_slots(said, step.lexicon) if s in held and s not in _NOT_FACTS]
@@ -196,6 +199,19 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
         value = str(entry.slots.get(change.slot, ""))
         text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
         return Reaction(text=text, progress=True, played=("change_mind",))
+    # "...unless for a medical reason", "needs the note number": the refusal names a fact the
+    # user holds and has not said yet; it gives it and asks again (once per fact).
+    held = held_facts(step, state)
+    said = _user_said(step.view).casefold()
+    named = [
+        s
+        for s in mentioned_slots(refused.sentence, step.lexicon)
+        if s in held and s not in _NOT_FACTS and str(held[s]).casefold() not in said
+    ]
+    if named:
+        answer = _answer(step, state, message, named[:1])
+        request = step.phrasing.request(task_words(step, entry))
+        return Reaction(text=f"{answer.text} {request}", progress=True)
     return on_refusal(step, state, message, refused)
 
 

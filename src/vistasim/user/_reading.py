@@ -52,9 +52,9 @@ _CHANGE_VERBS = frozenset(
 )
 """Verbs whose intent changes something; an intent with none of them asks for information."""
 _REFUSAL = re.compile(
-    r"\b(?:can(?:no|')t|cannot|unable to|not able to|not possible|(?:is|are)n't (?:possible|"
-    r"eligible|allowed)|not eligible|won't be able|do(?:es)?n't allow|not allowed|not permitted|"
-    r"(?:i'm|i am) afraid|unfortunately|no longer)\b",
+    r"\b(?:can(?:no|')t|cannot|can not|could(?:n't| not)|unable to|not able to|not possible|"
+    r"(?:is|are|was|were)n't (?:possible|eligible|allowed|able)|not eligible|won't be able|"
+    r"do(?:es)?n't allow|not allowed|not permitted|(?:i'm|i am) afraid|unfortunately|no longer)\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(
