@@ -155,7 +155,7 @@ def _without_refusals(message: str) -> str:
 
 
 def _asked_from_goal(step: Step, state: AgendaState, message: str) -> Reaction | None:
-    """ "What day would suit you?" with no slot for it: the goal's own day (and time)."""
+    """Answer a day or time question no slot covers ("What day suits you?") from the goal."""
     questions = " ".join(question_sentences(message))
     kinds = requested_kinds(questions) & {"date", "time"}
     if not kinds:
@@ -290,11 +290,11 @@ def _answer(step: Step, state: AgendaState, message: str, asked: list[str]) -> R
     played: list[BehaviourOp] = []
     for slot in (s for s in asked if s in held):
         if withholds(entry, slot):
-            clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot)))
+            clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot, message)))
             played.append("withhold")
             continue
         said, ops = say_value(ph, entry, slot, held[slot])
-        clauses.append(ph.fact(slot, said))
+        clauses.append(ph.fact(slot, said, message))
         played += ops
     # Answer what was asked and nothing more: a second slot name in the same question ("refund to
     # your original payment method or a gift card?") is usually part of the first one's options.
@@ -304,7 +304,7 @@ def _answer(step: Step, state: AgendaState, message: str, asked: list[str]) -> R
     clauses += goal_said  # "What day suits you?" for "Book a check-up next Thursday"
     gives_facts = bool(clauses)
     if missing and not clauses:
-        clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0])))
+        clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0], message)))
     if entry.pending("second_request") is not None and len(state.stack) > 1:
         later = ph.request(task_words(step, state.stack[1]))
         clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))

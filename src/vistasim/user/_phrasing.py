@@ -20,6 +20,7 @@ from vistasim.errors import ConfigError
 from vistasim.scenario import Persona, Scalar
 from vistasim.user._tasks import built_task, goal_clause, request_clauses
 
+_ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "num"})
 Formality = Literal["casual", "neutral", "formal"]
 Verbosity = Literal["low", "medium", "high"]
 
@@ -169,14 +170,14 @@ class Phrasing:
         clause = goal_clause(goal, intent, slots) if goal else None
         return clause if clause is not None else built_task(intent, slots)
 
-    def fact(self, slot: str, value: Scalar) -> str:
+    def fact(self, slot: str, value: Scalar, context: str = "") -> str:
         """Return a clause stating one fact ("my order number is W1007")."""
         text = str(value)
         variants = self.templates.facts.get(slot)
         if variants is None:
             sentence = isinstance(value, str) and len(text.split()) >= 3
             variants = self.templates.facts["sentence" if sentence else "default"]
-        return self.pick(variants, value=text, label=self.label(slot))
+        return self.pick(variants, value=text, label=self.label(slot, context))
 
     def facts(self, pairs: list[tuple[str, Scalar]]) -> str:
         """Return several facts joined into one clause."""
@@ -185,9 +186,27 @@ class Phrasing:
             return "".join(clauses)
         return ", ".join(clauses[:-1]) + " and " + clauses[-1]
 
-    def label(self, slot: str) -> str:
-        """Return the natural words for a slot name."""
-        return self.templates.labels.get(slot, slot.replace("_", " "))
+    def label(self, slot: str, context: str = "") -> str:
+        """Return natural words for a slot, never its machine name read out.
+
+        The templates' label, "date of birth" for a birth date, "note number" for `note_id`, a
+        one-word name as it is; a longer name spaced out only when the agent said those words
+        (`context`), else its head noun (`pickup_time` -> "time").
+        """
+        known = self.templates.labels.get(slot)
+        if known is not None:
+            return known
+        words = [w for w in slot.lower().split("_") if w]
+        if not words:
+            return slot
+        if {"dob", "birth", "birthdate", "birthday"} & set(words):
+            return "date of birth"
+        if len(words) > 1 and words[-1] in _ID_WORDS:
+            return f"{words[-2]} number"
+        spaced = " ".join(words)
+        if len(words) == 1 or spaced in context.lower():
+            return spaced
+        return words[-1]
 
     def value_label(self, slot: str, value: Scalar) -> str:
         """Return a slot named right before its value ("order W1007")."""
