@@ -226,7 +226,7 @@ def _after_api(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     outcome = step.view.last_api_result
     state = state.model_copy(update={"pending_api": None})
     if outcome is not None and outcome.error is None:
-        return advance(step, state.model_copy(update={"stack": state.stack[1:]}))
+        return advance(step, state.popped(), template="self_done")
     error = outcome.error if outcome is not None else "no response"
     failed = step.phrasing.pick(step.phrasing.templates.api_failed, error=str(error))
     request = step.phrasing.request(task_words(step, state.stack[0]))
@@ -240,7 +240,7 @@ def advance(
     """Move to the next sub-goal after one is over: call its API, ask for it, or finish.
 
     `template` words the request: `next_item` thanks for the sub-goal just done; after a refusal
-    (`after_refusal`) there is nothing to thank for.
+    (`after_refusal`) or one the user did itself (`self_done`) there is nothing to thank for.
     """
     started = _start_item(step, state)
     if started is not None:
@@ -269,7 +269,7 @@ def _web_action(step: Step, state: AgendaState) -> tuple[Action, AgendaState] | 
         learned = {**entry.web_facts, **progress.bound}
         return progress.action, state.with_entry(web_step=progress.next_step, web_facts=learned)
     if progress.status == "done":
-        return advance(step, state.model_copy(update={"stack": state.stack[1:]}))
+        return advance(step, state.popped(), template="self_done")
     if progress.status == "unavailable":
         return None
     state = state.with_entry(web_off=True)

@@ -73,6 +73,7 @@ class AgendaTemplates(BaseModel):
     second_request: list[str]
     accept_refusal: _ByFormality
     object_value: list[str]
+    self_done: list[str]
     after_refusal: list[str]
     fallback: list[str]
     ask_alternative: list[str]
