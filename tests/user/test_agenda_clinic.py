@@ -177,3 +177,14 @@ async def test_options_are_picked_by_the_goal_and_a_day_question_is_answered_fro
     asked = await play(goal, "What day would suit you?", "Booked for Thursday 19 March, 10:00.")
     assert "next thursday" in asked.said[1].lower() and "19 March" in asked.said[1]
     assert isinstance(asked.last, Finish) and asked.last.reason == "goal_met"
+
+
+async def test_a_refusal_naming_a_fact_the_user_holds_is_answered_with_it_once():
+    goal = patient(
+        "Book a check-up with Dr Lee on Thursday 19 March.", hidden={"referral_code": "RF-2231"}
+    )
+    refusal = "Sorry, I can't book Dr Lee unless you have a referral code."
+    ep = await play(goal, refusal, refusal)
+    assert "RF-2231" in ep.said[1] and "book a check-up" in ep.said[1]
+    assert isinstance(ep.last, Finish) and ep.last.reason == "user_stop"
+    assert ep.last.text.startswith("the agent refused: ")

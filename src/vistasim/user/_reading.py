@@ -61,7 +61,8 @@ _REASON = re.compile(
     r"\b(?:because|since|so|as (?:it|the|your|this|that)|due to|polic(?:y|ies)|only|already|"
     r"past|exceed\w*|maximum|limit\w*|after|within|window|overdue|final.sale|expired|requires?|"
     r"must|too (?:late|early|soon|old)|no (?:seats|stock|availability)|full|more than|less than|"
-    r"longer than|older than|any ?more|ago|not (?:\w+ ){0,3}on your account|belongs? to)\b"
+    r"longer than|older than|any ?more|ago|not (?:\w+ ){0,3}on your account|belongs? to|unless|"
+    r"without|needs?)\b"
     r"|:\s|\s[—–-]\s",
     re.IGNORECASE,
 )
