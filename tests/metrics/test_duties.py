@@ -157,3 +157,28 @@ def test_a_correct_conversation_raises_nothing():
         agent("Done: A7 is now booked for Friday 20 March at half past eleven."),
     )
     assert found == set()
+
+
+def test_a_fee_the_user_was_never_told_about_is_found():
+    booked = {"appointment_id": "A7", "late_fee_eur": 25.0}
+    silent = labels(
+        user("Yes, cancel A7."),
+        VERIFY,
+        call("cancel_appointment", booked, appointment_id="A7"),
+        agent("Appointment A7 has been cancelled."),
+    )
+    told = labels(
+        user("Yes, cancel A7."),
+        VERIFY,
+        call("cancel_appointment", booked, appointment_id="A7"),
+        agent("Appointment A7 has been cancelled; the late fee of €25.00 applies."),
+    )
+    free = labels(
+        user("Yes, cancel A7."),
+        VERIFY,
+        call("cancel_appointment", {"late_fee_eur": 0, "total_charged_eur": 40.0},
+             appointment_id="A7"),  # fmt: skip
+        agent("Appointment A7 has been cancelled."),
+    )
+    assert "unstated-fee" in silent
+    assert "unstated-fee" not in told and "unstated-fee" not in free

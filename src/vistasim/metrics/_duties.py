@@ -11,7 +11,12 @@
   request names a tool when it says the tool's verb (or a synonym) and a word only that tool's
   name or description has ("add" + "bicycle" for `add_extra`: "Add a bicycle, pet or...").
 
-Both go by the environment's evidence of what changed (`metrics/_writes.py`).
+- `unstated-fee`: a change carried a fee (a field named like `fee`, `charge`, `surcharge` or
+  `penalty`, not a total, price or refund, with an amount above zero, in its arguments or
+  result) and no reply of the agent,
+  before the change or in the reply that reports it, stated that amount.
+
+All go by the environment's evidence of what changed (`metrics/_writes.py`).
 """
 
 from __future__ import annotations
@@ -25,12 +30,14 @@ from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools
 from vistasim.store import EpisodeView, StoredEvent
+from vistasim.values import text_values
 
 __all__ = ["DUTY_DETECTORS", "detect_duties"]
 
 DUTY_DETECTORS: dict[str, str] = {
     "changed-before-identity": "changed something before checking who the user is",
     "dropped-request": "left a request of the user's unhandled and said it was done",
+    "unstated-fee": "charged a fee it never told the user about",
 }
 """Detector ids and their descriptions, worded the same every time."""
 
@@ -196,7 +203,46 @@ def _mentions(text: str, stems: tuple[str, ...]) -> bool:
     return any(re.search(rf"\b{re.escape(stem)}", text, re.IGNORECASE) for stem in stems)
 
 
+_FEE_KEY = re.compile(r"fee|charge|surcharge|penalt", re.IGNORECASE)
+_NOT_A_FEE = re.compile(r"total|paid|balance|rate|price|copay|refund|waive", re.IGNORECASE)
+"""Amounts beside fees that are not one this change adds: totals so far, prices, refunds."""
+
+
+def _unstated_fee(ctx: _Duties) -> list[int]:
+    evidence: list[int] = []
+    told: set[str] = set()  # amounts the agent's replies stated so far
+    pending: list[tuple[int, set[str]]] = []  # (write id, fees) awaiting the reply that reports it
+    for stored in ctx.events:
+        event = stored.event
+        if isinstance(event, AgentReply):
+            told |= {v for k, v in text_values(event.text) if k == "money"}
+            evidence += [i for write, fees in pending if fees - told for i in (write, stored.id)]
+            pending = []
+        elif isinstance(event, ToolCall) and ctx.writes.changed_state(event):
+            fees = _fees(event.args) | _fees(event.result)
+            if fees - told:
+                pending.append((stored.id, fees))
+    return evidence
+
+
+def _fees(value: object, key: str = "") -> set[str]:
+    """Fee amounts in a JSON value, as money values ("80.00"), from fields named like fees."""
+    if isinstance(value, dict):
+        return {f for k, v in value.items() for f in _fees(v, str(k))}
+    if isinstance(value, list):
+        return {f for item in value for f in _fees(item, key)}
+    if not _FEE_KEY.search(key) or _NOT_A_FEE.search(key) or isinstance(value, bool):
+        return set()
+    if isinstance(value, int | float) and value > 0:
+        amount = value / 100 if key.lower().endswith("cents") else value
+        return {f"{amount:.2f}"}
+    if isinstance(value, str):
+        return {v for k, v in text_values(value) if k == "money" and float(v) > 0}
+    return set()
+
+
 _DETECTORS: dict[str, Callable[[_Duties], list[int]]] = {
     "changed-before-identity": _changed_before_identity,
     "dropped-request": _dropped_request,
+    "unstated-fee": _unstated_fee,
 }
