@@ -44,7 +44,7 @@ from vistasim.testing import record_flaws  # noqa: E402
 
 BIKES = ROOT / "benchmarks" / "bikes" / "scenarios.yaml"
 DOMAINS = ROOT / "benchmarks" / "domains"
-BLIND = (("bank", "Bank"), ("rail", "Rail"), ("pharmacy", "Pharmacy"))
+BLIND = (("bank", "Bank"), ("rail", "Rail"), ("pharmacy", "Pharmacy"), ("mobile", "Mobile"))
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
 
