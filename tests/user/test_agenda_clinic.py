@@ -188,3 +188,18 @@ async def test_a_refusal_naming_a_fact_the_user_holds_is_answered_with_it_once()
     assert "RF-2231" in ep.said[1] and "book a check-up" in ep.said[1]
     assert isinstance(ep.last, Finish) and ep.last.reason == "user_stop"
     assert ep.last.text.startswith("the agent refused: ")
+
+
+async def test_a_phone_number_is_never_compared_with_an_order_number_of_its_shape():
+    scenario = patient(
+        "Cancel order 1234567.",
+        knowledge={"phone": "5550142"},
+        agenda=[{"intent": "cancel_order", "slots": {"order_id": "1234567"}}],
+    )
+    both = "I'll cancel order 1234567 and text the confirmation to your phone, 5550142. Shall I?"
+    right = await play(scenario, both, "Order 1234567 has been cancelled.")
+    assert right.said[1].lower().startswith(YES)
+    wrong = await play(scenario, "I'll cancel order 7654321 for you. Shall I proceed?")
+    assert "1234567" in wrong.said[1] and "5550142" not in wrong.said[1]
+    phone = await play(scenario, "Is your phone number 5550199? Shall I text you there?")
+    assert "5550142" in phone.said[1] and "1234567" not in phone.said[1]

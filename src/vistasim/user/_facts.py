@@ -80,14 +80,20 @@ class Contradiction:
     right: str
 
 
-def stated_values(text: str, today: date | None) -> list[Stated]:
-    """Return the typed values a text states, in order (relative dates only with `today`)."""
+def stated_values(text: str, today: date | None, shapes: Sequence[str] = ()) -> list[Stated]:
+    """Return the typed values a text states, in order (relative dates only with `today`).
+
+    `shapes` (`id_shape` forms such as `9999999`) are ids without letters to look for too: a
+    number alone is no id unless the user holds one of that shape.
+    """
     found = [
         Stated(kind="date", values=m.days, start=m.start, end=m.end, surface=m.surface)
         for m in find_dates(text, today)
     ]
     found += _located_values(text)
-    found += _located_ids(text, [(s.start, s.end) for s in found])
+    taken = [(s.start, s.end) for s in found]
+    found += _located_ids(text, taken)
+    found += _located_shapes(text, shapes, taken)
     return sorted(found, key=lambda s: s.start)
 
 
@@ -126,7 +132,8 @@ def contradiction(
     by_slot = {f.slot: f for f in facts}
     vocab = _vocabulary([f.slot for f in facts if f.slot != TASK], lexicon)
     owned: dict[tuple[str, str], list[Stated]] = {}
-    stated = stated_values(text, today)
+    shapes = [k[3:] for f in facts for k in f.values if k.startswith("id:") and "A" not in k]
+    stated = stated_values(text, today, shapes)
     for value in stated:
         holders = {f.slot for f in facts if value.kind in f.values and f.slot != TASK}
         owner: str | None = _owner(text, value, vocab, holders | {_BIRTH})
@@ -228,6 +235,17 @@ def _located_ids(text: str, taken: list[tuple[int, int]]) -> list[Stated]:
             if any(s <= match.start() < e for s, e in taken):
                 continue  # "19th" of a date, "10am" of a time, a part of an email
             found.append(_stated_token(f"id:{id_shape(token)}", match))
+    return found
+
+
+def _located_shapes(text: str, shapes: Sequence[str], taken: list[tuple[int, int]]) -> list[Stated]:
+    found: list[Stated] = []
+    for shape in dict.fromkeys(shapes):
+        body = "".join(r"\d" if c == "9" else re.escape(c) for c in shape)
+        for match in re.finditer(rf"(?<![\w@.-]){body}(?![\w@-])", text):
+            if not any(s <= match.start() < e for s, e in taken):
+                found.append(_stated_token(f"id:{shape}", match))
+                taken.append((match.start(), match.end()))
     return found
 
 
