@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from vistasim.events import StopReason
-from vistasim.store import RunView, read_run_view
-from vistasim.store._store import EpisodePlan, Store
+from vistasim.store import EpisodePlan, RunView, Store, read_run_view
 
 __all__ = ["SoundParents", "next_parent"]
 

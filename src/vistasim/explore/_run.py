@@ -23,11 +23,12 @@ from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
+from vistasim.explore._metadata import run_metadata
 from vistasim.explore._parents import SoundParents, next_parent
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
 from vistasim.explore._settings import RunSettings, builtin_domain, settings_of
-from vistasim.explore._setup import Parts, build_parts, default_store_path, env_factory
+from vistasim.explore._setup import Parts, build_parts, default_store_path
 from vistasim.explore._watch import WatchedEnvironment
 from vistasim.explore._watchdog import LoopWatchdog
 from vistasim.explore._web import EpisodeAgent, WebChannel, check_widget, open_pool, web_channel
@@ -180,7 +181,7 @@ def _prepare(
             )
         scenarios = load_scenarios(config.resolve(config.run.scenarios))
     _check_web_mode(config)
-    metadata = _metadata(config)
+    metadata = run_metadata(config)
     tools = metadata.get("agent_tools")
     check_criteria(
         scenarios,
@@ -240,36 +241,6 @@ def _check_web_urls(config: RunConfig) -> None:
             "'http://127.0.0.1:8000/'",
             key="web.start_url",
         )
-
-
-def _metadata(config: RunConfig) -> dict[str, object]:
-    from vistasim.user import prompt_hash
-
-    metadata: dict[str, object] = {"prompt_hash": prompt_hash(), "user_policy": config.user.policy}
-    if config.environment is not None:
-        factory = env_factory(config)
-        if factory is not None:
-            env = factory()
-            tools = env.agent_tools()
-            metadata["agent_tools"] = [t.name for t in tools]
-            metadata["agent_tool_descriptions"] = {t.name: t.description for t in tools}
-            metadata["user_tools"] = [t.name for t in env.user_tools()]
-            rules = _product_rules(config, type(getattr(env, "inner", env)))
-            if rules is not None:
-                metadata["policy_rules"] = rules.model_dump(mode="json")
-    return metadata
-
-
-def _product_rules(config: RunConfig, env_class: type) -> Any:
-    """The product's own rules (validated now, stored with the run), if it has any."""
-    from vistasim.metrics import rules_of_environment
-
-    assert config.environment is not None
-    configured = config.environment.rules
-    return rules_of_environment(
-        config.resolve(configured) if configured else None,
-        None if builtin_domain(config) is not None else env_class,
-    )
 
 
 def _load_for_resume(db: Store, run_id: str) -> tuple[str, RunConfig, list[EpisodePlan]]:
