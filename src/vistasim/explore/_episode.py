@@ -47,6 +47,7 @@ from vistasim.llm import ToolSpec
 from vistasim.llm._meter import ModelCall, collect_calls
 from vistasim.scenario import Scenario
 from vistasim.store._store import EpisodePlan, Store, blob_hash
+from vistasim.user import environment_now
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
 
 
@@ -392,6 +393,7 @@ async def view_of(ep: Episode, state: EpisodeState) -> UserView:
         agent_tools=tuple(ep.env.agent_tools()) if ep.env is not None else (),
         page=await ep.web.observe() if ep.web is not None else None,
         last_web_error=state.last_web_error,
+        now=environment_now(ep.env.inner) if ep.env is not None else None,
     )
 
 
