@@ -1,10 +1,10 @@
 """Request digests: the model requests of an agent, reduced to token counts and prefix hashes.
 
-DIVERT's efficiency (DESIGN.md §5) counts the agent's tokens and how much of each request it
-shares, byte for byte, with an earlier request of another episode. A `RequestDigest` keeps just
-that: the request's input and output tokens, the tokens of its fixed head (system prompt and tool
-schemas), and at each message boundary a chained hash of everything up to there with the
-cumulative tokens. Two requests share a prefix up to a boundary exactly when their hashes there
+DIVERT's efficiency (docs/architecture.md, Metrics) counts the agent's tokens and how much of
+each request it shares, byte for byte, with an earlier request of another episode. A
+`RequestDigest` keeps just that: the request's input and output tokens, the tokens of its
+fixed head (system prompt and tool schemas), and at each message boundary a chained hash of
+everything up to there with the cumulative tokens. Two requests share a prefix up to a boundary exactly when their hashes there
 are equal.
 
 `digest_request` digests a real request (what `ModelAgent` sends); `proxy_requests` builds the

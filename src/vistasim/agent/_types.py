@@ -11,7 +11,7 @@ from vistasim.events import RequestDigest, ToolCall
 from vistasim.llm._usage import TokenUsage
 
 RestoreStrategy = Literal["state", "stateless", "replay"]
-"""How an adapter is brought back to an earlier turn (DESIGN.md §4):
+"""How an adapter is brought back to an earlier turn (docs/architecture.md, Restoring an agent):
 `state` snapshot/restore in process; `stateless` the whole history is sent each turn;
 `replay` the prefix's user turns are re-sent and the replies compared."""
 

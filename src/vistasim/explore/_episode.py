@@ -1,4 +1,6 @@
-"""The episode loop (DESIGN.md §3): observe, act, let the agent answer, record, repeat.
+"""The episode loop: observe, act, let the agent answer, record, repeat.
+
+See docs/architecture.md, Episode loop.
 
 Every user turn is written as one transaction ending in a `Snapshot` of the state before the next
 turn, so an episode can be resumed (after a crash) or branched (DIVERT) from any user turn.

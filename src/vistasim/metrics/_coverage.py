@@ -1,7 +1,8 @@
 """Coverage: did the simulated users drive the agent through diverse tool-use patterns?
 
-Implements DESIGN.md §5: TransitionEntropy, ToolDistrEntropy and TrajDist over the agent under
-test's tool calls, plus per-tool counts and the transition matrix for the report's heatmap.
+Implements docs/architecture.md (Metrics): TransitionEntropy, ToolDistrEntropy and TrajDist over
+the agent under test's tool calls, plus per-tool counts and the transition matrix for the
+report's heatmap.
 
 Errored episodes (infra errors) are left out: their trajectories were cut short by vistasim, not by
 the simulated user. A branch shares its parent's prefix events; calls and transitions are counted

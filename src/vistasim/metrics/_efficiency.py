@@ -1,4 +1,6 @@
-"""DIVERT efficiency: errors per agent token, token savings and shared prefixes (DESIGN.md §5).
+"""DIVERT efficiency: errors per agent token, token savings and shared prefixes.
+
+See docs/architecture.md, Metrics.
 
 Agent tokens count only what was actually generated or processed: a branch restores its prefix,
 so it never pays for the requests before its fork again. They are metered from the agent's model
