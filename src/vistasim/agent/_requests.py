@@ -4,8 +4,8 @@ DIVERT's efficiency (docs/architecture.md, Metrics) counts the agent's tokens an
 each request it shares, byte for byte, with an earlier request of another episode. A
 `RequestDigest` keeps just that: the request's input and output tokens, the tokens of its
 fixed head (system prompt and tool schemas), and at each message boundary a chained hash of
-everything up to there with the cumulative tokens. Two requests share a prefix up to a boundary exactly when their hashes there
-are equal.
+everything up to there with the cumulative tokens. Two requests share a prefix up to a
+boundary exactly when their hashes there are equal.
 
 `digest_request` digests a real request (what `ModelAgent` sends); `proxy_requests` builds the
 requests an LLM agent would have received to play one turn of a rule agent that made no model
