@@ -33,7 +33,7 @@ from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_turn import respond
 from vistasim.user._agenda_words import combined, open_request, opening
 from vistasim.user._dates import today_of
-from vistasim.user._lexicon import DEFAULT_LEXICON, merge_lexicons
+from vistasim.user._lexicon import DEFAULT_LEXICON, alias_phrases, merge_lexicons
 from vistasim.user._phrasing import Phrasing, load_templates
 from vistasim.user._reading import slot_phrases, tool_lexicon
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
@@ -168,7 +168,10 @@ def _lexicon_for(view: UserView, state: AgendaState) -> dict[str, list[str]]:
     for entry in state.stack:
         names.update(entry.slots)
     own = {name: slot_phrases(name) for name in sorted(names) if name != "api"}
-    return merge_lexicons(DEFAULT_LEXICON, view.lexicon, tool_lexicon(view.agent_tools), own)
+    aliases = alias_phrases(sorted(own))
+    return merge_lexicons(
+        DEFAULT_LEXICON, view.lexicon, tool_lexicon(view.agent_tools), own, aliases
+    )
 
 
 def _decide(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from vistasim.scenario import BehaviourOp, Scalar
-from vistasim.user._agenda_check import choose, mismatch, task_answer
+from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import say_value, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
@@ -259,6 +260,9 @@ def _on_confirmation(
         value = str(entry.slots.get(change.slot, ""))
         text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
         return Reaction(text=text, progress=True, played=("change_mind",))
+    costly = _too_costly(step, entry, message)
+    if costly is not None:
+        return costly
     objection = mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
@@ -270,6 +274,18 @@ def _on_confirmation(
     if objection is not None:
         return objection
     return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
+    """No to a proposal costing more than the goal allows ("only if there is no fee")."""
+    limit = price_limit(goal_text(step, entry))
+    amount = over_limit(message, limit) if limit is not None else None
+    if limit is None or amount is None:
+        return None
+    ph = step.phrasing
+    allowed = "nothing" if limit == 0 else f"at most {limit:.2f}"
+    text = ph.pick(ph.templates.too_costly, amount=amount, limit=allowed)
+    return Reaction(text=text, progress=True, done=True)
 
 
 def _last_proposal(view: UserView, previous: str | None) -> str | None:

@@ -15,6 +15,7 @@ from vistasim.user._agenda_react import Step, is_id, task_words
 from vistasim.user._agenda_say import mark, say_task, say_value, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._dates import CLOCK_KEYS
+from vistasim.user._menu import best_option, menu_options, option_request
 from vistasim.user._phrasing import join_sentences, lower_first, sentence
 from vistasim.user._types import Say, UserView
 from vistasim.values import text_values
@@ -90,11 +91,23 @@ def rephrase(step: Step, state: AgendaState) -> str:
     ]
     if ids:
         request = f"{request} {sentence(ph.facts(ids))}"
-    text = ph.pick(ph.templates.rephrase, request=request)
+    option = _menu_item(step, task_words(step, entry))
+    if option is not None:
+        text = f"{option_request(option)} {request}"
+    else:
+        text = ph.pick(ph.templates.rephrase, request=request)
     impatient = entry.has("impatient") is not None
     if state.patience <= 1 or impatient:
         text = f"{ph.pick(ph.templates.impatient)} {text}"
     return text
+
+
+def _menu_item(step: Step, task: str) -> str | None:
+    """The item of the agent's list of services that is the request, if not said yet."""
+    latest = next((u.text for u in reversed(step.view.transcript) if u.role == "agent"), "")
+    option = best_option(menu_options(latest), task)
+    said = " ".join(u.text for u in step.view.transcript if u.role == "user").casefold()
+    return None if option is None or option.casefold() in said else option
 
 
 def says_again(view: UserView, text: str) -> bool:

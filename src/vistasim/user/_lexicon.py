@@ -167,6 +167,7 @@ _ASK_OPENERS = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 _LABEL_STOPWORDS = frozenset({"id", "number", "no", "code", "ref"})
+_CONTACT_WORDS = frozenset({"phone", "email", "address"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,6 +189,27 @@ def merge_lexicons(*lexicons: Mapping[str, Sequence[str]]) -> dict[str, list[str
             known = merged.setdefault(slot, [])
             known.extend(p for p in phrases if p not in known)
     return merged
+
+
+def alias_phrases(names: Sequence[str]) -> dict[str, list[str]]:
+    """Give held slots the phrases of the default slot they are a kind of.
+
+    A scenario says `phone_number` where the default lexicon knows `phone` ("mobile number"),
+    `delivery_address` where it knows `address`: the agent asks in those words.
+
+    >>> alias_phrases(["phone_number"])["phone_number"][-1]
+    'mobile number'
+    """
+    aliases: dict[str, list[str]] = {}
+    for name in names:
+        words = [w for w in name.lower().split("_") if w and w not in _LABEL_STOPWORDS]
+        # `pet_name` is not "your name": only contact slots are known by their last word.
+        last = words[-1] if words and words[-1] in _CONTACT_WORDS else ""
+        for core in dict.fromkeys(["_".join(words), last]):
+            if core and core != name and core not in names and core in DEFAULT_LEXICON:
+                aliases[name] = list(DEFAULT_LEXICON[core])
+                break
+    return aliases
 
 
 def slot_phrases(slot: str) -> list[str]:
@@ -212,7 +234,26 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
     A phrase inside a longer phrase of another slot does not count ("address" inside
     "email address"), so the most specific reading wins.
     """
-    return mentioned_slots(" ".join(question_sentences(text)), lexicon)
+    asked = " ".join(ruled_out_removed(s) for s in question_sentences(text))
+    return mentioned_slots(asked, lexicon)
+
+
+_RULED_OUT = re.compile(
+    r"\b(?:is ?n[o']t|are ?n[o']t|not) (?:enough|sufficient|accepted|valid|needed|required)\b"
+    r"|\bwon'?t (?:do|work)\b|\bcan(?:no|')t (?:use|accept)\b|\binstead of\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"\([^)]*\)|[^,;()]+")
+
+
+def ruled_out_removed(sentence: str) -> str:
+    """Drop the clauses that rule a fact out ("(a date of birth isn't enough)"): not asked for.
+
+    >>> ruled_out_removed("What's your PIN (a date of birth isn't enough here)?")
+    "What's your PIN ?"
+    """
+    kept = [c.group(0) for c in _CLAUSE.finditer(sentence) if not _RULED_OUT.search(c.group(0))]
+    return re.sub(r"\s+", " ", " ".join(k.strip() for k in kept)).strip()
 
 
 def mentioned_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:

@@ -67,6 +67,7 @@ class AgendaTemplates(BaseModel):
     give_up: _ByFormality
     hesitate: list[str]
     decline: list[str]
+    too_costly: list[str]
     self_correct: list[str]
     change_mind: list[str]
     withhold: list[str]

@@ -110,6 +110,7 @@ _NOT_NEWS = frozenset(
     " provided included based required".split()
 )
 _ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "reference", "num"})
+_OWNER_WORDS = frozenset({"account", "customer", "user", "member", "client", "patient", "guest"})
 
 
 _INFO_WORDS = frozenset(
@@ -330,6 +331,8 @@ def slot_phrases(slot: str) -> list[str]:
     if noun and words[-1] in _ID_WORDS:
         phrases += [f"{noun} {w}" for w in ("id", "number", "#", "code", "reference")]
         phrases += [f"which {noun}", f"what {noun}"]
+    if len(words) == 2 and words[0] in _OWNER_WORDS and words[1] not in _ID_WORDS:
+        phrases.append(words[1])  # `account_pin` is asked for as "your PIN"
     if {"days", "hours", "duration", "length", "period", "weeks", "nights"} & set(words):
         phrases += ["how long", "how many days", "how many hours", "duration", "how much longer"]
     if {"dob", "birth", "birthday", "birthdate", "born"} & set(words):

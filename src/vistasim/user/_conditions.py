@@ -1,0 +1,61 @@
+"""A price a goal sets on its request: "only cancel it if there is no fee", "if it's under £20".
+
+A person with such a goal says no to a proposal that costs more, and that is their goal met, not
+a failure to ask again. Amounts are read with `vistasim.values`, so "£270.00" and "270 GBP" are
+the same figure.
+
+>>> price_limit("Tell me whether cancelling costs anything. Only cancel it if there is no fee.")
+0.0
+>>> price_limit("Add the 5GB pack, as long as it's under £10.")
+10.0
+>>> price_limit("Cancel my line.") is None
+True
+>>> over_limit("That means a fee of £270.00. Shall I cancel?", 0.0)
+'270.00'
+>>> over_limit("There's no charge for this. Shall I go ahead?", 0.0) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from vistasim.values import text_values
+
+__all__ = ["over_limit", "price_limit"]
+
+_FREE = re.compile(
+    r"\b(?:only|just)\b[^.;]{0,40}?\bif\b[^.;]{0,30}?"
+    r"(?:\bno (?:fee|charge|cost)s?\b|\bfree\b|\b(?:costs?|charges?) (?:me )?nothing\b"
+    r"|\bdoes ?n[o']t cost\b|\bwon'?t cost\b)"
+    r"|\bas long as (?:there(?:'s| is) no (?:fee|charge|cost)|it(?:'s| is) free"
+    r"|it (?:costs|is) nothing)\b"
+    r"|\bif (?:it(?:'s| is) free|there(?:'s| is) no (?:fee|charge|cost))\b[^.;]{0,20}?\bonly\b",
+    re.IGNORECASE,
+)
+_CEILING = re.compile(
+    r"\b(?:only|as long as|provided|if)\b[^.;]{0,40}?\b(?:under|less than|below|no more than|"
+    r"up to|at most|not more than|cheaper than)\s*(?P<amount>[£$€]\s?\d+(?:[.,]\d{1,2})?"
+    r"|\d+(?:[.,]\d{1,2})?\s?(?:pounds|euros?|dollars|GBP|EUR|USD))",
+    re.IGNORECASE,
+)
+
+
+def price_limit(goal: str) -> float | None:
+    """The most the goal allows its request to cost (0.0: only if free), or None."""
+    if _FREE.search(goal):
+        return 0.0
+    found = _CEILING.search(goal)
+    if found is None:
+        return None
+    amounts = [float(v) for kind, v in text_values(found.group("amount")) if kind == "money"]
+    return amounts[0] if amounts else None
+
+
+def over_limit(message: str, limit: float) -> str | None:
+    """The largest amount the message states above the limit, or None."""
+    amounts = sorted(
+        (float(v), v) for kind, v in text_values(message) if kind == "money"
+    )
+    above = [text for value, text in amounts if value > limit + 0.005]
+    return above[-1] if above else None
