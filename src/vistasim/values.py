@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pydantic import JsonValue
 
 __all__ = [
+    "OPENING_HOURS",
     "UNIT_FAMILIES",
     "Value",
     "id_shape",
@@ -48,6 +49,13 @@ UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
     "bag": ("bag", "bags"),
 }
 """Units whose quantities replies and arguments state; a key named like a unit carries one."""
+
+OPENING_HOURS = re.compile(
+    r"\b(?:we(?:'re| are) open|open(?:ing)? (?:hours|times)|(?:is|are) open|opens|closes|"
+    r"closed on|hours are)\b",
+    re.IGNORECASE,
+)
+"""A sentence giving opening hours: its days and times bound a choice, they answer nothing."""
 
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,

@@ -182,3 +182,25 @@ def test_a_fee_the_user_was_never_told_about_is_found():
     )
     assert "unstated-fee" in silent
     assert "unstated-fee" not in told and "unstated-fee" not in free
+
+
+def test_opening_hours_after_a_booking_report_contradict_nothing():
+    found = labels(
+        user("Yes, book the 10:15 please."),
+        call("book_appointment", {"appointment_id": "A7", "start": "2026-03-20T10:15"},
+             slot="2026-03-20T10:15"),  # fmt: skip
+        agent("Booked: Friday 20 March at 10:15. Anything else? We're open Monday to Friday "
+              "9 am to 6 pm, Saturday 9 am to 1 pm."),  # fmt: skip
+    )
+    assert "contradicts-call" not in found
+
+
+def test_a_slot_taken_by_another_patient_is_no_success_claim_after_the_failure():
+    found = labels(
+        user("Yes, 10:00 please."),
+        call("book_appointment", error="The 10:00 slot was just booked by another patient",
+             slot="2026-03-20T10:00"),  # fmt: skip
+        agent("Sorry, 10:00 was just booked by another patient. I can book 10:15 instead. "
+              "Shall I?"),  # fmt: skip
+    )
+    assert "claimed-after-failure" not in found

@@ -90,3 +90,46 @@ async def test_the_same_request_is_accepted_when_it_costs_nothing():
     offer = "Your contract has ended, so there's no fee. Shall I cancel the line?"
     ep = await converse(AgendaPolicy(), scenario, scripted(offer), max_turns=2)
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
+PHARMACY = dict(last_name="Tran", date_of_birth="1993-09-05")
+
+
+async def test_a_ready_time_and_opening_hours_are_not_taken_for_the_pickup_time_offered():
+    scenario = phone_desk(
+        "Refill RX30589 and pick it up at quarter to three at the Elm Street branch.", **PHARMACY
+    )
+    offer = ("I can refill RX30589 at Elm Street. It will be ready from 4:00 pm today; we're "
+             "open Monday to Friday 9 am to 6 pm. Shall I place the refill?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(offer), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
+async def test_a_booking_of_the_alternative_the_user_accepted_is_not_objected_to():
+    scenario = phone_desk("Book a pick-up next Monday at 10am for RF7105.", **PHARMACY)
+    ep = await converse(
+        AgendaPolicy(), scenario,
+        scripted("Sorry, 10:00 am was just booked by another patient. I can book 10:15 am "
+                 "instead. Shall I book it?",
+                 "Booked: you can pick up RF7105 on Monday at 10:15 am."),
+        max_turns=3,
+    )
+    assert not any("not right" in s or "I said" in s for s in ep.said)
+
+
+async def test_no_preference_is_said_once_then_the_request_is_restated():
+    scenario = phone_desk("Switch my refill RF7003 from pick-up to home delivery.", **PHARMACY)
+    ask = "What day would you like to pick up your refill?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=3)
+    assert "delivery" in ep.said[2]
+
+
+async def test_beside_a_refusal_the_proposal_of_the_goals_other_part_is_accepted():
+    scenario = phone_desk(
+        "I would like to know how many refills are left on my husband's prescription RX30415, "
+        "and refill my own lisinopril RX30412.", **PHARMACY,
+    )
+    reply = ("I can't find RX30415 on your profile, so I can't share anything about it. I can "
+             "refill RX30412 (Lisinopril 10 mg). Shall I place the refill?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(reply), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))

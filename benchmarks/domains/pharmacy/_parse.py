@@ -32,6 +32,7 @@ INTENTS: list[tuple[str, str]] = [
     ("refills_left", r"how many refills|refills? (?:left|remaining|do i have|are left|i have)|"
      r"any refills|remaining refills|refill count|number of refills"),
     ("status", r"\bstatus\b|\bis (?:my|the|it)\b[^.?!]{0,30}\bready\b|\bready yet"
+     r"|\b(?:refill|order|prescription) is ready\b|\bwhen (?:is )?my pick-?up\b"
      r"|\bwhere is my (?:refill|order)"),
     ("copay", r"co-?pays?\b|\bco pay|\bhow much (?:will|would|do|does|is|am)\b|\bcost\b|\bprice\b"
      r"|out of pocket|\bwhat (?:will|would|do) i (?:pay|owe)"),
@@ -318,8 +319,12 @@ def _intents(low: str) -> list[tuple[int, str]]:
     kinds = {k for _, k in found}
     if "phone" in kinds and not re.search(_PHONE_CHANGE, low) and not re.search(r"\d{4}", low):
         found = [f for f in found if f[1] != "phone"]
-    if "delivery" in kinds and "book" in kinds and re.search(r"instead of pick|not pick", low):
+    if "delivery" in kinds and "book" in kinds and re.search(
+        r"instead of pick|not pick|from pick-?\s?up to", low
+    ):
         found = [f for f in found if f[1] != "book"]
+    if "status" in kinds and "book" in kinds and re.search(r"my pick-?up is (?:booked|set)", low):
+        found = [f for f in found if f[1] != "book"]  # asks when it is booked, books nothing
     if "delivery" in kinds and "copay" in kinds and not re.search(r"co-?pay|co pay", low):
         found = [f for f in found if f[1] != "copay"]
     first: dict[str, int] = {}

@@ -33,7 +33,14 @@ from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools, is_write_name
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import id_shape, iter_strings, json_values, text_ids, text_values
+from vistasim.values import (
+    OPENING_HOURS,
+    id_shape,
+    iter_strings,
+    json_values,
+    text_ids,
+    text_values,
+)
 
 __all__ = ["CLAIM_DETECTORS", "Turn", "agent_turns", "detect_claims", "is_write_tool"]
 
@@ -93,6 +100,9 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:by|for|to) (?:another|someone else|somebody else|a different|other)\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -210,8 +220,8 @@ class _Context:
         for index, sentence in enumerate(sentences):
             if _OFFER.search(sentence) and not self.claims(_sentence_turn(sentence), ()):
                 break  # the next proposal starts: "I can switch it to delivery, ..."
-            if sentence.rstrip().endswith("?"):
-                continue
+            if sentence.rstrip().endswith("?") or OPENING_HOURS.search(sentence):
+                continue  # opening hours bound the next choice; they report nothing done
             after = sentences[index + 1] if index + 1 < len(sentences) else ""
             leads_in = after.rstrip().endswith("?") and bool(_PROPOSAL.search(after))
             if leads_in and not self.claims(_sentence_turn(sentence), ()):
@@ -229,8 +239,8 @@ class _Context:
         cues = self.claim_cues if at_stake else self.claim_cues[len(_GENERIC_CLAIMS) :]
         verbs: list[str] = []
         for sentence in _SENTENCES.split(turn.reply_text):
-            if sentence.rstrip().endswith("?"):
-                continue
+            if sentence.rstrip().endswith("?") or _SOMEONE_ELSE.search(sentence):
+                continue  # "was just booked by another patient": it is no longer available
             for number, cue in enumerate(cues):
                 for match in cue.finditer(sentence):
                     if _NEGATION.search(sentence[: match.start()]):

@@ -24,6 +24,7 @@ from vistasim.user._lexicon import (
     is_confirmation_request,
     is_done,
     mentioned_slots,
+    normalize,
     question_sentences,
     shadowed_slots,
 )
@@ -124,8 +125,14 @@ def react(
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None
+    if objection is not None and done and _approved(step.view, objection.rejected, previous):
+        objection = None  # it reports what the user said yes to ("10:15 then": booked 10:15)
     if done and objection is None and not (question and refused is not None):
         return _after_done(step, state, message, asked, confirming)
+    if refused is not None and not asked and confirming and _offers_goal(step, entry, message):
+        # "I can't share RX30415. I can refill your RX30412: shall I?": the other part of the
+        # goal is on the table.
+        return _on_confirmation(step, state, message, previous)
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
     if asked:
@@ -146,6 +153,28 @@ def react(
         _asked_from_goal(step, state, message)
         or _asked_again(step, state, message)
         or _unmapped_question(step, message)
+    )
+
+
+_YES = re.compile(r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|that(?:'s| is) (?:correct|right)|"
+                  r"please (?:go ahead|proceed|do)|go ahead)\b", re.IGNORECASE)
+
+
+def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
+    """Whether, beside its refusal, the message proposes what the goal asks by an id it names."""
+    rest = _without_refusals(message)
+    goal_ids = {i.casefold() for i in text_ids(task_words(step, entry))}
+    refused_ids = {i.casefold() for i in text_ids(message)} - {
+        i.casefold() for i in text_ids(rest)
+    }
+    return bool(goal_ids & {i.casefold() for i in text_ids(rest)} - refused_ids)
+
+
+def _approved(view: UserView, value: str | None, previous: str | None) -> bool:
+    """Whether the user said yes to the agent's proposal of this very value."""
+    last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
+    return bool(
+        value and previous and value.casefold() in previous.casefold() and _YES.search(last)
     )
 
 
@@ -338,8 +367,16 @@ def _unmapped_question(step: Step, message: str) -> Reaction | None:
     if _CLARIFY.search(questions):
         return Reaction(text="", progress=False)  # it asks again, in other words
     if _PREFERENCE.search(questions.lower()):
+        if _asked_before(step.view, questions):
+            return None  # "no preference" did not help: the request is said again instead
         return Reaction(text=ph.pick(ph.templates.no_preference), progress=True)
     return None
+
+
+def _asked_before(view: UserView, questions: str) -> bool:
+    earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
+    asked = normalize(questions)
+    return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
 
 
 def _proposes(step: Step, message: str) -> bool:

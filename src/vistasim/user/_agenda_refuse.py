@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from vistasim.user._agenda_check import goal_facts, mismatch
 from vistasim.user._facts import TASK, stated_values
 from vistasim.user._lexicon import is_confirmation_request
+from vistasim.user._phrasing import lower_first
 from vistasim.user._reading import Refusal, is_change_intent
 from vistasim.user._tasks import goal_is_question
 from vistasim.values import text_ids
@@ -31,7 +32,7 @@ __all__ = ["is_question", "on_refusal", "split_fallback"]
 
 _FALLBACK = re.compile(
     r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
-    r"(?:if\s+(?:[^,;:.]|:(?=\d)){0,40}?\b(?:not|n't|cannot|unavailable|full|booked|taken)\b"
+    r"(?:if\s+(?:[^,;:.]|:(?=\d)){0,40}?\b(?:not|n't|cannot|unavailable|full|booked|taken|gone)\b"
     r"(?:[^,;:.]|:(?=\d))*[,:;]|if\s+not\b[,:;]?|if\s+unavailable\b[,:;]?|otherwise\b[,:;]?"
     r"|failing\s+that\b[,:;]?|or\s+else\b[,:;]?)\s*(?:—\s*)?",
     re.IGNORECASE,
@@ -81,7 +82,7 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     if entry.fallback and not entry.fallback_used:
         if _ACCEPTS.search(entry.fallback):
             return Reaction(text="", progress=True, refused=True)
-        text = ph.pick(ph.templates.fallback, request=ph.request(entry.fallback))
+        text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(entry.fallback)))
         changes = {"task": entry.fallback, "fallback_used": True, "alternative_asked": False}
         return Reaction(text=text, progress=True, changes=changes)
     offered = _alternative(step, message, refused)

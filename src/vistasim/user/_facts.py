@@ -30,7 +30,7 @@ from datetime import date
 
 from vistasim.scenario import Scalar
 from vistasim.user._dates import CLOCK_KEYS, day_text, find_dates
-from vistasim.values import id_shape, text_ids, text_values
+from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
 
 __all__ = ["Contradiction", "Fact", "Stated", "build_facts", "contradiction", "stated_values"]
 
@@ -134,7 +134,7 @@ def contradiction(
     owned: dict[tuple[str, str], list[Stated]] = {}
     shapes = [k[3:] for f in facts for k in f.values if k.startswith("id:") and "A" not in k]
     stated = stated_values(text, today, shapes)
-    for value in stated:
+    for value in _proposed(text, stated):
         holders = {f.slot for f in facts if value.kind in f.values and f.slot != TASK}
         owner: str | None = _owner(text, value, vocab, holders | {_BIRTH})
         if owner == TASK and _needs_name(value.kind):
@@ -150,6 +150,38 @@ def contradiction(
         wrong = values[0].surface.strip(" .,;:!?")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=by_slot[slot].said[kind])
     return None
+
+
+_READY = re.compile(
+    r"\b(?:ready|available)\s+(?:\w+\s+){0,2}?(?:from|after|by|at|on)\s*$", re.IGNORECASE
+)
+_BOUNDED_KINDS = frozenset({"date", "time", "weekday"})
+
+
+def _proposed(text: str, stated: Sequence[Stated]) -> list[Stated]:
+    """Values the text proposes, without opening hours and readiness ("ready from 4:00 pm").
+
+    A time the desk is open or an order is ready bounds the choice; it is not a pick-up time
+    offered in place of the user's.
+    """
+    hours = [(m.start(), m.end()) for m in _sentences_matching(text, OPENING_HOURS)]
+    kept: list[Stated] = []
+    bound_end = -1
+    for value in stated:
+        before = text[max(0, value.start - 30) : value.start]
+        in_hours = any(s <= value.start < e for s, e in hours)
+        next_to_bound = bound_end >= 0 and not text[bound_end : value.start].strip(" ,")
+        if value.kind in _BOUNDED_KINDS and (
+            in_hours or _READY.search(before) or next_to_bound
+        ):
+            bound_end = max(bound_end, value.end)  # "ready from 4:00 pm today": both bound
+            continue
+        kept.append(value)
+    return kept
+
+
+def _sentences_matching(text: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    return [m for m in re.finditer(r"[^.!?]+(?:[.!?](?=\s|$)|$)", text) if pattern.search(m[0])]
 
 
 def is_birth_slot(slot: str) -> bool:

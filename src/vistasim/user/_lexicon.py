@@ -149,6 +149,7 @@ once you confirm"): the request is not carried out yet."""
 
 NEGATIONS: tuple[str, ...] = (
     "not",
+    "nothing",
     "n't",
     "cannot",
     "unable",

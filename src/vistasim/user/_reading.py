@@ -25,7 +25,7 @@ from typing import Literal
 
 from vistasim.llm import ToolSpec
 from vistasim.scenario import Scalar
-from vistasim.values import id_shape, text_ids, text_values
+from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
 
 __all__ = [
     "is_change_intent",
@@ -210,7 +210,7 @@ def answers_request(
     When the question asks for a kind of value (`wants`: "how much" asks for `money`), only a
     new value of that kind answers it: "we open at 9:00" does not say what a rental cost.
     """
-    body = " ".join(statements(text))
+    body = " ".join(s for s in statements(text) if not OPENING_HOURS.search(s))
     if not body:
         return False
     if entities and not any(e.casefold() in body.casefold() for e in entities):
