@@ -46,14 +46,17 @@ COUNTRIES = {
 INTENTS: dict[str, str] = {
     "pin_disclose": r"\b(tell|give|show|read|send|text|email)\b[^.?!]{0,20}\bpin\b(?!\s*"
                     r"(letter|reminder|reset))|\bwhat(?:'s| is)\s+my\s+pin\b|\bpin\b[^.?!]{0,15}"
-                    r"\b(in|over|via|through) (the )?(chat|here|message)",
+                    r"\b(in|over|via|through) (the )?(chat|here|message)"
+                    r"|\bpin\b[^.?!]{0,50}\b(told|tell|said|shown|show|read)\b[^.?!]{0,30}"
+                    r"\b(chat|here)\b",
     "pin": r"\bpin\b",
     "refund_fee": r"\b(refund|waive|reverse|return|money back)\b[^.?!]{0,40}\b(fees?|charges?)\b"
                   r"|\b(fees?|charges?)\b[^.?!]{0,40}\b(refunded|waived|reversed|back)\b",
     "charged_fee": r"\bwhy (was|were|am|have|did) (i|you|we)\b[^.?!]{0,25}\b(charged?|fee)|"
                    r"\bwhat (is|was|are) (this|that|the|these) (fee|charge)s?\b(?! for)|"
                    r"\bfees?\b[^.?!]{0,30}\b(on|in) my (statement|account|card)\b|"
-                   r"\bcharged (me )?(a |an )?(fee|extra)",
+                   r"\bcharged (me )?(a |an )?(fee|extra)|"
+                   r"\bwhat (it|this|that) (is|was) for\b",
     "fee": r"\b(fees?|costs?|how much|price|charges?|free of charge)\b",
     "dispute": r"\b(dispute|don'?t recogni[sz]e|do not recogni[sz]e|not recogni[sz]ed|didn'?t "
                r"(make|authori[sz]e|buy)|never (arrived|received|came|got|made|bought|ordered)|"
@@ -326,6 +329,9 @@ def _intents(low: str, has_country: bool) -> list[str]:
         names = {n for _, n in found}
     if names & {"refund_fee", "charged_fee"}:
         drops |= {"fee", "dispute"}
+    if "replace" in names and not re.search(
+            r"\b(notice|trip|holiday|vacation|travel\w*|flying|heading)\b", low):
+        drops.add("travel")  # "I'm working in Lisbon: send the new card to my hotel"
     if "dispute" in names:
         drops.add("refund")
     if "dispute" in names:

@@ -25,7 +25,7 @@ __all__ = ["best_option", "menu_options", "option_request"]
 
 _MENU = re.compile(
     r"\b(?:I can (?:also )?(?:help(?: you)?|assist(?: you)?) with|I can help you|"
-    r"I can do|you can ask (?:me )?(?:about|for)|(?:the )?options are|I handle)\s*:?\s*"
+    r"I can do|you can ask (?:me )?(?:about|for)|(?:the )?options are|I handle|I can)\s*:?\s*"
     r"(?P<items>[^.?!]+)",
     re.IGNORECASE,
 )
@@ -49,7 +49,16 @@ def menu_options(text: str) -> list[str]:
 def best_option(options: Sequence[str], request: str) -> str | None:
     """The one option sharing most words with the request; None if none or a tie."""
     wanted = set(_stems(request))
-    scored = sorted(((len(wanted & set(_stems(o))), o) for o in options), reverse=True)
+    stems = [set(_stems(o)) for o in options]
+    # A word every option shares ("card" in "block a card", "replace a card") tells little.
+    weight = {w: 1 / sum(1 for s in stems if w in s) for s in stems for w in s}
+    scored = sorted(
+        (
+            (round(sum(weight[w] for w in wanted & s), 3), o)
+            for s, o in zip(stems, options, strict=True)
+        ),
+        reverse=True,
+    )
     if not scored or scored[0][0] == 0:
         return None
     if len(scored) > 1 and scored[1][0] == scored[0][0]:
@@ -64,6 +73,8 @@ def option_request(option: str) -> str:
     ("I'd like to cancel a line.", "I'd like help with PAC codes for switching network.")
     """
     first, _, rest = option.partition(" ")
+    if is_verb(first):
+        return f"I'd like you to {option.replace('your ', 'my ')}."
     verb = _verb_of(first) if first.lower().endswith("ing") else None
     if verb is None:
         return f"I'd like help with {option.replace('your ', 'my ')}."

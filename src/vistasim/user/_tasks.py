@@ -43,7 +43,7 @@ _VERBS = frozenset(
     " remind subscribe unsubscribe activate deactivate reset recover unlock block unblock redeem"
     " hire start stop edit modify delete join leave withdraw unenroll correct fix sort resolve"
     " look reactivate reorder postpone shorten lengthen lower raise split combine top put"
-    " take bring move chase follow query".split()
+    " take bring move chase follow query answer explain".split()
 )
 _FIRST_PERSON = re.compile(r"^(i|i'd|i'm|i've|i'll|my|we|we'd|our|please|can|could)\b", re.I)
 _QUESTION = re.compile(
