@@ -62,6 +62,9 @@ class Subject:
     """Whether the domain has a web site (hybrid mode)."""
     known_gaps: tuple[str, ...] = ()
     """Scenario ids where the agent's author documents a real gap that no flaw id marks."""
+    inert: tuple[tuple[str, str], ...] = ()
+    """(scenario id, flaw id) where the flaw's log fires but, as the transcript shows, nothing
+    the customer asked for was lost: the episode is not counted as flawed."""
 
 
 BIKE_GAPS = (
@@ -72,12 +75,26 @@ BIKE_GAPS = (
 """Gaps of the bike desk its author reported before any vistasim run was read
 (benchmarks/bikes/README.md); the flawed desk subclasses the correct one and shares them."""
 
+SHOP_HELDOUT_GAPS = ("shop-return-late-defective-loafers",)
+"""H5 of the held-out shop agent (benchmarks/heldout/README.md lists this scenario): it refuses a
+defective item at 47 days of a 90-day window. Its flaw log misses it, because the agent reads the
+reason from the first clause only ("The sole came off") and never sees "they are defective"."""
+
+INERT = {
+    "rail": (("rail-change-thursday-next-week", "F5"),),
+    "mobile": (("mobile-plan-upgrade-max", "F5"),),
+}
+"""Flaws whose log fired without effect. Rail: the agent misread "first-class trip" as a second
+request (an upgrade) and F5 dropped only that. Mobile: F5 dropped "how much the switch adds to
+this month's bill" after the proposal and the done report had both stated the £4.29."""
+
 SUBJECTS = (
     Subject(name="shop/rule", agent="vistasim.domains.shop:RuleShopAgent", environment="shop"),
     Subject(
         name="shop/held-out",
         agent="benchmarks.heldout.shop_agent:HeldoutShopAgent",
         environment="shop",
+        known_gaps=SHOP_HELDOUT_GAPS,
     ),
     Subject(
         name="school/rule", agent="vistasim.domains.school:RuleSchoolAgent", environment="school"
@@ -110,6 +127,7 @@ SUBJECTS = (
             environment=f"benchmarks.domains.{name}:make_environment",
             scenarios=DOMAINS / name / "scenarios.yaml",
             web=False,
+            inert=INERT.get(name, ()) if kind == "Flawed" else (),
         )
         for name, cls in BLIND
         for kind in ("Correct", "Flawed")
@@ -160,8 +178,12 @@ def _detected(view) -> dict[str, set[str]]:  # noqa: ANN001
 
 def _figures(subject: Subject, view, report, fired, wall_s: float) -> dict:  # noqa: ANN001
     outcomes = report.success.episodes
-    flawed = {f.episode_id for f in fired}
     by_scenario = {e.episode_id: e.scenario_id for e in view.episodes}
+    flawed = {
+        f.episode_id
+        for f in fired
+        if (by_scenario.get(f.episode_id, ""), f.flaw.split(":")[-1]) not in subject.inert
+    }
     failed = {e for e, o in outcomes.items() if o == "failed"}
     detected = {e for e in _detected(view) if e in failed}
     real = {e for e in failed if e in flawed or by_scenario[e] in subject.known_gaps}
@@ -191,7 +213,7 @@ def _figures(subject: Subject, view, report, fired, wall_s: float) -> dict:  # n
         "goal_met_of_passing": goal_met / len(passing) if passing else None,
         "false_positives": sorted(by_scenario[e] for e in failed - real),
         "missed": sorted({by_scenario[e] for e in flawed - failed}),
-        "missed_flaws": sorted({f.flaw for f in fired if f.episode_id not in failed}),
+        "missed_flaws": sorted({f.flaw for f in fired if f.episode_id in flawed - failed}),
         "wall_s": round(wall_s, 1),
     }
 
@@ -249,10 +271,17 @@ async def main() -> None:
         default=str(Path(tempfile.gettempdir()) / "vistasim-benchmarks"),
         help="directory for validity.json (default: outside the repository)",
     )
+    parser.add_argument(
+        "--keep-stores",
+        default="",
+        help="keep each subject's store here (read them with `vistasim show RUN --store FILE`)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-validity-"))
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.keep_stores or scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         for subject in SUBJECTS:
             if args.only and args.only not in subject.name:
                 continue

@@ -473,3 +473,26 @@ async def test_format_metrics_shows_named_causes_before_symptoms():
     assert text.index("Unique failures: named causes") < text.index("Unique failures: symptoms")
     assert "acted on a value the user had corrected" in text
     assert "e1, e2" in text
+
+
+def test_requires_agent_said_covers_calls_made_in_one_go_after_one_confirmation():
+    events = [
+        agent("I'll drop MATH201 and HIST110. Shall I proceed (yes/no)? What's the reason?"),
+        tool("reschedule"),
+        tool("reschedule"),
+        agent("Done, both."),
+    ]
+    run = make_run([episode("e1", "s1", events)])
+    assert detect_failures(run, [STEPS]) == []
+
+
+def test_a_second_call_in_one_go_needs_its_own_mention_in_the_confirmation():
+    events = [
+        agent("I'll enroll you in CS201-A. Shall I proceed (yes/no)? What's the reason?"),
+        ToolCall(name="reschedule", args={"section_id": "CS201-A"}, error="CS201-A is full"),
+        ToolCall(name="reschedule", args={"section_id": "CS201-B"}, result={}),
+        agent("CS201-A is full, so I've put you in CS201-B."),
+    ]
+    run = make_run([episode("e1", "s1", events)])
+    [failure] = [f for f in detect_failures(run, [STEPS]) if f.label == "steps"]
+    assert failure.event_ids == [run.episodes[0].events[2].id]

@@ -36,6 +36,7 @@ from vistasim.metrics._failures import (
 from vistasim.metrics._judge import JudgeError
 from vistasim.metrics._mentions import EntityKind
 from vistasim.metrics._outcome import CAUSE_KINDS, LOST_USER, OUTCOMES, Outcome, Verdict
+from vistasim.metrics._quotes import QUOTE_DETECTORS, detect_quotes
 from vistasim.metrics._realism import (
     EpisodeRealism,
     RealismNotComputed,
@@ -58,6 +59,7 @@ __all__ = [
     "LOST_USER",
     "METRICS_VERSION",
     "OUTCOMES",
+    "QUOTE_DETECTORS",
     "USER_CHECKS",
     "BehaviourSpec",
     "CostReport",
@@ -94,6 +96,7 @@ __all__ = [
     "detect_claims",
     "detect_disclosure",
     "detect_failures",
+    "detect_quotes",
     "efficiency",
     "episode_outcome",
     "find_all",

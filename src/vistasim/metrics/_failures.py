@@ -290,12 +290,17 @@ def _violations(episode: EpisodeView, rule: PolicyRule) -> list[int]:
     earlier: list[ToolCall] = []
     said: list[str] = []  # agent replies since the previous call of a constrained tool
     user_said = False
+    called = False  # a constrained call was made since the last user message
     calls = 0
     phrases = [p.lower() for p in rule.forbid_after_user_says]
     for stored in episode.events:
         event = stored.event
-        if isinstance(event, UserMessage) and any(p in event.text.lower() for p in phrases):
-            user_said = True
+        if isinstance(event, (UserMessage, AgentReply)) and called:
+            # Calls made in one go share what was said before them: "I'll drop MATH201 and
+            # HIST110. Shall I proceed?" - "Yes" covers both drops, made one after the other.
+            said, called = [], False
+        if isinstance(event, UserMessage):
+            user_said = user_said or any(p in event.text.lower() for p in phrases)
         elif isinstance(event, AgentReply):
             said.append(event.text)
         if not isinstance(event, ToolCall):
@@ -303,11 +308,23 @@ def _violations(episode: EpisodeView, rule: PolicyRule) -> list[int]:
         if event.name in rule.tools:
             calls += 1
             too_many = rule.max_calls is not None and calls > rule.max_calls
-            if user_said or too_many or _breaks(rule, event, earlier, said):
+            unnamed = called and not _named_in(event, said)
+            if user_said or too_many or unnamed or _breaks(rule, event, earlier, said):
                 evidence.append(stored.id)
-            said = []
+            called = True
         earlier.append(event)
     return evidence
+
+
+def _named_in(call: ToolCall, said: list[str]) -> bool:
+    """Whether what was said names the call's ids (or it has none).
+
+    A second call in one go needs its own mention ("I'll drop MATH201-A and HIST110-A"), not a
+    section picked after the first one failed.
+    """
+    ids = [v for v in call.args.values() if isinstance(v, str) and re.search(r"\d", v)]
+    text = " ".join(said).casefold()
+    return not ids or any(v.casefold() in text for v in ids)
 
 
 def _breaks(rule: PolicyRule, call: ToolCall, earlier: list[ToolCall], said: list[str]) -> bool:

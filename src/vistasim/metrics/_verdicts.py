@@ -1,9 +1,10 @@
 """Judge every episode of a run once: agent failures, user checks, and the outcome they give.
 
-Detectors (`_failures`, `_behaviour`, `_claims`, `_disclosure`) say what the agent did wrong;
-user checks (`_validity`) say where the simulated user went wrong; `_outcome.classify` turns both
-and the criteria verdict into one outcome per episode. Success, pass^k and the failure catalogue
-all read this one `RunFindings`, so they never disagree about an episode.
+Detectors (`_failures`, `_behaviour`, `_claims`, `_duties`, `_quotes`, `_disclosure`) say what
+the agent did wrong; user checks (`_validity`) say where the simulated user went wrong;
+`_outcome.classify` turns both and the criteria verdict into one outcome per episode. Success,
+pass^k and the failure catalogue all read this one `RunFindings`, so they never disagree about an
+episode.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
 from vistasim.metrics._duties import detect_duties
 from vistasim.metrics._failures import Failure, PolicyRule, detect_failures
 from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
+from vistasim.metrics._quotes import detect_quotes
 from vistasim.metrics._validity import UserFinding, check_user
 from vistasim.metrics._writes import WriteTools
 from vistasim.store import RunView
@@ -72,6 +74,7 @@ def find_all(
             episode, writes=writes, tool_names=tools, descriptions=descriptions
         )
         failures += detect_disclosure(episode, disclosure)
+        failures += detect_quotes(episode)
         scenario = run.scenarios.get(episode.scenario_id)
         user += check_user(
             episode, scenario, writes=writes, injected=injected.get(episode.episode_id, ())

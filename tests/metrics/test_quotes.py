@@ -1,0 +1,42 @@
+"""`misquoted-result`: a figure read out for a record that its own lookup contradicts."""
+
+from vistasim.events import ToolCall
+from vistasim.metrics import find_all
+
+from ._builders import agent, criteria, episode, make_run, stop, user
+
+SECTIONS = {"sections": [{"section_id": "CS201-A", "capacity": 12, "seats_left": 0},
+                         {"section_id": "CS201-B", "capacity": 30, "seats_left": 27}]}  # fmt: skip
+LOOKUP = ToolCall(name="list_courses", args={"query": "CS201"}, result=SECTIONS)
+
+
+def labels(*events):
+    view = episode("e1", "course-1", [*events, criteria(True), stop()])
+    return {f.label for f in find_all(make_run([view], agent_tools=["list_courses"])).failures}
+
+
+def test_a_capacity_read_out_as_the_seats_left_is_found():
+    found = labels(
+        user("How many seats are left in CS201?"),
+        LOOKUP,
+        agent("CS201-A (Mon/Wed, Dr. Jansen) has 12 seats left; CS201-B has 30 seats left."),
+    )
+    assert "misquoted-result" in found
+
+
+def test_the_figures_the_lookup_returned_are_not_misquoted():
+    found = labels(
+        user("How many seats are left in CS201?"),
+        LOOKUP,
+        agent("CS201-A (Mon/Wed, Dr. Jansen) is full: 0 seats left. CS201-B has 27 seats left."),
+    )
+    assert "misquoted-result" not in found
+
+
+def test_a_figure_of_another_field_or_of_nothing_named_is_left_alone():
+    found = labels(
+        user("How big is CS201-A, and how many credits will I have?"),
+        LOOKUP,
+        agent("CS201-A holds 12 students. You will have 14 credits left to take this year."),
+    )
+    assert "misquoted-result" not in found
