@@ -214,6 +214,13 @@ def _figures(subject: Subject, view, report, fired, wall_s: float) -> dict:  # n
         "false_positives": sorted(by_scenario[e] for e in failed - real),
         "missed": sorted({by_scenario[e] for e in flawed - failed}),
         "missed_flaws": sorted({f.flaw for f in fired if f.episode_id in flawed - failed}),
+        "criteria_only_flaws": sorted(
+            {
+                f"{f.flaw} ({by_scenario[f.episode_id]})"
+                for f in fired
+                if f.episode_id in (flawed & failed) - detected
+            }
+        ),
         "wall_s": round(wall_s, 1),
     }
 
@@ -253,6 +260,9 @@ def _print(rows: list[dict]) -> None:
                 ]  # fmt: skip
             )
         )
+    for r in rows:
+        if r.get("criteria_only_flaws"):
+            print(f"\n{r['agent']} ({r['mode']}): found by criteria only: {r['criteria_only_flaws']}")
     for r in rows:
         if r["false_positives"] or r["missed"]:
             print(f"\n{r['agent']} ({r['mode']}):")

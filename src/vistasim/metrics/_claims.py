@@ -55,6 +55,7 @@ CLAIM_DETECTORS: dict[str, str] = {
 _GENERIC_CLAIMS = (
     r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b",
     r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:in place|on (?:its|their|the) way)\b",
+    r"\b(?:is|are|'s|'re)\s+\w+ed\s+and\s+on (?:its|their|the) way\b",
     r"\b(?:is|are|'s|'re)\s+now\s+(?:open|active|live)\b",
     r"\b(?:dispute|case|claim|ticket|complaint|request)\s+(?:\w+\s+)?is\s+(?:now\s+)?open\b",
     r"\bhas been set up\b",

@@ -29,7 +29,8 @@ _MENU = re.compile(
     r"(?P<items>[^.?!]+)",
     re.IGNORECASE,
 )
-_SPLIT = re.compile(r"\s*(?:,|;|\band/or\b|(?:,\s*)?\band\b|(?:,\s*)?\bor\b)\s*", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*[,;]\s*(?:(?:and|or)\s+)?", re.IGNORECASE)
+"""Items are split at commas: "a lost or stolen card" and "address or due date" are one item."""
 _DETERMINERS = frozenset("a an the my your this that some any".split())
 _STOP = frozenset(
     "the a an my your our their for with and or of to on in at by from about any this that "
