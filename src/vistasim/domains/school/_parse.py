@@ -46,7 +46,8 @@ _DATE_MD = re.compile(rf"\b{_MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.IGNO
 _DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE)
 _DATE_ISO = re.compile(r"\b(2026|2027)-(\d{2})-(\d{2})\b")
 _YES = re.compile(
-    r"^\W*(yes|yeah|yep|yup|sure|ok|okay|please do|go ahead|do it|correct|confirm|y)\b",
+    r"^\W*(yes|yeah|yep|yup|sure|ok|okay|please do|go ahead|do it|correct|confirm|y"
+    r"|that(?:'s| is) (?:correct|right)|please (?:go ahead|proceed))\b",
     re.IGNORECASE,
 )
 _NO = re.compile(
