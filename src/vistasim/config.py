@@ -135,6 +135,14 @@ class EnvironmentSpec(_Section):
     environment class's `POLICY_RULES`, or the built-in domain's."""
 
 
+class JudgesSpec(_Section):
+    """What LLM judges read besides the transcript (the judge model is `--judge` or `judge`)."""
+
+    policy: str | None = None
+    """The product's policy as its owner wrote it (`policy.md`, relative to this config): stored
+    with the run, read by the policy judge of `vistasim metrics RUN --judge MODEL`."""
+
+
 class UserSpec(_Section):
     """The simulated user."""
 
@@ -282,6 +290,8 @@ class RunConfig(_Section):
     """Start page, allowed origins, browser and chat widget of `ui` and `hybrid` modes."""
     explore: ExploreSpec = ExploreSpec()
     """DIVERT branching: branches per scenario, candidates, chooser, token budget."""
+    judges: JudgesSpec = JudgesSpec()
+    """Texts the LLM judges read: `policy`, the product's policy for the policy judge."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
 

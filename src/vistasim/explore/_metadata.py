@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from vistasim.config import RunConfig
+from vistasim.errors import ConfigError
 from vistasim.explore._settings import builtin_domain
 from vistasim.explore._setup import env_factory
 
@@ -31,7 +32,37 @@ def run_metadata(config: RunConfig) -> dict[str, object]:
             rules = _product_rules(config, type(getattr(env, "inner", env)))
             if rules is not None:
                 metadata["policy_rules"] = rules.model_dump(mode="json")
+    if config.judges.policy:
+        from vistasim.metrics import POLICY_TEXT_KEY
+
+        metadata[POLICY_TEXT_KEY] = _policy_text(config, config.judges.policy)
     return metadata
+
+
+_POLICY_LIMIT = 40_000
+
+
+def _policy_text(config: RunConfig, configured: str) -> str:
+    """The policy text a judge will read, checked now: it must exist, be text, and fit."""
+    path = config.resolve(configured)
+    fix = "point [judges] policy at your product's policy text (Markdown or plain text)"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path} does not exist; {fix}", key="judges.policy") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"{path} cannot be read as text ({exc}); {fix}", key="judges.policy"
+        ) from None
+    if not text.strip():
+        raise ConfigError(f"{path} is empty; {fix}", key="judges.policy")
+    if len(text) > _POLICY_LIMIT:
+        raise ConfigError(
+            f"{path} has {len(text):,} characters, more than the {_POLICY_LIMIT:,} a judge reads;"
+            " keep the rules the agent must follow",
+            key="judges.policy",
+        )
+    return text
 
 
 def _product_rules(config: RunConfig, env_class: type) -> Any:

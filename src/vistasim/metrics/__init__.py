@@ -36,6 +36,7 @@ from vistasim.metrics._failures import (
 from vistasim.metrics._judge import JudgeError
 from vistasim.metrics._mentions import EntityKind
 from vistasim.metrics._outcome import CAUSE_KINDS, LOST_USER, OUTCOMES, Outcome, Verdict
+from vistasim.metrics._policy_judge import POLICY_TEXT_KEY, judge_policy, policy_text
 from vistasim.metrics._quotes import QUOTE_DETECTORS, detect_quotes
 from vistasim.metrics._realism import (
     EpisodeRealism,
@@ -59,6 +60,7 @@ __all__ = [
     "LOST_USER",
     "METRICS_VERSION",
     "OUTCOMES",
+    "POLICY_TEXT_KEY",
     "QUOTE_DETECTORS",
     "USER_CHECKS",
     "BehaviourSpec",
@@ -103,11 +105,13 @@ __all__ = [
     "format_metrics",
     "is_write_tool",
     "judge_failures",
+    "judge_policy",
     "levenshtein",
     "load_domain_rules",
     "merge_with_judge",
     "metrics_for_run",
     "pass_hat_k",
+    "policy_text",
     "realism",
     "rules_for_run",
     "rules_of_environment",

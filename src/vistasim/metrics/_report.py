@@ -23,7 +23,9 @@ from vistasim.metrics._coverage import CoverageReport, coverage
 from vistasim.metrics._dedup import DEFAULT_THRESHOLD, UniqueFailure
 from vistasim.metrics._domain_rules import rules_for_run
 from vistasim.metrics._efficiency import Efficiency, efficiency
-from vistasim.metrics._failures import PolicyRule
+from vistasim.metrics._failures import Failure, PolicyRule
+from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._policy_judge import judge_policy, policy_text
 from vistasim.metrics._realism import RUBRICS, RealismNotComputed, RealismReport, realism
 from vistasim.metrics._success import SuccessReport, success
 from vistasim.metrics._validity import UserFinding
@@ -95,11 +97,20 @@ async def compute_metrics(
         max_concurrency: Judge calls in flight at once.
     """
     domain = rules_for_run(run)
+    policy = policy_text(run)
+    judged: list[Failure] = []
+    policy_errors: list[JudgeError] = []
+    policy_calls = 0
+    if judge is not None and policy is not None:
+        judged, policy_errors, policy_calls = await judge_policy(
+            run, judge, policy, max_concurrency=max_concurrency
+        )
     findings = find_all(
         run,
         rules=[*domain.rules, *rules],
         behaviour=domain.behaviour if behaviour is None else behaviour,
         disclosure=domain.disclosure,
+        judged=judged,
     )
     failures = await catalogue_failures(
         run,
@@ -110,6 +121,13 @@ async def compute_metrics(
         threshold=threshold,
         max_concurrency=max_concurrency,
     )
+    if policy_calls or policy_errors:
+        failures = failures.model_copy(
+            update={
+                "judge_calls": failures.judge_calls + policy_calls,
+                "judge_errors": [*failures.judge_errors, *policy_errors],
+            }
+        )
     covered, succeeded = coverage(run), success(run, findings.verdicts)
     return MetricsReport(
         run_id=run.run_id,

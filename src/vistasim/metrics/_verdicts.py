@@ -50,14 +50,21 @@ def find_all(
     rules: Sequence[PolicyRule] = (),
     behaviour: BehaviourSpec | None = None,
     disclosure: Sequence[DisclosureRule] = (),
+    judged: Sequence[Failure] = (),
 ) -> RunFindings:
-    """Run every detector and user check over a run and classify each episode."""
+    """Run every detector and user check over a run and classify each episode.
+
+    `judged`: findings an LLM judge made with evidence (the policy judge's), counted like the
+    detectors' own.
+    """
     spec = BehaviourSpec() if behaviour is None else behaviour
     events = (s.event for e in run.episodes for s in e.events)
     writes = WriteTools.from_events(events, listed=spec.write_tools)
+    errored = {e.episode_id for e in run.episodes if is_errored(e)}
     failures = [
         *detect_failures(run, rules, recovered_errors=True),
         *detect_behaviour(run, spec, writes=writes),
+        *(f for f in judged if f.episode_id not in errored),
     ]
     user: list[UserFinding] = []
     tools = run.agent_tools or ()
