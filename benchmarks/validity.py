@@ -44,7 +44,13 @@ from vistasim.testing import record_flaws  # noqa: E402
 
 BIKES = ROOT / "benchmarks" / "bikes" / "scenarios.yaml"
 DOMAINS = ROOT / "benchmarks" / "domains"
-BLIND = (("bank", "Bank"), ("rail", "Rail"), ("pharmacy", "Pharmacy"), ("mobile", "Mobile"))
+BLIND = (
+    ("bank", "Bank"),
+    ("rail", "Rail"),
+    ("pharmacy", "Pharmacy"),
+    ("mobile", "Mobile"),
+    ("hotel", "Hotel"),
+)
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
 
@@ -262,7 +268,8 @@ def _print(rows: list[dict]) -> None:
         )
     for r in rows:
         if r.get("criteria_only_flaws"):
-            print(f"\n{r['agent']} ({r['mode']}): found by criteria only: {r['criteria_only_flaws']}")
+            only = r["criteria_only_flaws"]
+            print(f"\n{r['agent']} ({r['mode']}): found by criteria only: {only}")
     for r in rows:
         if r["false_positives"] or r["missed"]:
             print(f"\n{r['agent']} ({r['mode']}):")

@@ -106,7 +106,9 @@ _QUANTITY = re.compile(
     re.I,
 )
 _MONEY_KEY = re.compile(
-    r"(?:^|_)(?:amount|price|total|refund|fee|cost|charge|balance|paid|subtotal|limit|copay|fare|deposit)"
+    r"(?:^|_)(?:amount|price|total|refund|fee|cost|charge|balance|paid|subtotal|limit|copay|fare"
+    r"|deposit|difference|surcharge|rate)"
+    r"|_(?:eur|usd|gbp|chf|dollars|euros|pounds)$"  # `difference_eur`: the currency says it
 )
 _ID_TOKEN = re.compile(
     r"(?<![\w@.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w@-])"

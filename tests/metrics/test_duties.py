@@ -204,3 +204,39 @@ def test_a_slot_taken_by_another_patient_is_no_success_claim_after_the_failure()
               "Shall I?"),  # fmt: skip
     )
     assert "claimed-after-failure" not in found
+
+
+CANCELLED = call("cancel_appointment", {"cancelled": True, "fee_eur": 25.0}, appointment_id="A7")
+
+
+def test_a_fee_left_out_of_the_proposal_the_user_approved_is_unstated_even_if_told_after():
+    found = labels(
+        user("Cancel A7 please."), VERIFY,
+        agent("I can cancel appointment A7 for you. Shall I go ahead?"),
+        user("Yes."), CANCELLED,
+        agent("Done, A7 is cancelled. A cancellation fee of €25.00 has been charged."),
+    )  # fmt: skip
+    assert "unstated-fee" in found
+
+
+def test_a_fee_in_the_proposal_is_stated_and_its_report_claims_nothing_unbacked():
+    found = labels(
+        user("Cancel A7 please."), VERIFY,
+        agent("Cancelling A7 now costs a fee of €25.00. Shall I go ahead?"),
+        user("Yes."), CANCELLED,
+        agent("Done, A7 is cancelled. The fee of €25.00 has been added to your bill."),
+    )  # fmt: skip
+    assert not found & {"unstated-fee", "claimed-without-action", "contradicts-call"}
+
+
+def test_a_difference_in_euros_is_the_calls_own_amount():
+    totals = {"total_eur": 420.0, "previous_total_eur": 240.0, "difference_eur": 180.0}
+    moved = call("book_appointment", totals, slot="2026-03-20T10:00")
+    found = labels(
+        user("Move it to Friday at 10, I'll pay the difference."), VERIFY,
+        agent("Friday 20 March at 10:00 costs €420.00 in total, €180.00 more. Shall I?"),
+        user("Yes."), moved,
+        agent("Done — you're booked for Friday 20 March at 10:00. New total €420.00, €180.00 "
+              "more than before."),
+    )  # fmt: skip
+    assert "contradicts-call" not in found

@@ -133,3 +133,37 @@ async def test_beside_a_refusal_the_proposal_of_the_goals_other_part_is_accepted
              "refill RX30412 (Lisinopril 10 mg). Shall I place the refill?")
     ep = await converse(AgendaPolicy(), scenario, scripted(reply), max_turns=2)
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
+HOTEL = dict(booking_ref="HL31022", last_name="Becker")
+FIND = ("I can help. Could you give me your booking reference and the last name on the booking? "
+        "If you don't have the reference, the email address you booked with works too.")
+
+
+async def test_check_out_and_ask_for_are_changes_and_a_request_for_facts_answers_neither():
+    for goal in ("I want to check out at noon on our last day instead of 11.",
+                 "I want to ask for a baby cot in our room."):
+        ep = await converse(AgendaPolicy(), phone_desk(goal, **HOTEL), scripted(FIND),
+                            max_turns=2)  # fmt: skip
+        assert "HL31022" in ep.said[1] and not isinstance(ep.last, Finish)
+
+
+async def test_one_day_earlier_is_a_shift_not_a_length_of_stay():
+    scenario = phone_desk(
+        "I want to arrive one day earlier, on the 17th, and still leave on the 20th.", **HOTEL
+    )
+    offer = ("The room is free from Wednesday 17 June to Saturday 20 June (3 nights), EUR 140 "
+             "more. Shall I change the dates?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(offer), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
+async def test_keep_what_i_have_declines_the_other_room_offered():
+    scenario = phone_desk(
+        "Upgrade my room to a suite. If no suite is free, keep the room I have.", **HOTEL
+    )
+    reply = ("I'm sorry, the suite is fully booked those nights. The Family Room is free: EUR 70 "
+             "more. Would you like that instead?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(reply), max_turns=2)
+    assert not any(s.lower().startswith(("yes", "yep", "sure")) for s in ep.said)
+    assert isinstance(ep.last, Finish)

@@ -101,6 +101,9 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_MONEY_SUBJECT = re.compile(
+    r"\b(?:fee|charge|surcharge|cost|amount|difference|supplement)\b|[€$£]\s?\d", re.IGNORECASE
+)
 _SOMEONE_ELSE = re.compile(
     r"\b(?:by|for|to) (?:another|someone else|somebody else|a different|other)\b", re.IGNORECASE
 )
@@ -249,6 +252,10 @@ class _Context:
                     verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
                     if not _status_read(sentence, verb, reads):
                         generic = at_stake and number < len(_GENERIC_CLAIMS)
+                        # "The fee of €30.00 has been added": money booked with a change,
+                        # whatever tool made it, not an `add_*` of its own.
+                        money = _MONEY_SUBJECT.search(sentence[: match.start()]) is not None
+                        generic = generic or money
                         verbs.append("" if generic or verb in _GENERIC_VERBS else verb)
         return verbs
 

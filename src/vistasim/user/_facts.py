@@ -112,6 +112,8 @@ def build_facts(
     for value in stated_values(goal, today):
         if value.kind.startswith("id:") or value.kind == "email":
             continue  # ids are checked against the slots that hold them
+        if value.kind == "quantity" and _is_shift(goal, value):
+            continue  # "one day earlier", "an extra night": a change by, not a length of stay
         holders = {f.slot for f in facts if value.kind in f.values}
         if _owner(goal, value, vocab, holders | {_BIRTH}) != TASK:
             continue  # "born on 2 Nov 1969": the goal states a held fact, not the request
@@ -147,7 +149,7 @@ def contradiction(
         mine = by_slot[slot].values[kind]
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
-        wrong = values[0].surface.strip(" .,;:!?")
+        wrong = values[0].surface.strip(" .,;:!?()[]")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=by_slot[slot].said[kind])
     return None
 
@@ -182,6 +184,18 @@ def _proposed(text: str, stated: Sequence[Stated]) -> list[Stated]:
 
 def _sentences_matching(text: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
     return [m for m in re.finditer(r"[^.!?]+(?:[.!?](?=\s|$)|$)", text) if pattern.search(m[0])]
+
+
+_SHIFT_AFTER = re.compile(
+    r"\s*(?:earlier|later|sooner|before|after|longer|shorter|more|less|fewer|extra)\b", re.I
+)
+_SHIFT_BEFORE = re.compile(r"\b(?:extra|another|additional|more)\s*$", re.IGNORECASE)
+
+
+def _is_shift(text: str, value: Stated) -> bool:
+    return bool(
+        _SHIFT_AFTER.match(text[value.end :]) or _SHIFT_BEFORE.search(text[: value.start])
+    )
 
 
 def is_birth_slot(slot: str) -> bool:

@@ -110,6 +110,7 @@ _NOT_NEWS = frozenset(
     " provided included based required".split()
 )
 _ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "reference", "num"})
+_CONDITIONAL = re.compile(r"\W*(?:if|unless|once|when|before)\b", re.IGNORECASE)
 _OWNER_WORDS = frozenset({"account", "customer", "user", "member", "client", "patient", "guest"})
 
 
@@ -210,7 +211,9 @@ def answers_request(
     When the question asks for a kind of value (`wants`: "how much" asks for `money`), only a
     new value of that kind answers it: "we open at 9:00" does not say what a rental cost.
     """
-    body = " ".join(s for s in statements(text) if not OPENING_HOURS.search(s))
+    body = " ".join(
+        s for s in statements(text) if not OPENING_HOURS.search(s) and not _CONDITIONAL.match(s)
+    )  # "If you don't have the reference, the email you booked with works too" is no answer
     if not body:
         return False
     if entities and not any(e.casefold() in body.casefold() for e in entities):

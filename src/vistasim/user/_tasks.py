@@ -216,17 +216,28 @@ def goal_is_question(text: str) -> bool:
     for clause in request_clauses(text):
         if clause.form in ("tell", "check"):
             return True
-        if clause.form == "verb":
-            return clause.text.split()[0].lower() in _INFO_VERBS
-        # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
         words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
-        verb = next((w for w in words[:8] if w in _VERBS and w not in _LIGHT_VERBS), None)
-        if verb is not None:
-            return verb in _INFO_VERBS
+        if clause.form == "verb":
+            return _asks_information(words, 0)
+        # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
+        at = next(
+            (i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None
+        )
+        if at is not None:
+            return _asks_information(words, at)
         if clause.text.endswith("?"):
             return True
     return False
 
 
+def _asks_information(words: Sequence[str], at: int) -> bool:
+    # "check out at noon", "ask for a cot": a change asked for, not a question.
+    after = words[at + 1] if at + 1 < len(words) else ""
+    return bool(words) and words[at] in _INFO_VERBS and (words[at], after) not in _CHANGE_PHRASES
+
+
+_CHANGE_PHRASES = frozenset(
+    {("check", "out"), ("check", "in"), ("ask", "for"), ("ask", "to"), ("see", "to")}
+)
 _INFO_VERBS = frozenset("check find know see track ask view list learn look tell query".split())
 _LIGHT_VERBS = frozenset("have get make keep take put use let".split())

@@ -73,6 +73,7 @@ def _enroll(step: Step) -> None:
             )
             return
         task["section"] = found[0]["sections"][0]["section_id"]
+        task["lab_fee_cents"] = int(found[0].get("lab_fee_cents") or 0)
         meets = found[0]["sections"][0]
         task["detail"] = (
             f"{meets['days']} {meets['start_time']}-{meets['end_time']}, " + meets["instructor"]
@@ -82,8 +83,19 @@ def _enroll(step: Step) -> None:
         step,
         "enroll_student",
         {"section_id": task["section"]},
-        f"I can enroll you in section {task['section']}{detail}.",
+        f"I can enroll you in section {task['section']}{detail}.{_lab_fee_note(step, course)}",
     )
+
+
+def _lab_fee_note(step: Step, course: str) -> str:
+    """The lab fee the enrollment adds, said before the yes (policy: state any fee)."""
+    cents = step.task.get("lab_fee_cents")
+    if cents is None:
+        result, _ = step.call("list_courses", query=course)
+        found = [c for c in (result or {}).get("courses", []) if c["code"] == course]
+        cents = int(found[0].get("lab_fee_cents") or 0) if found else 0
+        step.task["lab_fee_cents"] = cents
+    return f" It adds a lab fee of ${cents / 100:.2f} (due in 14 days)." if cents else ""
 
 
 def _drop(step: Step) -> None:
