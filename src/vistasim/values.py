@@ -23,12 +23,14 @@ from collections.abc import Iterator
 from pydantic import JsonValue
 
 __all__ = [
+    "NUMERIC_DATE",
     "OPENING_HOURS",
     "UNIT_FAMILIES",
     "Value",
     "id_shape",
     "iter_strings",
     "json_values",
+    "numeric_days",
     "text_ids",
     "text_values",
 ]
@@ -90,6 +92,8 @@ _SPOKEN_TIME = re.compile(
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY_TEXT = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")\b", re.I)
+NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})(?![\d/.])")
+"""A date in figures, "02/11/1969" or "2.11.69": day and month in either order."""
 _ISO_YEAR_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _ISO_DATE = re.compile(r"\b(?:\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?")
 _MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
@@ -124,6 +128,8 @@ def text_values(text: str) -> set[Value]:
         found.add(("date", f"{int(match.group(1)):02d}-{int(match.group(2)):02d}"))
         if match.group(3):
             found.add(("time", f"{int(match.group(3)):02d}:{match.group(4)}"))
+    for match in NUMERIC_DATE.finditer(text):
+        found |= {("date", day) for day in numeric_days(match)}
     for match in _MONTH_DAY.finditer(text):
         found.add(("date", f"{_MONTHS[match.group(1).lower()]:02d}-{int(match.group(2)):02d}"))
     for match in _DAY_MONTH.finditer(text):
@@ -175,6 +181,18 @@ def json_values(value: JsonValue, key: str = "") -> set[Value]:
         found |= {v for v in text_values(value) if v[0] in ("date", "time")}
         found |= {("weekday", _weekday(m)) for m in _ISO_YEAR_DATE.finditer(value)}
     return found
+
+
+def numeric_days(match: re.Match[str]) -> set[str]:
+    """The days (`MM-DD`) a numeric date may mean: "02/11/1969" is 2 November or 11 February.
+
+    >>> sorted(numeric_days(NUMERIC_DATE.search("born 02/11/1969"))), numeric_days(
+    ...     NUMERIC_DATE.search("on 22/11/1971"))
+    (['02-11', '11-02'], {'11-22'})
+    """
+    first, second = int(match.group(1)), int(match.group(2))
+    readings = {(second, first), (first, second)}  # day/month, month/day
+    return {f"{m:02d}-{d:02d}" for m, d in readings if 1 <= m <= 12 and 1 <= d <= 31}
 
 
 def text_ids(text: str) -> set[str]:

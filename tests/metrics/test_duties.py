@@ -240,3 +240,17 @@ def test_a_difference_in_euros_is_the_calls_own_amount():
               "more than before."),
     )  # fmt: skip
     assert "contradicts-call" not in found
+
+
+def test_a_date_in_figures_read_either_way_does_not_contradict_the_call():
+    booked = call("book_appointment", {"start": "2026-03-20T10:00"}, slot="2026-03-20T10:00")
+    found = labels(
+        user("Book me on 20/03/2026 at 10:00."), VERIFY, booked,
+        agent("Booked: 20/03/2026 at 10:00."),
+    )  # fmt: skip
+    assert "contradicts-call" not in found
+    wrong = labels(
+        user("Book me on 20/03/2026 at 10:00."), VERIFY, booked,
+        agent("Booked: 21/03/2026 at 10:00."),
+    )  # fmt: skip
+    assert "contradicts-call" in wrong

@@ -167,3 +167,11 @@ async def test_keep_what_i_have_declines_the_other_room_offered():
     ep = await converse(AgendaPolicy(), scenario, scripted(reply), max_turns=2)
     assert not any(s.lower().startswith(("yes", "yep", "sure")) for s in ep.said)
     assert isinstance(ep.last, Finish)
+
+
+async def test_a_date_of_birth_in_figures_matches_the_users_own_either_way_round():
+    scenario = phone_desk("Book a check-up next Thursday.", name="Ann Lee",
+                          date_of_birth="1969-11-02")  # fmt: skip
+    ask = "I have Ann Lee, born 02/11/1969. Is that right?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert not any("not right" in s or "should be" in s for s in ep.said)

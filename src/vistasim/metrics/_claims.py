@@ -34,10 +34,12 @@ from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools, is_write_name
 from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import (
+    NUMERIC_DATE,
     OPENING_HOURS,
     id_shape,
     iter_strings,
     json_values,
+    numeric_days,
     text_ids,
     text_values,
 )
@@ -415,12 +417,26 @@ def _breaks_proposal(
     for stored in writes:
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
-    stated = text_values(text)
+    stated = _read_once(text, carried | known)
     for family in {kind.split(":")[0] for kind, _ in carried}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if said and not said & carried and (said - known or said & asked):
             return True
     return False
+
+
+def _read_once(text: str, known: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The text's values, a date in figures read the way that matches what is known.
+
+    "02/11/1969" is 2 November or 11 February; when one reading is the call's, the other is
+    not a second date the reply states.
+    """
+    stated = text_values(text)
+    for match in NUMERIC_DATE.finditer(text):
+        readings = {("date", day) for day in numeric_days(match)}
+        if len(readings) > 1 and readings & known:
+            stated -= readings - known
+    return stated
 
 
 def _text(stored: StoredEvent) -> str:
@@ -440,7 +456,7 @@ def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, st
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
     money = sorted(float(v) for k, v in known if k == "money")
-    stated = text_values(text)
+    stated = _read_once(text, carried | known)
     for family in {kind.split(":")[0] for kind, _ in carried}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if not said:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from vistasim.scenario import Scalar
+from vistasim.values import NUMERIC_DATE, numeric_days
 
 __all__ = ["CLOCK_KEYS", "DateMention", "day_text", "environment_now", "find_dates", "today_of"]
 
@@ -85,6 +86,10 @@ def find_dates(text: str, today: date | None) -> list[DateMention]:
         day = _explicit(match)
         if day is not None:
             found.append(_mention(match, frozenset({day})))
+    for match in NUMERIC_DATE.finditer(text):
+        days = numeric_days(match)
+        if days:  # "11/02/1969": either reading, as the user cannot tell which is meant
+            found.append(_mention(match, frozenset(days)))
     taken = [(m.start, m.end) for m in found]
     if today is not None:
         for match in _RELATIVE.finditer(text):
