@@ -254,3 +254,26 @@ def test_a_date_in_figures_read_either_way_does_not_contradict_the_call():
         agent("Booked: 21/03/2026 at 10:00."),
     )  # fmt: skip
     assert "contradicts-call" in wrong
+
+
+def _labels_on(now, *events):
+    import dataclasses
+
+    view = episode("e1", "clinic-1", [*events, criteria(True), stop()])
+    run = dataclasses.replace(make_run([view], agent_tools=TOOLS),
+                              metadata={"environment_now": now})  # fmt: skip
+    return {f.label for f in find_all(run).failures}
+
+
+def test_a_relative_date_is_read_against_the_environments_clock():
+    # Thursday 12 March 2026: "next Thursday" is 19 March (or the 26th), never Friday 20th.
+    friday = call("book_appointment", {"start": "2026-03-20T10:00"}, slot="2026-03-20T10:00")
+    thursday = call("book_appointment", {"start": "2026-03-19T10:00"}, slot="2026-03-19T10:00")
+    said = agent("Booked: next Thursday at 10:00.")
+    asked = user("Book me next Thursday at 10:00.")
+    assert "contradicts-call" in _labels_on("2026-03-12T09:00:00", asked, VERIFY, friday, said)
+    assert "contradicts-call" not in _labels_on(
+        "2026-03-12T09:00:00", asked, VERIFY, thursday, said
+    )
+    tomorrow = agent("Booked: tomorrow at 10:00.")
+    assert "contradicts-call" in _labels_on("2026-03-12T09:00:00", asked, VERIFY, friday, tomorrow)

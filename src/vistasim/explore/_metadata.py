@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from vistasim.config import RunConfig
+from vistasim.dates import environment_now
 from vistasim.errors import ConfigError
 from vistasim.explore._settings import builtin_domain
 from vistasim.explore._setup import env_factory
@@ -29,6 +30,9 @@ def run_metadata(config: RunConfig) -> dict[str, object]:
             metadata["agent_tools"] = [t.name for t in tools]
             metadata["agent_tool_descriptions"] = {t.name: t.description for t in tools}
             metadata["user_tools"] = [t.name for t in env.user_tools()]
+            now = environment_now(getattr(env, "inner", env))
+            if now is not None:  # the detectors read "tomorrow" in replies against it
+                metadata["environment_now"] = now.isoformat()
             rules = _product_rules(config, type(getattr(env, "inner", env)))
             if rules is not None:
                 metadata["policy_rules"] = rules.model_dump(mode="json")

@@ -27,7 +27,9 @@ import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from datetime import date
 
+from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
@@ -160,11 +162,13 @@ def detect_claims(
     write_tools: Sequence[str] | None = None,
     tool_names: Sequence[str] = (),
     writes: WriteTools | None = None,
+    today: date | None = None,
 ) -> list[Failure]:
     """Run the say-versus-do detectors over one episode.
 
     `writes`: what changes the state as observed over the whole run; default: learnt from this
-    episode (and `write_tools`, a product's list, when given).
+    episode (and `write_tools`, a product's list, when given). `today`: the environment's day,
+    against which "tomorrow" and "next Thursday" in a reply are read.
     """
     if writes is None:
         writes = WriteTools.from_events((s.event for s in view.events), listed=write_tools)
@@ -174,6 +178,7 @@ def detect_claims(
         writes_of=writes,
         claim_cues=_claim_cues(named),
         tool_verbs=frozenset(v for t in named for v in _verbs_of(t)),
+        today=today,
     )
     return detector_failures(view, "claims", _DETECTORS, CLAIM_DETECTORS, context)
 
@@ -186,6 +191,8 @@ class _Context:
     """The generic cues first (`len(_GENERIC_CLAIMS)` of them), then the verb frames."""
     tool_verbs: frozenset[str] = frozenset()
     """The verbs the write tools are named after ("cancelled" for `cancel_order`)."""
+    today: date | None = None
+    """The environment's day, if its clock was recorded: relative dates are read against it."""
 
     def backs(self, verb: str, tool: str) -> bool:
         """Whether a change made by `tool` backs a claim worded with `verb` ("" = generic)."""
@@ -384,7 +391,7 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         if turn.message is not None and isinstance(turn.message.event, UserMessage):
             asked |= text_values(turn.message.event.text)
         if writes and proposal is not None and _breaks_proposal(
-            _text(proposal), writes, known, asked
+            _text(proposal), writes, known, asked, ctx.today
         ):
             evidence.extend([proposal.id, *(w.id for w in writes)])
         for stored in turn.calls:
@@ -394,7 +401,7 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         if claimed and turn.reply is not None:
             # Only what the reply reports as done is checked: a next proposal in the same reply
             # ("Done. First class costs 32.00 more: shall I?") states values of its own.
-            wrong = _wrong_values(claimed, writes, known) or _wrong_ids(turn, writes)
+            wrong = _wrong_values(claimed, writes, known, ctx.today) or _wrong_ids(turn, writes)
             if wrong:
                 evidence.extend([*(w.id for w in writes), turn.reply.id])
         asks = turn.reply is not None and "?" in turn.reply_text
@@ -407,6 +414,7 @@ def _breaks_proposal(
     writes: list[StoredEvent],
     known: set[tuple[str, str]],
     asked: AbstractSet[tuple[str, str]] = frozenset(),
+    today: date | None = None,
 ) -> bool:
     """Whether a proposal stated values of a kind the calls carry, none of them the calls'.
 
@@ -417,7 +425,7 @@ def _breaks_proposal(
     for stored in writes:
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
-    stated = _read_once(text, carried | known)
+    stated = _read_once(text, carried | known, today)
     for family in {kind.split(":")[0] for kind, _ in carried}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if said and not said & carried and (said - known or said & asked):
@@ -425,16 +433,22 @@ def _breaks_proposal(
     return False
 
 
-def _read_once(text: str, known: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]:
-    """The text's values, a date in figures read the way that matches what is known.
+def _read_once(
+    text: str, known: AbstractSet[tuple[str, str]], today: date | None = None
+) -> set[tuple[str, str]]:
+    """The text's values, a date that may mean several days read the way that matches.
 
-    "02/11/1969" is 2 November or 11 February; when one reading is the call's, the other is
-    not a second date the reply states.
+    "02/11/1969" is 2 November or 11 February, "next Thursday" this week's or next week's: when
+    one reading is what the calls carry, the others are not further dates the reply states.
+    With no reading known, every reading stays (and none agreeing with the call is the point).
     """
     stated = text_values(text)
-    for match in NUMERIC_DATE.finditer(text):
-        readings = {("date", day) for day in numeric_days(match)}
-        if len(readings) > 1 and readings & known:
+    groups = [{("date", d) for d in numeric_days(m)} for m in NUMERIC_DATE.finditer(text)]
+    if today is not None:
+        groups += [{("date", d) for d in m.days} for m in find_dates(text, today) if m.relative]
+    for readings in groups:
+        stated |= readings
+        if readings & known:
             stated -= readings - known
     return stated
 
@@ -443,7 +457,12 @@ def _text(stored: StoredEvent) -> str:
     return stored.event.text if isinstance(stored.event, AgentReply) else ""
 
 
-def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, str]]) -> bool:
+def _wrong_values(
+    text: str,
+    writes: list[StoredEvent],
+    known: set[tuple[str, str]],
+    today: date | None = None,
+) -> bool:
     """Whether the reply states values of a kind the calls carry that contradict them.
 
     Per kind ("2 hours" against a call of 2 days is one kind, quantity): when none of the stated
@@ -456,7 +475,7 @@ def _wrong_values(text: str, writes: list[StoredEvent], known: set[tuple[str, st
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
     money = sorted(float(v) for k, v in known if k == "money")
-    stated = _read_once(text, carried | known)
+    stated = _read_once(text, carried | known, today)
     for family in {kind.split(":")[0] for kind, _ in carried}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if not said:

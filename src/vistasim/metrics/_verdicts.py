@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 
 from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._claims import detect_claims
@@ -69,6 +70,7 @@ def find_all(
     user: list[UserFinding] = []
     tools = run.agent_tools or ()
     injected = _injected_texts(run)
+    today = _environment_day(run)
     described = run.metadata.get("agent_tool_descriptions")
     descriptions = (
         {str(k): str(v) for k, v in described.items()} if isinstance(described, dict) else {}
@@ -76,7 +78,7 @@ def find_all(
     for episode in run.episodes:
         if is_errored(episode):
             continue
-        failures += detect_claims(episode, writes=writes, tool_names=tools)
+        failures += detect_claims(episode, writes=writes, tool_names=tools, today=today)
         failures += detect_duties(
             episode, writes=writes, tool_names=tools, descriptions=descriptions
         )
@@ -103,6 +105,15 @@ def find_all(
         for e in run.episodes
     }
     return RunFindings(failures=tuple(failures), user=tuple(user), verdicts=verdicts)
+
+
+def _environment_day(run: RunView) -> date | None:
+    """The day of the environment's clock, as the run recorded it at its start."""
+    recorded = run.metadata.get("environment_now")
+    try:
+        return datetime.fromisoformat(recorded).date() if isinstance(recorded, str) else None
+    except ValueError:
+        return None
 
 
 def _injected_texts(run: RunView) -> dict[str, tuple[str, ...]]:

@@ -1,5 +1,6 @@
 """The simulated user: actions, observations and policies (offline agenda, LLM-driven)."""
 
+from vistasim.dates import environment_now
 from vistasim.user._agenda import COMBINE_PROBABILITY, MAX_UNREAD, AgendaPolicy
 from vistasim.user._agenda_ops import (
     Alternative,
@@ -10,7 +11,6 @@ from vistasim.user._agenda_ops import (
     pick_alternatives,
 )
 from vistasim.user._agenda_turn import LOST
-from vistasim.user._dates import environment_now
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._prompts import prompt_hash
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView

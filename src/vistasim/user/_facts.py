@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
-from vistasim.user._dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
 
 __all__ = ["Contradiction", "Fact", "Stated", "build_facts", "contradiction", "stated_values"]

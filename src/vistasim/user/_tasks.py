@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from vistasim.dates import day_text
 from vistasim.scenario import Scalar
-from vistasim.user._dates import day_text
 from vistasim.values import text_values
 
 __all__ = ["Clause", "built_task", "goal_clause", "is_verb", "request_clauses"]

@@ -1,4 +1,7 @@
-"""Dates in an agent's message or a goal, relative ones resolved against the episode's clock.
+"""Dates in a text (an agent's reply, a goal), relative ones resolved against the episode's clock.
+
+The simulated user reads proposals with it and the detectors read replies with it, so both take
+"next Thursday" for the same days.
 
 "Next Thursday", "tomorrow", "this Friday" or "in two days" mean a calendar date only on a given
 day. The clock is the environment's (`now()`), or one the scenario or the caller gives; without
