@@ -29,6 +29,7 @@ from vistasim.metrics._judge import (
     JudgeError,
     JudgeFailed,
     ask_json,
+    cited_events,
     judge_each,
     load_prompt,
     render_transcript,
@@ -371,11 +372,7 @@ class _JudgedFailure(BaseModel):
     @field_validator("event_ids")
     @classmethod
     def _known_ids(cls, ids: list[int], info: ValidationInfo) -> list[int]:
-        known = (info.context or {}).get("event_ids", set())
-        unknown = [i for i in ids if i not in known]
-        if unknown:
-            raise ValueError(f"event ids {unknown!r} are not in the transcript")
-        return ids
+        return cited_events(ids, info.context)
 
 
 class _JudgedFailures(BaseModel):

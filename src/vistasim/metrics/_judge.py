@@ -8,7 +8,7 @@ judge never turns into a silent zero.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from string import Template
@@ -29,6 +29,7 @@ __all__ = [
     "JudgeError",
     "JudgeFailed",
     "ask_json",
+    "cited_events",
     "judge_each",
     "load_prompt",
     "render_transcript",
@@ -74,6 +75,22 @@ class JudgeAnswer(Generic[T]):
     value: T
     calls: int
     usage: TokenUsage
+
+
+def cited_events(ids: list[int], context: Mapping[str, object] | None) -> list[int]:
+    """Check a judge's evidence, the event ids it cites.
+
+    They must be ids of the transcript (`context["event_ids"]`) and, when `context["agent_ids"]`
+    is given, one of them at least must be the agent's own event.
+    """
+    known = (context or {}).get("event_ids", set())
+    unknown = [i for i in ids if not isinstance(known, set) or i not in known]
+    if unknown:
+        raise ValueError(f"event ids {unknown!r} are not in the transcript")
+    agent_ids = (context or {}).get("agent_ids")
+    if isinstance(agent_ids, set) and not set(ids) & agent_ids:
+        raise ValueError("cite at least one of the agent's own replies or tool calls")
+    return ids
 
 
 def load_prompt(name: str, **values: str) -> str:

@@ -19,6 +19,7 @@ from vistasim.metrics._judge import (
     JudgeError,
     JudgeFailed,
     ask_json,
+    cited_events,
     judge_each,
     load_prompt,
     render_transcript,
@@ -42,13 +43,7 @@ class _Violation(BaseModel):
     @field_validator("event_ids")
     @classmethod
     def _evidence(cls, ids: list[int], info: ValidationInfo) -> list[int]:
-        context = info.context or {}
-        unknown = [i for i in ids if i not in context.get("event_ids", set())]
-        if unknown:
-            raise ValueError(f"event ids {unknown!r} are not in the transcript")
-        if not set(ids) & context.get("agent_ids", set()):
-            raise ValueError("cite at least one of the agent's own replies or tool calls")
-        return ids
+        return cited_events(ids, info.context)
 
 
 class _Violations(BaseModel):
