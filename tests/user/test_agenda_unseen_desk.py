@@ -175,3 +175,19 @@ async def test_a_date_of_birth_in_figures_matches_the_users_own_either_way_round
     ask = "I have Ann Lee, born 02/11/1969. Is that right?"
     ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
     assert not any("not right" in s or "should be" in s for s in ep.said)
+
+
+def test_a_request_done_to_the_user_is_asked_for_not_spliced_after_i_want_to():
+    import random
+
+    from vistasim.scenario import Persona
+    from vistasim.user._phrasing import Phrasing, load_templates
+
+    for formality in ("casual", "neutral", "formal"):
+        persona = Persona.model_validate({"name": "Dan", "style": {"formality": formality}})
+        for seed in range(4):
+            ph = Phrasing(templates=load_templates(), persona=persona, rng=random.Random(seed))
+            said = ph.request("Sign me up for CS201 Data Structures")
+            assert "sign me up for CS201" in said
+            assert not any(w in said for w in ("wanna sign", "gotta sign", "like to sign",
+                                               "need to sign", "help me sign"))  # fmt: skip

@@ -8,6 +8,7 @@ another seed gives other words for the same facts.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -39,6 +40,11 @@ class _ByVerbosity(BaseModel):
     high: list[str]
 
 
+_DONE_TO_ME = re.compile(r"^\s*[A-Za-z]+\s+(?:me|us)\b(?!\s+know\b)", re.IGNORECASE)
+"""An imperative whose object is the user ("sign me up", "send us the code"); "let me know" is
+not one."""
+
+
 class AgendaTemplates(BaseModel):
     """The agenda user's wording, as shipped in `prompts/agenda_templates.yaml`."""
 
@@ -46,6 +52,7 @@ class AgendaTemplates(BaseModel):
     greet: _ByFormality
     introduce: list[str]
     request: _ByFormality
+    ask_do: _ByFormality
     ask_tell: _ByFormality
     ask_check: _ByFormality
     volunteer: list[str]
@@ -149,6 +156,10 @@ class Phrasing:
                     self.templates.ask_check if clause.form == "check" else self.templates.ask_tell
                 )
                 parts.append(self.pick(getattr(asks, self.formality), question=clause.text))
+            elif _DONE_TO_ME.match(clause.text):
+                variants = getattr(self.templates.ask_do, self.formality)
+                parts.append(self.pick(variants, task=lower_first(clause.text)))
+                templated = True
             elif not templated:
                 variants = getattr(self.templates.request, self.formality)
                 parts.append(self.pick(variants, task=lower_first(clause.text)))
