@@ -50,6 +50,7 @@ BLIND = (
     ("pharmacy", "Pharmacy"),
     ("mobile", "Mobile"),
     ("hotel", "Hotel"),
+    ("energy", "Energy"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""

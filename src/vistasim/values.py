@@ -111,7 +111,7 @@ _QUANTITY = re.compile(
 )
 _MONEY_KEY = re.compile(
     r"(?:^|_)(?:amount|price|total|refund|fee|cost|charge|balance|paid|subtotal|limit|copay|fare"
-    r"|deposit|difference|surcharge|rate)"
+    r"|deposit|difference|surcharge|rate|instal+ment|payment|overdue|owed|arrears|bill|estimate)"
     r"|_(?:eur|usd|gbp|chf|dollars|euros|pounds)$"  # `difference_eur`: the currency says it
 )
 _ID_TOKEN = re.compile(
@@ -145,8 +145,10 @@ def text_values(text: str) -> set[Value]:
         found.add(("weekday", match.group(1).lower()))
     for match in _ISO_YEAR_DATE.finditer(text):
         found.add(("weekday", _weekday(match)))
-    for match in _QUANTITY.finditer(_MONEY_TEXT.sub(" ", text)):
+    for match in _QUANTITY.finditer(_MONEY_TEXT.sub(" £MONEY ", text)):
         amount = match.group(1).lower()
+        if amount in ("a", "an") and _RATE_BEFORE.search(match.string[: match.start()]):
+            continue  # "£42.00 a month", "twice a week": a rate, not a length
         number = _NUMBER_WORDS.get(amount) or float(amount)
         found.add((f"quantity:{_UNITS[match.group(2).lower()]}", _number(number)))
     return found
@@ -205,12 +207,18 @@ def id_shape(token: str) -> str:
     return re.sub(r"\d", "9", re.sub(r"[A-Za-z]", "A", token.upper()))
 
 
+_RATE_BEFORE = re.compile(r"(?:£MONEY|\bper|\btimes|\btwice|\bonce)\s*$", re.IGNORECASE)
+
+
 def _keyed_number(key: str, number: float) -> set[Value]:
+    parts = key.split("_")
+    if "of" in parts or parts[-1] in ("day", "date"):
+        return set()  # `day_of_month: 20`, `bill_due_day: 28`: a day of the month, no amount
     if key.endswith("_cents") or key == "cents":
         return {("money", f"{number / 100:.2f}")}
     if _MONEY_KEY.search(key):
         return {("money", f"{number:.2f}")}
-    for part in reversed(key.split("_")):
+    for part in reversed(parts):
         family = _UNITS.get(part)
         if family is not None and len(part) > 1:
             return {(f"quantity:{family}", _number(number))}

@@ -277,3 +277,16 @@ def test_a_relative_date_is_read_against_the_environments_clock():
     )
     tomorrow = agent("Booked: tomorrow at 10:00.")
     assert "contradicts-call" in _labels_on("2026-03-12T09:00:00", asked, VERIFY, friday, tomorrow)
+
+
+def test_days_of_the_month_and_monthly_rates_are_no_lengths_and_usage_no_fee():
+    from vistasim.values import json_values, text_values
+
+    assert json_values({"day_of_month": 20, "bill_due_day": 28}) == set()
+    assert ("quantity:month", "1") not in text_values("now £42.00 a month")
+    assert ("money", "15.64") in json_values({"final_instalment": 15.64})
+    moved = call("cancel_appointment", {"standing_charges": 9.54, "usage_charge": 57.58},
+                 appointment_id="A7")  # fmt: skip
+    found = labels(user("Close it."), VERIFY, agent("I'll close it. Shall I?"), user("Yes."),
+                   moved, agent("Done, it's closed."))  # fmt: skip
+    assert "unstated-fee" not in found

@@ -191,3 +191,25 @@ def test_a_request_done_to_the_user_is_asked_for_not_spliced_after_i_want_to():
             assert "sign me up for CS201" in said
             assert not any(w in said for w in ("wanna sign", "gotta sign", "like to sign",
                                                "need to sign", "help me sign"))  # fmt: skip
+
+
+async def test_a_goal_that_will_not_pay_a_fee_declines_a_change_that_costs_one():
+    scenario = phone_desk("Switch me to Fix 12, but I won't pay an exit fee.", **HOTEL)
+    offer = "Leaving Fix 24 early costs a £150.00 exit fee. Shall I switch you to Fix 12?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(offer), max_turns=2)
+    assert not ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
+async def test_an_offer_that_fits_the_goals_fallback_is_taken_one_that_does_not_is_not():
+    longest = phone_desk("Spread my balance over 18 months. If that's longer than you allow, "
+                         "I'll take the longest plan you offer.", **HOTEL)  # fmt: skip
+    offer = ("I'm sorry, a plan can run for at most 12 months, so I can't do 18. Over 12 months "
+             "that's £15.71 a month. Shall I set that up?")
+    ep = await converse(AgendaPolicy(), longest, scripted(offer), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+    later = phone_desk("Move my train to Friday at 4 pm. If the 4 pm train is full, the next "
+                       "later train on Friday evening is fine.", **HOTEL)  # fmt: skip
+    earlier = ("I'm sorry, the 16:00 on Friday is sold out. I can move you from the 18:30 on "
+               "Thursday to the 13:45 on Friday. Shall I go ahead?")
+    ep = await converse(AgendaPolicy(), later, scripted(earlier), max_turns=2)
+    assert "later train on Friday evening" in ep.said[1]

@@ -204,7 +204,10 @@ def _mentions(text: str, stems: tuple[str, ...]) -> bool:
 
 
 _FEE_KEY = re.compile(r"fee|charge|surcharge|penalt", re.IGNORECASE)
-_NOT_A_FEE = re.compile(r"total|paid|balance|rate|price|copay|refund|waive", re.IGNORECASE)
+_NOT_A_FEE = re.compile(
+    r"total|paid|balance|rate|price|copay|refund|waive|usage|standing|energy|consumption|estimate",
+    re.IGNORECASE,
+)
 """Amounts beside fees that are not one this change adds: totals so far, prices, refunds."""
 
 

@@ -22,7 +22,7 @@ from vistasim.user._lexicon import is_confirmation_request
 from vistasim.user._phrasing import lower_first
 from vistasim.user._reading import Refusal, is_change_intent
 from vistasim.user._tasks import goal_is_question
-from vistasim.values import text_ids
+from vistasim.values import text_ids, text_values
 
 if TYPE_CHECKING:
     from vistasim.user._agenda_react import Reaction, Step
@@ -33,7 +33,8 @@ __all__ = ["is_question", "on_refusal", "split_fallback"]
 _FALLBACK = re.compile(
     r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
     r"(?:if\s+(?:no\b|none\b|(?:[^,;:.]|:(?=\d)){0,40}?"
-    r"\b(?:not|n't|cannot|unavailable|full|booked|taken|gone)\b)"
+    r"\b(?:not|n't|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than"
+    r"|too (?:long|late|early|much|many)|exceeds?)\b)"
     r"(?:[^,;:.]|:(?=\d))*[,:;]|if\s+not\b[,:;]?|if\s+unavailable\b[,:;]?|otherwise\b[,:;]?"
     r"|failing\s+that\b[,:;]?|or\s+else\b[,:;]?)\s*(?:—\s*)?",
     re.IGNORECASE,
@@ -85,8 +86,15 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     if entry.fallback and not entry.fallback_used:
         if _ACCEPTS.search(entry.fallback):
             return Reaction(text="", progress=True, refused=True)
-        text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(entry.fallback)))
         changes = {"task": entry.fallback, "fallback_used": True, "alternative_asked": False}
+        offer = message.replace(refused.sentence, " ")
+        if is_confirmation_request(offer) and fits_time_words(
+            entry.fallback, step.view.scenario.goal, offer
+        ):
+            # "I can't do 18 months. Over 12 that's £15.71 a month: shall I?" for a goal that
+            # takes "the longest plan you offer": the offer on the table is the fallback.
+            return Reaction(text=ph.styled("confirm"), progress=True, changes=changes)
+        text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(entry.fallback)))
         return Reaction(text=text, progress=True, changes=changes)
     offered = _alternative(step, message, refused)
     objection = mismatch(step, state, message) if offered else None
@@ -98,6 +106,49 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
         changes = {"alternative_asked": True, "refused_with": refused.sentence}
         return Reaction(text=text, progress=True, changes=changes)
     return Reaction(text="", progress=True, stopped=refused.sentence)
+
+
+_PARTS_OF_DAY = {
+    "morning": (0, 12 * 60),
+    "afternoon": (12 * 60, 17 * 60),
+    "evening": (17 * 60, 24 * 60),
+    "night": (18 * 60, 24 * 60),
+}
+
+
+def fits_time_words(fallback: str, goal: str, offer: str) -> bool:
+    """Whether the times offered fit what the fallback says of them ("Friday evening", "later").
+
+    >>> fits_time_words("the next later train on Friday evening", "Friday at 4 pm", "13:45?")
+    False
+    >>> fits_time_words("another time that Monday morning is fine", "10am", "10:15, shall I?")
+    True
+    """
+    offered = [
+        _minutes(next(iter(v.values)))
+        for v in stated_values(offer, None)
+        if v.kind == "time" and not _FROM.search(offer[max(0, v.start - 12) : v.start])
+    ]  # "move you from the 18:30 to the 13:45": the 13:45 is what is offered
+    if not offered:
+        return True
+    lowered = fallback.lower()
+    for word, (start, end) in _PARTS_OF_DAY.items():
+        if re.search(rf"\b{word}\b", lowered) and not any(start <= t < end for t in offered):
+            return False
+    asked = [_minutes(v) for k, v in text_values(goal) if k == "time"]
+    if asked and re.search(r"\blater\b", lowered) and not any(t > asked[0] for t in offered):
+        return False
+    if asked and re.search(r"\bearlier\b", lowered) and not any(t < asked[0] for t in offered):
+        return False
+    return True
+
+
+_FROM = re.compile(r"\bfrom\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _minutes(clock: str) -> int:
+    hours, _, minutes = clock.partition(":")
+    return int(hours) * 60 + int(minutes or 0)
 
 
 def _alternative(step: Step, message: str, refused: Refusal) -> bool:

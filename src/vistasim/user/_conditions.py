@@ -6,6 +6,8 @@ the same figure.
 
 >>> price_limit("Tell me whether cancelling costs anything. Only cancel it if there is no fee.")
 0.0
+>>> price_limit("Switch me to Fix 12, but I won't pay an exit fee.")
+0.0
 >>> price_limit("Add the 5GB pack, as long as it's under £10.")
 10.0
 >>> price_limit("Cancel my line.") is None
@@ -30,7 +32,9 @@ _FREE = re.compile(
     r"|\bdoes ?n[o']t cost\b|\bwon'?t cost\b)"
     r"|\bas long as (?:there(?:'s| is) no (?:fee|charge|cost)|it(?:'s| is) free"
     r"|it (?:costs|is) nothing)\b"
-    r"|\bif (?:it(?:'s| is) free|there(?:'s| is) no (?:fee|charge|cost))\b[^.;]{0,20}?\bonly\b",
+    r"|\bif (?:it(?:'s| is) free|there(?:'s| is) no (?:fee|charge|cost))\b[^.;]{0,20}?\bonly\b"
+    r"|\b(?:won'?t|will not|don'?t want to|do not want to|not willing to|refuse to|can'?t) pay"
+    r" (?:an?|the|any) (?:\w+ )?(?:fee|charge|penalty)",
     re.IGNORECASE,
 )
 _CEILING = re.compile(
