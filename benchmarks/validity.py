@@ -51,6 +51,7 @@ BLIND = (
     ("mobile", "Mobile"),
     ("hotel", "Hotel"),
     ("energy", "Energy"),
+    ("gym", "Gym"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""

@@ -40,3 +40,28 @@ def test_a_figure_of_another_field_or_of_nothing_named_is_left_alone():
         agent("CS201-A holds 12 students. You will have 14 credits left to take this year."),
     )
     assert "misquoted-result" not in found
+
+
+def test_a_figure_in_the_fields_words_in_another_order_for_the_latest_result_is_read():
+    moved = ToolCall(name="move_home", args={"account_number": "GE-1005"},
+                     result={"account_number": "GE-1005", "final_bill_estimate": 67.12,
+                             "usage_charge": 57.58})  # fmt: skip
+    wrong = labels(user("I'm moving out."), moved,
+                   agent("Done. Your estimated final bill is £57.58."))  # fmt: skip
+    right = labels(user("I'm moving out."), moved,
+                   agent("Done. Your estimated final bill is £67.12."))  # fmt: skip
+    assert "misquoted-result" in wrong and "misquoted-result" not in right
+
+
+def test_what_would_be_and_figures_of_two_calls_in_one_go_are_not_misquotes():
+    def drop(section, left):
+        return ToolCall(name="drop_course", args={"section_id": section},
+                        result={"dropped": section, "credits_this_term": left})  # fmt: skip
+
+    found = labels(
+        user("Drop MATH201-A and HIST110-A."), drop("MATH201-A", 6), drop("HIST110-A", 3),
+        agent("Done: dropped MATH201-A. You now have 6 credits this term. Done: dropped "
+              "HIST110-A. You now have 3 credits this term. The new total would be 9 credits "
+              "this term if you re-enroll."),
+    )  # fmt: skip
+    assert "misquoted-result" not in found

@@ -6,9 +6,13 @@
   another field, or a stale or made-up value.
 
 Only fields named by two words or more are read (`seats_left`, `refills_left`,
-`remaining_balance`): one word ("credits", "price") is said of too many things. The figure must
-sit next to the field's words ("12 seats left", "seats left: 12"), in a sentence that names the
-record, and no record named earlier in that sentence may hold that figure for that field.
+`final_bill_estimate`): one word ("credits", "price") is said of too many things. The field's
+words must stand around the figure, in any order and form (six words before it, three after:
+"12 seats left", "your estimated final bill is £57.58"). The record is the one the sentence
+names last before the figure; a sentence that names none speaks of the latest call's result,
+when just one of its records has that field. A figure that a record named earlier in the
+sentence holds for that field is no misquote, and a sentence about what would be ("the new
+total would be €420") reads nothing out.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ _SENTENCES = re.compile(
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<=[.!?;])\s+|\n+"
 )  # "Dr. Jansen" ends no sentence
 _NUMBER = r"(\d+(?:[.,]\d+)?)"
+_HYPOTHETICAL = re.compile(r"\b(?:would|will|new|if|once|could)\b|'ll\b", re.IGNORECASE)
 _Record = dict[str, float]
 
 
@@ -43,51 +48,90 @@ def detect_quotes(view: EpisodeView) -> list[Failure]:
 def _misquoted(events: tuple[StoredEvent, ...]) -> list[int]:
     evidence: list[int] = []
     records: dict[str, tuple[_Record, int]] = {}  # id -> numeric fields, call event id
+    latest: list[tuple[_Record, int]] = []  # the records of the latest successful call
+    this_turn: dict[str, set[float]] = {}  # every value each field took since the last reply
     for stored in events:
         event = stored.event
         if isinstance(event, ToolCall) and event.error is None:
-            for record_id, fields in _records(event.result):
+            found = list(_records(event.result))
+            for record_id, fields in found:
                 records[record_id.casefold()] = (fields, stored.id)
-        elif isinstance(event, AgentReply) and records:
-            for call_id in _contradicted(event.text, records):
+                for field, value in fields.items():
+                    this_turn.setdefault(field, set()).add(value)
+            if found:
+                latest = [(fields, stored.id) for _, fields in found]
+        elif isinstance(event, AgentReply):
+            # Two drops in one go: "you now have 6 credits... now 3": each is a call's own.
+            for call_id in _contradicted(event.text, records, latest, this_turn):
                 evidence += [call_id, stored.id]
+            this_turn = {}
     return evidence
 
 
-def _contradicted(text: str, records: Mapping[str, tuple[_Record, int]]) -> Iterator[int]:
+def _contradicted(
+    text: str,
+    records: Mapping[str, tuple[_Record, int]],
+    latest: list[tuple[_Record, int]],
+    this_turn: Mapping[str, set[float]],
+) -> Iterator[int]:
     for sentence in _SENTENCES.split(text):
+        if _HYPOTHETICAL.search(sentence):
+            continue  # "the new total would be €420": a proposal, not a read-out of the record
         named = [
             (m.start(), m.group(0).casefold())
             for m in re.finditer(r"[A-Za-z0-9][\w-]*\d[\w-]*", sentence)
             if m.group(0).casefold() in records
         ]
-        for position, field, said in _quoted_figures(sentence, records, named):
-            before = [rid for start, rid in named if start < position] or [named[0][1]]
-            owner = before[-1]
-            fields, call_id = records[owner]
+        candidates = {f for _, rid in named for f in records[rid][0]}
+        candidates |= {f for fields, _ in latest for f in fields}
+        for position, field, said in _quoted_figures(sentence, candidates):
+            before = [rid for start, rid in named if start < position] or [
+                rid for _, rid in named[:1]
+            ]
+            owners = [records[rid] for rid in before[-1:]]
+            if not owners:
+                # No record named: the latest call's, when only one of its records has the field.
+                owners = [r for r in latest if field in r[0]][:2]
+                if len(owners) != 1:
+                    continue
+            fields, call_id = owners[0]
             if field not in fields or fields[field] == said:
+                continue
+            if not named and said in this_turn.get(field, set()):
                 continue
             if any(records[rid][0].get(field) == said for rid in before):
                 continue  # the figure is another named record's, said a little further on
             yield call_id
 
 
-def _quoted_figures(
-    sentence: str, records: Mapping[str, tuple[_Record, int]], named: list[tuple[int, str]]
-) -> Iterator[tuple[int, str, float]]:
-    if not named:
-        return
-    fields = {f for rid in {r for _, r in named} for f in records[rid][0]}
-    for field in fields:
-        words = field.split("_")
-        phrase = r"[\s_-]+".join(re.escape(w) for w in words)
-        patterns = (
-            rf"{_NUMBER}\s+{phrase}\b",
-            rf"\b{phrase}\s*(?::|is|are|of|=)?\s*{_NUMBER}(?![\w.:])",
-        )
-        for pattern in patterns:
-            for match in re.finditer(pattern, sentence, re.IGNORECASE):
+def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str, float]]:
+    """(where, field, figure) for each figure said with a field's own words around it.
+
+    The words may come in any order and form ("estimated final bill is £57.58" for
+    `final_bill_estimate`), within five words before the figure or three after it, and not
+    beyond the figures beside it.
+    """
+    words = [(m.start(), _stem(m.group(0))) for m in re.finditer(r"[A-Za-z]+", sentence)]
+    figures = list(re.finditer(rf"[£$€]?\s?{_NUMBER}", sentence))
+    for index, match in enumerate(figures):
+        # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
+        # 14 days)" says nothing of a fee of 14.
+        low = figures[index - 1].end() if index else -1
+        high = figures[index + 1].start() if index + 1 < len(figures) else len(sentence)
+        near = [w for start, w in words if low < start < match.start()][-5:]
+        near += [w for start, w in words if match.end() < start < high][:3]
+        for field in fields:
+            wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS}
+            if len(wanted) >= 2 and wanted <= set(near):
                 yield match.start(), field, float(match.group(1).replace(",", "."))
+
+
+_UNIT_WORDS = frozenset({"eur", "gbp", "usd", "cents", "pct"})
+
+
+def _stem(word: str) -> str:
+    # "estimated" and "estimate", "seats" and "seat" are one word here.
+    return word.lower()[:5]
 
 
 def _records(value: object) -> Iterator[tuple[str, _Record]]:
@@ -100,10 +144,10 @@ def _records(value: object) -> Iterator[tuple[str, _Record]]:
         return
     ids = [v for v in value.values() if isinstance(v, str) and text_ids(v) == {v}]
     fields = {
-        str(k).lower(): float(v)
+        str(k).lower(): float(v) / (100 if str(k).lower().endswith("_cents") else 1)
         for k, v in value.items()
         if isinstance(v, int | float) and not isinstance(v, bool) and "_" in str(k)
-    }
+    }  # `lab_fee_cents: 8000` is said "$80.00"
     if ids and fields:
         for record_id in ids:
             yield record_id, fields
