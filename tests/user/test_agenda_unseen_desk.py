@@ -213,3 +213,17 @@ async def test_an_offer_that_fits_the_goals_fallback_is_taken_one_that_does_not_
                "Thursday to the 13:45 on Friday. Shall I go ahead?")
     ep = await converse(AgendaPolicy(), later, scripted(earlier), max_turns=2)
     assert "later train on Friday evening" in ep.said[1]
+
+
+async def test_if_full_ill_leave_it_declines_the_alternative_and_is_cancelled_is_done():
+    spin = phone_desk("Book the 7am Spin class tomorrow. If it's full I'll leave it, nothing "
+                      "else.", **HOTEL)  # fmt: skip
+    offer = ("Sorry, Spin at 07:00 is full. The nearest alternative is Pilates at 12:30. Would "
+             "you like me to book that instead?")
+    ep = await converse(AgendaPolicy(), spin, scripted(offer), max_turns=2)
+    assert not any(s.lower().startswith(("yes", "yep", "sure")) for s in ep.said)
+    cancel = phone_desk("Cancel my gym membership.", **HOTEL)
+    ep = await converse(AgendaPolicy(), cancel,
+                        scripted("Your membership is cancelled and ends on 21 November."),
+                        max_turns=2)  # fmt: skip
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"

@@ -397,7 +397,10 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         for stored in turn.calls:
             if isinstance(stored.event, ToolCall):
                 known |= json_values(stored.event.args) | json_values(stored.event.result)
-        claimed = ctx.reported_part(turn) if writes and ctx.claims(turn, ()) else ""
+        # After a yes to its proposal, the reply to the change reports it, whatever its words
+        # ("You're booked on Yoga at 19:00").
+        reports = writes and (ctx.claims(turn, ()) or proposal is not None)
+        claimed = ctx.reported_part(turn) if reports else ""
         if claimed and turn.reply is not None:
             # Only what the reply reports as done is checked: a next proposal in the same reply
             # ("Done. First class costs 32.00 more: shall I?") states values of its own.
@@ -426,11 +429,20 @@ def _breaks_proposal(
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
     stated = _read_once(text, carried | known, today)
-    for family in {kind.split(":")[0] for kind, _ in carried}:
+    for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if said and not said & carried and (said - known or said & asked):
             return True
     return False
+
+
+def _stated_kinds(carried: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The calls' values a reply could state.
+
+    `remaining_months: 0` is no length it would say ("one month's notice" is the rule, not a
+    contradiction of it).
+    """
+    return {(k, v) for k, v in carried if not (k.startswith("quantity") and float(v) == 0)}
 
 
 def _read_once(
@@ -476,7 +488,7 @@ def _wrong_values(
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
     money = sorted(float(v) for k, v in known if k == "money")
     stated = _read_once(text, carried | known, today)
-    for family in {kind.split(":")[0] for kind, _ in carried}:
+    for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if not said:
             continue

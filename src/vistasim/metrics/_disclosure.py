@@ -116,6 +116,18 @@ def _generic(call: ToolCall, earlier: list[ToolCall], said: list[str]) -> bool |
     if not established:
         return None  # the user said nothing about who they are: this product's policy is unknown
     families = {family for family, _ in established}
+    own_ids = {v for family, v in established if family != "name"}
+    if any(v.casefold() in own_ids for v in iter_strings(call.args)):
+        # Asked for by the user's own id (`issue_guest_pass(member_id=<theirs>)`): a record of
+        # theirs, even where it names the friend they brought.
+        return False
+    asked_for = identity_fields({k: v for k, v in call.args.items()}, bare_name=False)
+    if call.result and any(
+        family == "person" and not _matches((family, value), established)
+        for family, value in asked_for
+    ) and ("person" in families):
+        # `get_bookings(member_id=<another member>)`: whose records they are is the argument.
+        return True
     verdict: bool | None = None
     for record in records(call.result):
         fields = identity_fields(record)

@@ -33,7 +33,7 @@ __all__ = ["is_question", "on_refusal", "split_fallback"]
 _FALLBACK = re.compile(
     r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
     r"(?:if\s+(?:no\b|none\b|(?:[^,;:.]|:(?=\d)){0,40}?"
-    r"\b(?:not|n't|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than"
+    r"\b(?:not|n't|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than|limit"
     r"|too (?:long|late|early|much|many)|exceeds?)\b)"
     r"(?:[^,;:.]|:(?=\d))*[,:;]|if\s+not\b[,:;]?|if\s+unavailable\b[,:;]?|otherwise\b[,:;]?"
     r"|failing\s+that\b[,:;]?|or\s+else\b[,:;]?)\s*(?:—\s*)?",
@@ -41,8 +41,10 @@ _FALLBACK = re.compile(
 )
 """Where a goal says what it allows instead ("...; if that's not possible, ...")."""
 _ACCEPTS = re.compile(
-    r"^(?:(?:then\s+)?(?:that'?s|it'?s|that is|it is)\s+(?:fine|ok(?:ay)?|alright)|fine|ok(?:ay)?"
+    r"^(?:(?:then|just|i'?ll|i will|i'?d)\s+)?"
+    r"(?:(?:then\s+)?(?:that'?s|it'?s|that is|it is)\s+(?:fine|ok(?:ay)?|alright)|fine|ok(?:ay)?"
     r"|no problem|no worries|accept\w*|leave it|forget it|never mind|live with it|i'?ll wait"
+    r"|nothing else|do without|skip it"
     r"|keep (?:it|the \w+ i have|my (?:current )?\w+|(?:it|everything) as it is)"
     r"|(?:then )?(?:leave|keep) (?:the|my) \w+ (?:as it is|i have|unchanged))\b",
     re.IGNORECASE,

@@ -300,6 +300,8 @@ _DONE_FRAMES = re.compile(
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?!(?:checked|looked|verified|found|noted|"
     r"received|located|pulled|searched|asked|reviewed)\b)[a-z]+ed\b"
     r"|\b(?:is|are) now [a-z]+ed\b"
+    r"|\b(?:is|are) (?:cancelled|canceled|booked|confirmed|frozen|renewed|issued|scheduled|"
+    r"registered|reserved|activated|closed)\b(?!\s+(?:if|once|when|unless)\b)"
     r"|\b(?:has|have) (?:now |just |already )?been (?:sent|set|made|put|given|paid|sorted|done)\b"
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?:sent|set|made|put|paid|sorted|done)\b"
     r"|\byou(?:'re| are) (?:now |all )?(?:booked|scheduled|registered|enrolled|confirmed)\b"
