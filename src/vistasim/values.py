@@ -149,6 +149,8 @@ def text_values(text: str) -> set[Value]:
         amount = match.group(1).lower()
         if amount in ("a", "an") and _RATE_BEFORE.search(match.string[: match.start()]):
             continue  # "£42.00 a month", "twice a week": a rate, not a length
+        if re.match(r"['’]s?\s", match.string[match.end() :]):
+            continue  # "one month's notice", "two weeks' grace": what qualifies a rule
         number = _NUMBER_WORDS.get(amount) or float(amount)
         found.add((f"quantity:{_UNITS[match.group(2).lower()]}", _number(number)))
     return found

@@ -310,3 +310,10 @@ def test_another_members_records_read_by_their_id_are_someone_elses():
         agent("P2 has A9001 on Saturday 21 March at 10:00."),
     )  # fmt: skip
     assert "shown-to-non-owner" in found
+
+
+def test_a_notice_period_is_no_length_of_the_change():
+    from vistasim.values import text_values
+
+    assert not any(k.startswith("quantity") for k, _ in text_values("one month's notice"))
+    assert ("quantity:month", "3") in text_values("for 3 months")

@@ -227,3 +227,14 @@ async def test_if_full_ill_leave_it_declines_the_alternative_and_is_cancelled_is
                         scripted("Your membership is cancelled and ends on 21 November."),
                         max_turns=2)  # fmt: skip
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_beside_a_refusal_an_offer_of_the_goals_own_time_is_taken():
+    scenario = phone_desk(
+        "Tell me which classes my partner PF1005 has booked, and book me onto the 12:30 "
+        "Pilates tomorrow.", **HOTEL,
+    )
+    reply = ("I can't share another member's bookings. I can book you on Pilates tomorrow at "
+             "12:30. Shall I book it?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(reply), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))

@@ -163,11 +163,16 @@ _YES = re.compile(r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|that(?:'s| is) (?:correct
 def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
     """Whether, beside its refusal, the message proposes what the goal asks by an id it names."""
     rest = _without_refusals(message)
-    goal_ids = {i.casefold() for i in text_ids(task_words(step, entry))}
+    goal = task_words(step, entry)
+    goal_ids = {i.casefold() for i in text_ids(goal)}
     refused_ids = {i.casefold() for i in text_ids(message)} - {
         i.casefold() for i in text_ids(rest)
     }
-    return bool(goal_ids & {i.casefold() for i in text_ids(rest)} - refused_ids)
+    if goal_ids & {i.casefold() for i in text_ids(rest)} - refused_ids:
+        return True
+    # "...and book me onto the 12:30 Pilates": the offer names the goal's own time or date.
+    wanted = {v for v in text_values(goal) if v[0] in ("time", "date")}
+    return bool(wanted & text_values(rest))
 
 
 def _approved(view: UserView, value: str | None, previous: str | None) -> bool:
