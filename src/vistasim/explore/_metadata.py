@@ -29,6 +29,7 @@ def run_metadata(config: RunConfig) -> dict[str, object]:
             tools = env.agent_tools()
             metadata["agent_tools"] = [t.name for t in tools]
             metadata["agent_tool_descriptions"] = {t.name: t.description for t in tools}
+            metadata["agent_tool_params"] = {t.name: _param_names(t.parameters) for t in tools}
             metadata["user_tools"] = [t.name for t in env.user_tools()]
             now = environment_now(getattr(env, "inner", env))
             if now is not None:  # the detectors read "tomorrow" in replies against it
@@ -41,6 +42,11 @@ def run_metadata(config: RunConfig) -> dict[str, object]:
 
         metadata[POLICY_TEXT_KEY] = _policy_text(config, config.judges.policy)
     return metadata
+
+
+def _param_names(schema: object) -> list[str]:
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return sorted(str(k) for k in properties) if isinstance(properties, dict) else []
 
 
 _POLICY_LIMIT = 40_000

@@ -1,7 +1,8 @@
 """Judge every episode of a run once: agent failures, user checks, and the outcome they give.
 
-Detectors (`_failures`, `_behaviour`, `_claims`, `_duties`, `_quotes`, `_disclosure`) say what
-the agent did wrong; user checks (`_validity`) say where the simulated user went wrong;
+Detectors (`_failures`, `_behaviour`, `_claims`, `_duties`, `_quotes`, `_partial`,
+`_disclosure`) say what the agent did wrong; user checks (`_validity`) say where the simulated
+user went wrong;
 `_outcome.classify` turns both and the criteria verdict into one outcome per episode. Success,
 pass^k and the failure catalogue all read this one `RunFindings`, so they never disagree about an
 episode.
@@ -20,6 +21,7 @@ from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
 from vistasim.metrics._duties import detect_duties
 from vistasim.metrics._failures import Failure, PolicyRule, detect_failures
 from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
+from vistasim.metrics._partial import detect_partial
 from vistasim.metrics._quotes import detect_quotes
 from vistasim.metrics._validity import UserFinding, check_user
 from vistasim.metrics._writes import WriteTools
@@ -71,6 +73,12 @@ def find_all(
     tools = run.agent_tools or ()
     injected = _injected_texts(run)
     today = _environment_day(run)
+    recorded = run.metadata.get("agent_tool_params")
+    params = (
+        {str(k): [str(p) for p in v] for k, v in recorded.items() if isinstance(v, list)}
+        if isinstance(recorded, dict)
+        else {}
+    )
     described = run.metadata.get("agent_tool_descriptions")
     descriptions = (
         {str(k): str(v) for k, v in described.items()} if isinstance(described, dict) else {}
@@ -84,6 +92,7 @@ def find_all(
         )
         failures += detect_disclosure(episode, disclosure)
         failures += detect_quotes(episode)
+        failures += detect_partial(episode, writes=writes, params=params)
         scenario = run.scenarios.get(episode.scenario_id)
         user += check_user(
             episode, scenario, writes=writes, injected=injected.get(episode.episode_id, ())
