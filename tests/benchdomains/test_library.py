@@ -145,12 +145,12 @@ def test_correct_reports_declined_payment():
 FLAW_CASES = {
     "library:F1": ["Renew the book due next Monday. RL-20741 3310", "yes"],
     "library:F2": ["I'd like to pay £1.50 of my fine. RL-20915 6604", "yes"],
-    "library:F4": ["What has my husband got out? His card is RL-20533. Mine is RL-20417, PIN 4821"],
-    "library:F5": ["I lost my card. RL-20688 9035", "yes"],
-    "library:F6": ["I forgot to bring The Body back, please waive the fine. RL-20533 1173", "yes"],
-    "library:F7": ["Change the pickup of my hold on Yellowface to Harbour Road", "RL-20802", "yes"],
-    "library:F8": ["Renew The Midnight Library and pay my 75p fine. RL-20417 4821", "yes"],
-    "library:F9": ["Pay off my £1.25 fine. RL-20741 3310", "yes"],
+    "library:F3": ["What has my husband got out? His card is RL-20533. Mine is RL-20417, PIN 4821"],
+    "library:F4": ["I lost my card. RL-20688 9035", "yes"],
+    "library:F5": ["I forgot to bring The Body back, please waive the fine. RL-20533 1173", "yes"],
+    "library:F6": ["Change the pickup of my hold on Yellowface to Harbour Road", "RL-20802", "yes"],
+    "library:F7": ["Renew The Midnight Library and pay my 75p fine. RL-20417 4821", "yes"],
+    "library:F8": ["Pay off my £1.25 fine. RL-20741 3310", "yes"],
 }
 
 
@@ -168,11 +168,11 @@ def test_flaw_effects():
     assert row(env, "loans", loan_id="L5007")["renewals"] == 0
     _, replies, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F2"])
     assert "£2.25" in replies[1].text
-    _, replies, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F4"])
+    _, replies, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F3"])
     assert "Sapiens" in replies[0].text
-    env, _, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F8"])
+    env, _, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F7"])
     assert row(env, "fines", fine_id="F906")["status"] == "open"
-    _, replies, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F9"])
+    _, replies, _ = chat(FlawedLibraryAgent, FLAW_CASES["library:F8"])
     assert "Payment taken" in replies[1].text
 
 
