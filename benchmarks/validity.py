@@ -52,6 +52,7 @@ BLIND = (
     ("hotel", "Hotel"),
     ("energy", "Energy"),
     ("gym", "Gym"),
+    ("library", "Library"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
