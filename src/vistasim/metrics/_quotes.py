@@ -18,6 +18,7 @@ total would be €420") reads nothing out.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
 
 from vistasim.events import AgentReply, ToolCall
@@ -36,6 +37,7 @@ _SENTENCES = re.compile(
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<=[.!?;])\s+|\n+"
 )  # "Dr. Jansen" ends no sentence
 _NUMBER = r"(\d+(?:[.,]\d+)?)"
+_TOKEN = re.compile(r"[\w-]+")
 _HYPOTHETICAL = re.compile(r"\b(?:would|will|new|if|once|could)\b|'ll\b", re.IGNORECASE)
 _Record = dict[str, float]
 
@@ -77,9 +79,11 @@ def _contradicted(
     for sentence in _SENTENCES.split(text):
         if _HYPOTHETICAL.search(sentence):
             continue  # "the new total would be €420": a proposal, not a read-out of the record
+        # Plain tokens, then a dictionary lookup: a pattern that must find a digit inside a
+        # token backtracks for ever on a long reply without one.
         named = [
             (m.start(), m.group(0).casefold())
-            for m in re.finditer(r"[A-Za-z0-9][\w-]*\d[\w-]*", sentence)
+            for m in _TOKEN.finditer(sentence)
             if m.group(0).casefold() in records
         ]
         candidates = {f for _, rid in named for f in records[rid][0]}
@@ -111,15 +115,21 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     `final_bill_estimate`), within five words before the figure or three after it, and not
     beyond the figures beside it.
     """
-    words = [(m.start(), _stem(m.group(0))) for m in re.finditer(r"[A-Za-z]+", sentence)]
+    found = list(re.finditer(r"[A-Za-z]+", sentence))
+    starts = [m.start() for m in found]
+    words = [_stem(m.group(0)) for m in found]
     figures = list(re.finditer(rf"[£$€]?\s?{_NUMBER}", sentence))
     for index, match in enumerate(figures):
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
         # 14 days)" says nothing of a fee of 14.
         low = figures[index - 1].end() if index else -1
         high = figures[index + 1].start() if index + 1 < len(figures) else len(sentence)
-        near = [w for start, w in words if low < start < match.start()][-5:]
-        near += [w for start, w in words if match.end() < start < high][:3]
+        before = bisect_left(starts, match.start())
+        after = bisect_right(starts, match.end())
+        near = [w for s, w in zip(starts[max(0, before - 5):before],
+                                  words[max(0, before - 5):before], strict=True) if s > low]
+        near += [w for s, w in zip(starts[after:after + 3], words[after:after + 3], strict=True)
+                 if s < high]  # fmt: skip
         for field in fields:
             wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS}
             if len(wanted) >= 2 and wanted <= set(near):

@@ -36,6 +36,8 @@ __all__ = ["Contradiction", "Fact", "Stated", "build_facts", "contradiction", "s
 
 TASK = ""
 """The owner of a value no slot is named next to: the request itself."""
+_READ_LIMIT = 8_000
+"""Characters of a message read for its values: the reading is quadratic in the worst case."""
 _BIRTH = "__birth__"
 _BIRTH_WORDS = ("date of birth", "birth date", "birthdate", "birthday", "born", "dob", "birth")
 _GENERIC = frozenset(
@@ -86,6 +88,7 @@ def stated_values(text: str, today: date | None, shapes: Sequence[str] = ()) -> 
     `shapes` (`id_shape` forms such as `9999999`) are ids without letters to look for too: a
     number alone is no id unless the user holds one of that shape.
     """
+    text = text[:_READ_LIMIT]  # an oversized reply: what it proposes is said near its start
     found = [
         Stated(kind="date", values=m.days, start=m.start, end=m.end, surface=m.surface)
         for m in find_dates(text, today)
