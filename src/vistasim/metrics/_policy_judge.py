@@ -13,7 +13,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from vistasim.events import AgentReply, ToolCall
-from vistasim.llm._types import ChatModel
+from vistasim.llm import ChatModel
 from vistasim.metrics._failures import Failure
 from vistasim.metrics._judge import (
     JudgeError,
