@@ -426,6 +426,8 @@ def check_explore(spec: ExploreSpec, *, user_policy: str, roles: set[str]) -> No
                 f"add [models.{role}]",
                 key=key,
             )
+    if spec.selection == "diverse":
+        _check_embedding_extra(spec)
     if generator == "agenda" and user_policy != "agenda":
         raise ConfigError(
             "explore.generator = 'agenda' needs the agenda user (user.policy = 'agenda'); "
@@ -469,6 +471,21 @@ def _generator(spec: ExploreSpec, policy: object, models: Mapping[str, ChatModel
             )
         return LLMCandidates(models["generator"])
     return wanted
+
+
+def _check_embedding_extra(spec: ExploreSpec) -> None:
+    """The diversity selection embeds candidates: without the `embed` extra it cannot run."""
+    from importlib.util import find_spec
+
+    missing = [m for m in ("numpy", "wordllama") if find_spec(m) is None]
+    if spec.embedder == "model":
+        missing = [m for m in missing if m == "numpy"]
+    if missing:
+        raise ConfigError(
+            f"explore.selection = 'diverse' embeds the candidates and needs {', '.join(missing)}:"
+            " pip install 'vistasim[embed]', or pass --selection random",
+            key="explore.selection",
+        )
 
 
 def _embedder(spec: ExploreSpec, specs: Mapping[str, ModelSpec]) -> Any:

@@ -45,7 +45,10 @@ class WordLlamaEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed `texts` into an array of shape `(len(texts), dim)` with unit-length rows."""
-        import numpy as np
+        try:
+            import numpy as np
+        except ImportError:  # numpy comes with wordllama: without the extra, neither is there
+            raise MissingExtraError("wordllama", "embed") from None
 
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
