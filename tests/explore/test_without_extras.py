@@ -26,4 +26,5 @@ def test_diverse_branching_without_the_embed_extra_is_refused_with_the_fix(monke
         check_explore(spec, user_policy="agenda", roles=set())
     message = str(caught.value)
     assert "vistasim[embed]" in message and "--selection random" in message
-    check_explore(spec.model_copy(update={"selection": "random"}), user_policy="agenda", roles=set())
+    randomly = spec.model_copy(update={"selection": "random"})
+    check_explore(randomly, user_policy="agenda", roles=set())  # no embedding: allowed
