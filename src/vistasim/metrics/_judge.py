@@ -31,6 +31,7 @@ __all__ = [
     "ask_json",
     "cited_events",
     "judge_each",
+    "judged_items",
     "load_prompt",
     "render_transcript",
 ]
@@ -169,6 +170,15 @@ async def judge_each(
         for index in range(len(episodes)):
             group.start_soon(run_one, index)
     return [r for r in results if r is not None]
+
+
+def judged_items(
+    results: Sequence[tuple[list[T], JudgeError | None, int]],
+) -> tuple[list[T], list[JudgeError], int]:
+    """Gather per-episode judge results: every item found, the judge errors, the calls made."""
+    items = [item for found, _, _ in results for item in found]
+    errors = [error for _, error, _ in results if error is not None]
+    return items, errors, sum(calls for _, _, calls in results)
 
 
 def render_transcript(episode: EpisodeView) -> str:

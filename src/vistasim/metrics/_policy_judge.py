@@ -21,6 +21,7 @@ from vistasim.metrics._judge import (
     ask_json,
     cited_events,
     judge_each,
+    judged_items,
     load_prompt,
     render_transcript,
 )
@@ -75,9 +76,7 @@ async def judge_policy(
         return await _judge_episode(judge, episode, policy, goal, max_repairs)
 
     results = await judge_each(episodes, judge_one, max_concurrency=max_concurrency)
-    failures = [f for found, _, _ in results for f in found]
-    errors = [error for _, error, _ in results if error is not None]
-    return failures, errors, sum(calls for _, _, calls in results)
+    return judged_items(results)
 
 
 async def _judge_episode(
