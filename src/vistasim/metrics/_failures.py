@@ -18,7 +18,6 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
-    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -26,10 +25,10 @@ from pydantic import (
 from vistasim.events import AgentReply, ApiCall, Judgment, StopReason, ToolCall, UserMessage
 from vistasim.llm._types import ChatModel
 from vistasim.metrics._judge import (
+    CitedFinding,
     JudgeError,
     JudgeFailed,
     ask_json,
-    cited_events,
     judge_each,
     judged_items,
     load_prompt,
@@ -363,17 +362,8 @@ def _failure(
     )
 
 
-class _JudgedFailure(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class _JudgedFailure(CitedFinding):
     label: str = Field(min_length=1, max_length=80)
-    description: str = Field(min_length=1, max_length=400)
-    event_ids: list[int] = Field(min_length=1)
-
-    @field_validator("event_ids")
-    @classmethod
-    def _known_ids(cls, ids: list[int], info: ValidationInfo) -> list[int]:
-        return cited_events(ids, info.context)
 
 
 class _JudgedFailures(BaseModel):

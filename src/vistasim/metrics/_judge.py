@@ -15,7 +15,7 @@ from string import Template
 from typing import Generic, TypeVar
 
 import anyio
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from vistasim.errors import ModelError
 from vistasim.events import AgentReply, ApiCall, Judgment, Note, Stop, ToolCall, UserMessage
@@ -26,6 +26,7 @@ from vistasim.llm._usage import TokenUsage
 from vistasim.store._view import EpisodeView
 
 __all__ = [
+    "CitedFinding",
     "JudgeError",
     "JudgeFailed",
     "ask_json",
@@ -76,6 +77,20 @@ class JudgeAnswer(Generic[T]):
     value: T
     calls: int
     usage: TokenUsage
+
+
+class CitedFinding(BaseModel):
+    """A judge's finding: one sentence and the transcript events that show it (checked)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = Field(min_length=1, max_length=400)
+    event_ids: list[int] = Field(min_length=1)
+
+    @field_validator("event_ids")
+    @classmethod
+    def _cited(cls, ids: list[int], info: ValidationInfo) -> list[int]:
+        return cited_events(ids, info.context)
 
 
 def cited_events(ids: list[int], context: Mapping[str, object] | None) -> list[int]:

@@ -10,16 +10,16 @@ else is repaired or recorded as a judge error, never guessed at. Its findings ar
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from vistasim.events import AgentReply, ToolCall
 from vistasim.llm import ChatModel
 from vistasim.metrics._failures import Failure
 from vistasim.metrics._judge import (
+    CitedFinding,
     JudgeError,
     JudgeFailed,
     ask_json,
-    cited_events,
     judge_each,
     judged_items,
     load_prompt,
@@ -34,17 +34,8 @@ POLICY_TEXT_KEY = "policy_text"
 """Run metadata key of the policy text given with `[judges] policy`."""
 
 
-class _Violation(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class _Violation(CitedFinding):
     rule: str = Field(min_length=1, max_length=80)
-    description: str = Field(min_length=1, max_length=400)
-    event_ids: list[int] = Field(min_length=1)
-
-    @field_validator("event_ids")
-    @classmethod
-    def _evidence(cls, ids: list[int], info: ValidationInfo) -> list[int]:
-        return cited_events(ids, info.context)
 
 
 class _Violations(BaseModel):
