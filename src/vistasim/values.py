@@ -30,6 +30,7 @@ __all__ = [
     "id_shape",
     "iter_strings",
     "json_values",
+    "money_amount",
     "numeric_days",
     "text_ids",
     "text_values",
@@ -183,8 +184,23 @@ def json_values(value: JsonValue, key: str = "") -> set[Value]:
         return found | _keyed_number(key.lower(), value)
     if isinstance(value, str):
         found |= {v for v in text_values(value) if v[0] in ("date", "time")}
+        # A field that is an amount and nothing else ("remaining": "£1.75") is money; amounts
+        # inside free text (a description, a note) are not what the call carried.
+        amount = money_amount(value)
+        if amount is not None:
+            found.add(("money", f"{amount:.2f}"))
         found |= {("weekday", _weekday(m)) for m in _ISO_YEAR_DATE.finditer(value)}
     return found
+
+
+def money_amount(text: str) -> float | None:
+    """The amount a text states when it is an amount and nothing else ("£1.75", "12.50 EUR").
+
+    >>> money_amount("£1,250.50"), money_amount("£1.75 outstanding")
+    (1250.5, None)
+    """
+    whole = _MONEY_TEXT.fullmatch(text.strip())
+    return float(_money(whole.group(1) or whole.group(2))) if whole else None
 
 
 def numeric_days(match: re.Match[str]) -> set[str]:

@@ -63,6 +63,7 @@ _GENERIC_CLAIMS = (
     r"\b(?:is|are|'s|'re)\s+now\s+(?:open|active|live)\b",
     r"\b(?:dispute|case|claim|ticket|complaint|request)\s+(?:\w+\s+)?is\s+(?:now\s+)?open\b",
     r"\bhas been set up\b",
+    r"\b(?:payment|refund|transfer|top-?up)\s+(?:taken|made|received|sent|processed)\b",
 )  # fmt: skip
 """Words that report success whatever was done; they claim a change only where one was at stake
 (a proposal the user answered, a state-changing call): "All set, here's what we have" after a
@@ -85,7 +86,8 @@ _OFFER = re.compile(
 _CHANGE_VERBS = (
     "rescheduled moved cancelled canceled refunded added removed renewed extended blocked"
     " frozen replaced transferred reserved upgraded downgraded activated deactivated reset"
-    " refilled ordered raised lowered increased decreased switched set sent"
+    " refilled ordered raised lowered increased decreased switched set sent charged credited"
+    " debited waived cleared taken"
 ).split()
 """Verbs of particular changes that no write tool may be named after: backed by a change of any
 tool but an identity check."""
@@ -345,22 +347,44 @@ def _spellings(past: str) -> list[str]:
 def _claimed_without_action(ctx: _Context) -> list[int]:
     evidence: list[int] = []
     unreported: list[str] = []  # tools whose changes no reply has reported yet
+    made: list[ToolCall] = []  # every successful change so far, reported or not
     seen: list[_Read] = []
     proposed = False  # the agent's previous reply proposed a change for the user to approve
     for turn in ctx.turns:
         writes = ctx.writes(turn)
-        ok = [w.event.name for w in writes if isinstance(w.event, ToolCall) and not w.event.error]
-        failed = len(writes) > len(ok)
-        unreported += ok
+        done = [w.event for w in writes if isinstance(w.event, ToolCall) and not w.event.error]
+        failed = len(writes) > len(done)
+        unreported += [call.name for call in done]
+        made += done
         seen += ctx.reads(turn)
         at_stake = proposed or bool(writes)
         verbs = ctx.claimed_verbs(turn, seen, at_stake=at_stake) if turn.reply else []
         if turn.reply is not None and verbs and not failed:
-            if not all(any(ctx.backs(v, tool) for tool in unreported) for v in set(verbs)):
+            backed = all(any(ctx.backs(v, tool) for tool in unreported) for v in set(verbs))
+            if not backed and not _restates(ctx, turn.reply_text, set(verbs), made):
                 evidence.append(turn.reply.id)
             unreported = []
         proposed = bool(_PROPOSAL.search(turn.reply_text))
     return evidence
+
+
+def _restates(ctx: _Context, text: str, verbs: set[str], made: list[ToolCall]) -> bool:
+    """Whether a reply tells again of changes made earlier, naming the records they changed.
+
+    "RL-20688 was your old card: it has been cancelled and replaced by RL-30009", said when the
+    user asks again after the replacement was reported, is a true account; a claim naming no
+    record of an earlier change ("Renewed!" after no renewal) is not.
+    """
+    said = {i.upper() for i in text_ids(text)}
+    if not said:
+        return False
+    ids_of = [
+        {i.upper() for s in iter_strings(call.args) for i in text_ids(s)}
+        | {i.upper() for s in iter_strings(call.result) for i in text_ids(s)}
+        for call in made
+    ]
+    pairs = list(zip(made, ids_of, strict=True))
+    return all(any(ctx.backs(v, call.name) and said & ids for call, ids in pairs) for v in verbs)
 
 
 def _claimed_after_failure(ctx: _Context) -> list[int]:

@@ -27,6 +27,7 @@ from pydantic import JsonValue
 
 __all__ = [
     "Identity",
+    "account_keys",
     "identity_fields",
     "is_identity_tool",
     "records",
@@ -47,6 +48,31 @@ _IDENTITY_TOOL = re.compile(r"verif|authent|identif|identity|log_?in|sign_?in", 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+_ACCOUNT_WORDS = frozenset({*_PERSON, "card", "membership", "patron", "policy", "loyalty"})
+
+
+def account_keys(checks: list[tuple[dict[str, JsonValue], JsonValue]]) -> dict[str, set[str]]:
+    """The account ids the user proved theirs: argument and result fields of identity checks.
+
+    `verify_patron(card_number="RL-20417", pin=...)` proves card RL-20417 theirs, so a later
+    `list_loans(card_number="RL-20533")` reads someone else's account. Only fields named for an
+    account or a person (`card_number`, `member_id`, `account_no`) with an id-like value count:
+    an order number that was checked with them names no person.
+    """
+    found: dict[str, set[str]] = {}
+    for args, result in checks:
+        fields = [*args.items(), *(result.items() if isinstance(result, dict) else ())]
+        for key, value in fields:
+            words = set(re.split(r"[_\W]+", key.lower()))
+            scalar = isinstance(value, str | int) and not isinstance(value, bool)
+            if not scalar or not words & _ACCOUNT_WORDS:
+                continue
+            text = str(value).strip().casefold()
+            if any(c.isdigit() for c in text) and len(text) >= 3:
+                found.setdefault(key.lower(), set()).add(text)
+    return found
 
 
 def is_identity_tool(name: str) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from vistasim.events import AgentReply, ToolCall
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import text_ids
+from vistasim.values import money_amount, text_ids
 
 __all__ = ["QUOTE_DETECTORS", "detect_quotes"]
 
@@ -36,7 +36,7 @@ QUOTE_DETECTORS: dict[str, str] = {
 _SENTENCES = re.compile(
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<=[.!?;])\s+|\n+"
 )  # "Dr. Jansen" ends no sentence
-_NUMBER = r"(\d+(?:[.,]\d+)?)"
+_NUMBER = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"  # "4,800.00", "12.5", "12,5"
 _TOKEN = re.compile(r"[\w-]+")
 _HYPOTHETICAL = re.compile(r"\b(?:would|will|new|if|once|could)\b|'ll\b", re.IGNORECASE)
 _Record = dict[str, float]
@@ -118,7 +118,8 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     found = list(re.finditer(r"[A-Za-z]+", sentence))
     starts = [m.start() for m in found]
     words = [_stem(m.group(0)) for m in found]
-    figures = list(re.finditer(rf"[£$€]?\s?{_NUMBER}", sentence))
+    # Not the digits of an id ("fine F901"): a figure starts a token.
+    figures = list(re.finditer(rf"(?<![\w.])[£$€]?\s?{_NUMBER}", sentence))
     for index, match in enumerate(figures):
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
         # 14 days)" says nothing of a fee of 14.
@@ -133,7 +134,14 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
         for field in fields:
             wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS}
             if len(wanted) >= 2 and wanted <= set(near):
-                yield match.start(), field, float(match.group(1).replace(",", "."))
+                yield match.start(), field, _figure(match.group(1))
+
+
+def _figure(text: str) -> float:
+    """Read a figure: "4,800.00" is four thousand eight hundred, "12,5" twelve and a half."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
+        return float(text.replace(",", ""))
+    return float(text.replace(",", "."))
 
 
 _UNIT_WORDS = frozenset({"eur", "gbp", "usd", "cents", "pct"})
@@ -158,6 +166,11 @@ def _records(value: object) -> Iterator[tuple[str, _Record]]:
         for k, v in value.items()
         if isinstance(v, int | float) and not isinstance(v, bool) and "_" in str(k)
     }  # `lab_fee_cents: 8000` is said "$80.00"
+    fields |= {  # `remaining_on_fine: "£1.75"`: an amount written out is a figure too
+        str(k).lower(): amount
+        for k, v in value.items()
+        if isinstance(v, str) and "_" in str(k) and (amount := money_amount(v)) is not None
+    }
     if ids and fields:
         for record_id in ids:
             yield record_id, fields
