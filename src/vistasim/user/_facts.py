@@ -69,6 +69,9 @@ class Fact:
     values: dict[str, frozenset[str]]
     said: dict[str, str]
     """How to say the value of each type back ("next Thursday (Thursday 19 March)")."""
+    current: bool = False
+    """The value is what the user has now (a card number it came with), not one its goal asks
+    for: a value the agent gives as the *new* one ("your new card number is RL-30009") is news."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,7 +110,11 @@ def build_facts(
     lexicon: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Fact]:
     """The user's facts by owner: each held slot, and the task (the goal's own values)."""
-    facts = [_fact(slot, str(value), today) for slot, value in held.items() if _checkable(slot)]
+    facts = [
+        _fact(slot, str(value), today, current=_is_current(slot, str(value), goal))
+        for slot, value in held.items()
+        if _checkable(slot)
+    ]
     facts = [f for f in facts if f.values]
     vocab = _vocabulary([f.slot for f in facts], lexicon or {})
     task_values: dict[str, set[str]] = {}
@@ -147,6 +154,8 @@ def contradiction(
         elif owner == TASK:
             owner = _task_owner(value.kind, facts)
         if owner in by_slot and value.kind in by_slot[owner].values:
+            if by_slot[owner].current and _NEW_BEFORE.search(text[: value.start]):
+                continue  # "your new card number is RL-30009": what the change made, not ours
             owned.setdefault((owner, value.kind), []).append(value)
     for (slot, kind), values in owned.items():
         mine = by_slot[slot].values[kind]
@@ -227,7 +236,19 @@ def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
     return slots[0] if len(slots) == 1 else None
 
 
-def _fact(slot: str, value: str, today: date | None) -> Fact:
+def _is_current(slot: str, value: str, goal: str) -> bool:
+    # `new_email`, or a value the goal names ("change my email to ann@new.org"), is a target.
+    return "new" not in slot.lower().split("_") and value.casefold() not in goal.casefold()
+
+
+_NEW_BEFORE = re.compile(
+    r"\b(?:new|replacement)\s+(?:[\w-]+\s+){0,3}(?:is\s+|will\s+be\s+|:\s*)?$"
+    r"|\breplaced\s+(?:by|with)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _fact(slot: str, value: str, today: date | None, *, current: bool = False) -> Fact:
     values: dict[str, set[str]] = {}
     for found in stated_values(value, today):
         values.setdefault(found.kind, set()).update(found.values)
@@ -237,6 +258,7 @@ def _fact(slot: str, value: str, today: date | None) -> Fact:
         slot=slot,
         values={k: frozenset(v) for k, v in values.items()},
         said=dict.fromkeys(values, value),
+        current=current,
     )
 
 

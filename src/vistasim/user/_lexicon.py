@@ -123,6 +123,9 @@ DONE_PHRASES: tuple[str, ...] = (
     "all set",
     "confirmed",
     "completed",
+    "payment taken",
+    "payment received",
+    "charged to",
 )
 """Phrases of an agent reporting that the request was carried out."""
 

@@ -1,0 +1,50 @@
+"""The agenda user on a library card desk: a payment reported as "taken", and the new number a
+replacement card gets, which is news and no contradiction of the card number it came with."""
+
+from vistasim.scenario import Scenario
+from vistasim.user import AgendaPolicy, Finish
+
+from ._driver import converse, scripted
+
+
+def card_desk(goal: str, **knowledge: str) -> Scenario:
+    return Scenario.model_validate(
+        {
+            "id": "card-desk",
+            "persona": {"name": "Grace Lindqvist", "profile": "33, teacher",
+                        "style": {"verbosity": "medium", "patience": 3}},
+            "goal": goal,
+            "knowledge": knowledge,
+        }
+    )  # fmt: skip
+
+
+async def test_a_payment_reported_as_taken_ends_the_request():
+    scenario = card_desk("I want to pay £1.50 towards my overdue fine.", card_number="RL-20915")
+    ep = await converse(
+        AgendaPolicy(),
+        scenario,
+        scripted("Payment taken: £1.50 charged to the card ending 7734. £1.75 remains on fine "
+                 "F901."),
+        max_turns=2,
+    )  # fmt: skip
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_the_new_number_of_a_replaced_card_is_not_objected_to():
+    scenario = card_desk("I've lost my library card and need a replacement.",
+                         card_number="RL-20688", pin="9035")  # fmt: skip
+    done = ("Your new card number is RL-30009; the old card no longer works. The £2.00 "
+            "replacement fee has been added to your account.")
+    ep = await converse(AgendaPolicy(), scenario, scripted(done), max_turns=2)
+    assert not any("RL-20688" in said for said in ep.said)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_a_wrong_new_value_the_goal_asks_for_is_still_objected_to():
+    scenario = card_desk("Change my email to grace.l@example.org.",
+                         email="grace.l@example.org")  # fmt: skip
+    wrong = "Done: your new email is grace.k@example.org."
+    ep = await converse(AgendaPolicy(), scenario, scripted(wrong), max_turns=2)
+    assert len(ep.said) == 2 and ep.said[1].startswith("No")
+    assert "grace.l@example.org" in ep.said[1]
