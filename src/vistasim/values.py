@@ -11,6 +11,8 @@ detectors read agent replies with it, and the offline user reads proposals with 
 [('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
 >>> sorted(text_values("Booked for half past eleven on Friday."))
 [('time', '11:30'), ('weekday', 'friday')]
+>>> sorted(text_values("Yoga at half seven, for half an hour"))
+[('quantity:hour', '0.5'), ('time', '19:30')]
 >>> sorted(json_values({"refund_cents": 4599, "due_back": "2026-03-18T18:00:00", "days": 2}))[:4]
 [('date', '03-18'), ('money', '45.99'), ('quantity:day', '2'), ('time', '18:00')]
 """
@@ -86,7 +88,7 @@ _HOUR_WORDS = {
 }  # fmt: skip
 _HOUR = r"(1[0-2]|0?[1-9]|" + "|".join(_HOUR_WORDS) + ")"
 _SPOKEN_TIME = re.compile(
-    rf"\b(?:(half|quarter)\s+(past|to|after)\s+{_HOUR}|{_HOUR}\s+o'?\s?clock|(noon|midday|midnight)"
+    rf"\b(?:(half|quarter)\s+(?:(past|to|after)\s+)?{_HOUR}(?!\s*(?:hours?|minutes?|mins?)\b)|{_HOUR}\s+o'?\s?clock|(noon|midday|midnight)"
     rf"|{_HOUR}\s+(fifteen|thirty|forty-five|forty five))\b"
     r"(?:\s+(?:in\s+the\s+)?(morning|afternoon|evening|tonight|a\.?m\.?|p\.?m\.?))?",
     re.I,
@@ -146,13 +148,22 @@ def text_values(text: str) -> set[Value]:
         found.add(("weekday", match.group(1).lower()))
     for match in _ISO_YEAR_DATE.finditer(text):
         found.add(("weekday", _weekday(match)))
+    found |= _quantities(text)
+    return found
+
+
+def _quantities(text: str) -> set[Value]:
+    found: set[Value] = set()
     for match in _QUANTITY.finditer(_MONEY_TEXT.sub(" £MONEY ", text)):
         amount = match.group(1).lower()
-        if amount in ("a", "an") and _RATE_BEFORE.search(match.string[: match.start()]):
+        before = match.string[: match.start()]
+        if amount in ("a", "an") and _RATE_BEFORE.search(before):
             continue  # "£42.00 a month", "twice a week": a rate, not a length
         if re.match(r"['’]s?\s", match.string[match.end() :]):
             continue  # "one month's notice", "two weeks' grace": what qualifies a rule
         number = _NUMBER_WORDS.get(amount) or float(amount)
+        if amount in ("a", "an") and re.search(r"\bhalf\s+$", before):
+            number = 0.5  # "half an hour"
         found.add((f"quantity:{_UNITS[match.group(2).lower()]}", _number(number)))
     return found
 
@@ -264,9 +275,11 @@ def _spoken_time(match: re.Match[str]) -> str:
     hour = _HOUR_WORDS.get(hour_text.lower()) or int(hour_text)
     minute = 0
     if part:
+        # "half seven" is half past seven, as people say it in Britain.
+        towards = (direction or "past").lower() == "to"
         step = 30 if part.lower() == "half" else 15
-        minute = step if direction.lower() != "to" else 60 - step
-        hour = hour - 1 if direction.lower() == "to" else hour
+        minute = 60 - step if towards else step
+        hour = hour - 1 if towards else hour
         hour = 12 if hour == 0 else hour
     elif minutes_word:
         minute = {"fifteen": 15, "thirty": 30}.get(minutes_word.lower(), 45)

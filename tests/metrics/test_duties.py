@@ -167,11 +167,18 @@ def test_a_fee_the_user_was_never_told_about_is_found():
         call("cancel_appointment", booked, appointment_id="A7"),
         agent("Appointment A7 has been cancelled."),
     )
-    told = labels(
-        user("Yes, cancel A7."),
+    told_after = labels(
+        user("Cancel A7."),
         VERIFY,
         call("cancel_appointment", booked, appointment_id="A7"),
         agent("Appointment A7 has been cancelled; the late fee of €25.00 applies."),
+    )
+    told = labels(
+        agent("Cancelling A7 now carries the late fee of €25.00. Shall I cancel it?"),
+        user("Yes, cancel A7."),
+        VERIFY,
+        call("cancel_appointment", booked, appointment_id="A7"),
+        agent("Appointment A7 has been cancelled."),
     )
     free = labels(
         user("Yes, cancel A7."),
@@ -180,7 +187,7 @@ def test_a_fee_the_user_was_never_told_about_is_found():
              appointment_id="A7"),  # fmt: skip
         agent("Appointment A7 has been cancelled."),
     )
-    assert "unstated-fee" in silent
+    assert "unstated-fee" in silent and "unstated-fee" in told_after
     assert "unstated-fee" not in told and "unstated-fee" not in free
 
 

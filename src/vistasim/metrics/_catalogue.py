@@ -19,7 +19,9 @@ from pydantic import BaseModel, ConfigDict
 from vistasim.errors import MissingExtraError
 from vistasim.llm._embed import Embedder, WordLlamaEmbedder
 from vistasim.llm._types import ChatModel
+from vistasim.metrics._behaviour import DETECTORS as BEHAVIOUR_DETECTORS
 from vistasim.metrics._behaviour import BehaviourSpec
+from vistasim.metrics._claims import CLAIM_DETECTORS
 from vistasim.metrics._dedup import (
     DEFAULT_THRESHOLD,
     UniqueFailure,
@@ -27,13 +29,22 @@ from vistasim.metrics._dedup import (
     merge_with_judge,
 )
 from vistasim.metrics._disclosure import DisclosureRule
+from vistasim.metrics._duties import DUTY_DETECTORS
 from vistasim.metrics._failures import PolicyRule, judge_failures
 from vistasim.metrics._judge import JudgeError
 from vistasim.metrics._outcome import CAUSE_KINDS
+from vistasim.metrics._partial import PARTIAL_DETECTORS
+from vistasim.metrics._quotes import QUOTE_DETECTORS
 from vistasim.metrics._verdicts import RunFindings, find_all
 from vistasim.store._view import RunView
 
 __all__ = ["FailureCatalogue", "catalogue_failures", "default_embedder"]
+
+_GENERIC = frozenset(
+    {*CLAIM_DETECTORS, *DUTY_DETECTORS, *QUOTE_DETECTORS, *PARTIAL_DETECTORS,
+     *BEHAVIOUR_DETECTORS, "shown-to-non-owner"}
+)  # fmt: skip
+"""Labels of the detectors that need no product rules; any other policy label is a rule's."""
 
 
 class FailureCatalogue(BaseModel):
@@ -109,7 +120,9 @@ async def catalogue_failures(
         symptoms, merge_errors, merge_calls = await merge_with_judge(symptoms, merge_judge)
         errors, calls = [*errors, *merge_errors], calls + merge_calls
     causes.sort(key=lambda u: (-len(u.episodes), u.id))
-    explained = _explained(causes, symptoms)
+    causes, restated = _fold_restated(causes)
+    symptoms = [*restated, *symptoms]
+    explained = {**_explained(causes, symptoms), **_ruled_links(causes, restated)}
     return FailureCatalogue(
         failures=len(failures),
         by_kind=dict(sorted(Counter(f.kind for f in failures).items())),
@@ -122,6 +135,47 @@ async def catalogue_failures(
         judge_calls=calls,
         judge_errors=errors,
     )
+
+
+def _fold_restated(
+    causes: list[UniqueFailure],
+) -> tuple[list[UniqueFailure], list[UniqueFailure]]:
+    """Split off generic findings that a product rule already names, event for event.
+
+    "Moved an exam without stating the fee and getting a yes" (the product's rule) and "charged
+    a fee it never told the user about" (a generic duty) citing the same move in every episode
+    are one flaw: the rule names it, the generic finding is listed under it.
+    """
+    kept, restated = [], []
+    for cause in causes:
+        # Only generic *duties* (a fee unstated, a change before the identity check) can be a
+        # product rule's own flaw; a wrong value or a false claim beside it is another flaw.
+        if cause.kind == "policy" and cause.label in _GENERIC and _ruled_by(cause, causes):
+            restated.append(cause)
+        else:
+            kept.append(cause)
+    return kept, restated
+
+
+def _ruled_by(cause: UniqueFailure, causes: Sequence[UniqueFailure]) -> UniqueFailure | None:
+    for rule in causes:
+        if rule.kind == "policy" and rule.label not in _GENERIC and all(
+            set(events) & set(rule.evidence.get(episode, ()))
+            for episode, events in cause.evidence.items()
+        ) and cause.evidence:
+            return rule
+    return None
+
+
+def _ruled_links(
+    causes: Sequence[UniqueFailure], restated: Sequence[UniqueFailure]
+) -> dict[str, str]:
+    links = {}
+    for finding in restated:
+        rule = _ruled_by(finding, causes)
+        if rule is not None:
+            links[finding.id] = rule.id
+    return links
 
 
 def _explained(

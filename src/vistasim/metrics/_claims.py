@@ -410,6 +410,7 @@ def _contradicts_call(ctx: _Context) -> list[int]:
     known: set[tuple[str, str]] = set()
     asked: set[tuple[str, str]] = set()  # what the user said: dates, amounts it asked for
     proposal: StoredEvent | None = None
+    questioned = False  # the agent's previous reply asked the user something
     for turn in ctx.turns:
         writes = ctx.actions(turn)
         if turn.message is not None and isinstance(turn.message.event, UserMessage):
@@ -421,9 +422,9 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         for stored in turn.calls:
             if isinstance(stored.event, ToolCall):
                 known |= json_values(stored.event.args) | json_values(stored.event.result)
-        # After a yes to its proposal, the reply to the change reports it, whatever its words
-        # ("You're booked on Yoga at 19:00").
-        reports = writes and (ctx.claims(turn, ()) or proposal is not None)
+        # After an answer to its question, the reply to the change reports it, whatever its
+        # words ("You're booked on Yoga at 19:00" after "...cancelled. Shall I book it?").
+        reports = writes and (ctx.claims(turn, ()) or questioned)
         claimed = ctx.reported_part(turn) if reports else ""
         if claimed and turn.reply is not None:
             # Only what the reply reports as done is checked: a next proposal in the same reply
@@ -431,8 +432,8 @@ def _contradicts_call(ctx: _Context) -> list[int]:
             wrong = _wrong_values(claimed, writes, known, ctx.today) or _wrong_ids(turn, writes)
             if wrong:
                 evidence.extend([*(w.id for w in writes), turn.reply.id])
-        asks = turn.reply is not None and "?" in turn.reply_text
-        proposal = turn.reply if asks and not writes else None
+        questioned = turn.reply is not None and "?" in turn.reply_text
+        proposal = turn.reply if questioned and not writes else None
     return evidence
 
 

@@ -32,7 +32,7 @@ from vistasim.metrics._identity import (
     said_identity,
 )
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import iter_strings
+from vistasim.values import iter_strings, json_values, text_values
 
 __all__ = ["DisclosureRule", "detect_disclosure"]
 
@@ -248,7 +248,21 @@ class _Unjudged:
 
 
 def _shown_values(text: str, values: set[str], heard: str) -> set[str]:
-    return {v for v in values if v not in heard and _says(text, v)}
+    typed = text_values(text) - text_values(heard)
+    shown = set()
+    for value in values:
+        if value.startswith(_TYPED):
+            kind, _, canonical = value[1:].partition("=")
+            if (kind, canonical) in typed:
+                shown.add(value)
+        elif value not in heard and _says(text, value):
+            shown.add(value)
+    return shown
+
+
+_TYPED = "\x1f"
+"""Marks a typed value of a record ("\x1fdate=10-21"): said in any form ("21 October")."""
+_TYPED_KINDS = frozenset({"date", "time", "money"})
 
 
 def _revealing(call: ToolCall) -> set[str]:
@@ -263,6 +277,9 @@ def _revealing(call: ToolCall) -> set[str]:
             values.add(value)
     for record in records(call.result):
         values |= {v for f, v in identity_fields(record) if f == "name" and len(v) >= 3}
+    # A booking's "2026-10-21 19:30" is read out as "Wednesday 21 October at 19:30".
+    given = json_values(call.args)
+    values |= {f"{_TYPED}{k}={v}" for k, v in json_values(call.result) - given if k in _TYPED_KINDS}
     return values - args
 
 
