@@ -48,3 +48,33 @@ async def test_a_wrong_new_value_the_goal_asks_for_is_still_objected_to():
     ep = await converse(AgendaPolicy(), scenario, scripted(wrong), max_turns=2)
     assert len(ep.said) == 2 and ep.said[1].startswith("No")
     assert "grace.l@example.org" in ep.said[1]
+
+
+async def test_each_request_of_a_two_part_goal_is_checked_against_its_own_values():
+    from datetime import UTC, datetime
+
+    scenario = card_desk(
+        "Cancel my Spin class tomorrow morning and book me onto the Yoga at half seven on "
+        "Friday at Islington instead.", member_id="PF1008")  # fmt: skip
+    agent = scripted(
+        "Shall I cancel your Spin on Thursday 22 October 2026 at 07:00 (booking B5007)?",
+        "Your Spin is cancelled. I can book you on Yoga on Friday 23 October 2026 at 19:30. "
+        "Shall I book it?",
+        "You're booked on Yoga on Friday 23 October 2026 at 19:30. Anything else?",
+    )
+    now = datetime(2026, 10, 21, 18, tzinfo=UTC)  # a Wednesday
+    ep = await converse(AgendaPolicy(), scenario, agent, max_turns=5, now=now)
+    assert not any(said.startswith(("No", "Hmm")) for said in ep.said), ep.said
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_the_wrong_time_for_the_part_that_names_one_is_objected_to():
+    from datetime import UTC, datetime
+
+    scenario = card_desk(
+        "Cancel my Spin class tomorrow morning and book me onto the Yoga at half seven on "
+        "Friday at Islington instead.", member_id="PF1008")  # fmt: skip
+    agent = scripted("I can book you on Yoga on Friday 23 October 2026 at 18:00. Shall I?")
+    now = datetime(2026, 10, 21, 18, tzinfo=UTC)
+    ep = await converse(AgendaPolicy(), scenario, agent, max_turns=2, now=now)
+    assert "half seven" in ep.said[1] and "18:00" in ep.said[1]

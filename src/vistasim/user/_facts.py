@@ -30,6 +30,7 @@ from datetime import date
 
 from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
+from vistasim.user._tasks import goal_clauses, is_verb
 from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
 
 __all__ = ["Contradiction", "Fact", "Stated", "build_facts", "contradiction", "stated_values"]
@@ -69,9 +70,21 @@ class Fact:
     values: dict[str, frozenset[str]]
     said: dict[str, str]
     """How to say the value of each type back ("next Thursday (Thursday 19 March)")."""
+    parts: tuple[Part, ...] = ()
+    """For the task of a goal with several requests ("cancel my Spin tomorrow and book the Yoga
+    on Friday"): each request's own values, so a proposal is checked against its own part."""
     current: bool = False
     """The value is what the user has now (a card number it came with), not one its goal asks
     for: a value the agent gives as the *new* one ("your new card number is RL-30009") is news."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Part:
+    """One request of a goal with several: its verb, its words and its values by type."""
+
+    verb: str
+    words: frozenset[str]
+    values: dict[str, frozenset[str]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,6 +132,25 @@ def build_facts(
     vocab = _vocabulary([f.slot for f in facts], lexicon or {})
     task_values: dict[str, set[str]] = {}
     task_said: dict[str, str] = {}
+    for value in _task_values(goal, facts, vocab, today):
+        task_values.setdefault(value.kind, set()).update(value.values)
+        # With two ("move it from 12 March to 19 March"), the last is the one asked for.
+        task_said[value.kind] = _said(value, today)
+    _add_weekdays(task_values, _task_values(goal, facts, vocab, today), today)
+    task = Fact(
+        slot=TASK,
+        values={k: frozenset(v) for k, v in task_values.items()},
+        said=task_said,
+        parts=_parts(goal, facts, vocab, today),
+    )
+    return [task, *facts] if task.values else facts
+
+
+def _task_values(
+    goal: str, facts: list[Fact], vocab: Mapping[str, Sequence[str]], today: date | None
+) -> list[Stated]:
+    """The values the goal asks for, not the held facts it states."""
+    found = []
     for value in stated_values(goal, today):
         if value.kind.startswith("id:") or value.kind == "email":
             continue  # ids are checked against the slots that hold them
@@ -127,11 +159,60 @@ def build_facts(
         holders = {f.slot for f in facts if value.kind in f.values}
         if _owner(goal, value, vocab, holders | {_BIRTH}) != TASK:
             continue  # "born on 2 Nov 1969": the goal states a held fact, not the request
-        task_values.setdefault(value.kind, set()).update(value.values)
-        # With two ("move it from 12 March to 19 March"), the last is the one asked for.
-        task_said[value.kind] = _said(value, today)
-    task = Fact(slot=TASK, values={k: frozenset(v) for k, v in task_values.items()}, said=task_said)
-    return [task, *facts] if task.values else facts
+        found.append(value)
+    return found
+
+
+def _add_weekdays(values: dict[str, set[str]], stated: list[Stated], today: date | None) -> None:
+    # "tomorrow" is a Thursday: "Thursday 22 October" restates it.
+    for value in stated:
+        if value.kind == "date" and len(value.values) == 1 and today is not None:
+            values.setdefault("weekday", set()).update(_weekdays(value.values, today))
+
+
+def _parts(
+    goal: str, facts: list[Fact], vocab: Mapping[str, Sequence[str]], today: date | None
+) -> tuple[Part, ...]:
+    """Each request of a goal that makes several, with its own values; `()` for one."""
+    parts = []
+    for clause in goal_clauses(goal):
+        verb = clause.split()[0].lower() if clause.split() else ""
+        if not is_verb(verb):
+            continue
+        values: dict[str, set[str]] = {}
+        stated = _task_values(clause, facts, vocab, today)
+        for value in stated:
+            values.setdefault(value.kind, set()).update(value.values)
+        _add_weekdays(values, stated, today)
+        words = frozenset(w for w in _content_words(clause) if w != verb)
+        parts.append(
+            Part(verb=verb, words=words, values={k: frozenset(v) for k, v in values.items()})
+        )
+    return tuple(parts) if len(parts) >= 2 else ()
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4} - _GENERIC
+
+
+def _part_of(text: str, value: Stated, parts: Sequence[Part]) -> Part | None:
+    """The request a sentence speaks of: by its verb ("cancel", "cancelled") and its words.
+
+    `None` when no part, or more than one, fits best: then every part's values count.
+    """
+    start = max(text.rfind(c, 0, value.start) for c in ".!?\n") + 1
+    ends = [i for i in (text.find(c, value.end) for c in ".!?\n") if i >= 0]
+    sentence = text[start : min(ends) if ends else len(text)].lower()
+    words = set(re.findall(r"[a-z]+", sentence))
+    scores = []
+    for part in parts:
+        forms = {part.verb, part.verb + "s", part.verb + "ed", part.verb + "d"}
+        forms |= {part.verb + part.verb[-1] + "ed"}  # cancelled
+        scores.append(2 * bool(words & forms) + len(words & part.words))
+    best = max(scores, default=0)
+    if best == 0 or scores.count(best) > 1:
+        return None
+    return parts[scores.index(best)]
 
 
 def contradiction(
@@ -159,6 +240,11 @@ def contradiction(
             owned.setdefault((owner, value.kind), []).append(value)
     for (slot, kind), values in owned.items():
         mine = by_slot[slot].values[kind]
+        part = _part_of(text, values[0], by_slot[slot].parts) if by_slot[slot].parts else None
+        if part is not None:
+            if kind not in part.values:
+                continue  # "cancel my Spin tomorrow" says no time: the class's time is news
+            mine = part.values[kind]
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
         wrong = values[0].surface.strip(" .,;:!?()[]")
@@ -234,6 +320,19 @@ def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
     slots = [f.slot for f in facts if f.slot != TASK and kind in f.values]
     slots = [s for s in slots if not is_birth_slot(s)]
     return slots[0] if len(slots) == 1 else None
+
+
+def _weekdays(days: frozenset[str], today: date) -> set[str]:
+    found = set()
+    for day in days:
+        month, dom = (int(p) for p in day.split("-"))
+        for year in (today.year, today.year + 1):
+            try:
+                found.add(date(year, month, dom).strftime("%A").lower())
+            except ValueError:
+                continue  # 29 February in a year without one
+            break
+    return found
 
 
 def _is_current(slot: str, value: str, goal: str) -> bool:

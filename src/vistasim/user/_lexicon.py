@@ -307,7 +307,7 @@ _DONE_FRAMES = re.compile(
     r"registered|reserved|activated|closed)\b(?!\s+(?:if|once|when|unless)\b)"
     r"|\b(?:has|have) (?:now |just |already )?been (?:sent|set|made|put|given|paid|sorted|done)\b"
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?:sent|set|made|put|paid|sorted|done)\b"
-    r"|\byou(?:'re| are) (?:now |all )?(?:booked|scheduled|registered|enrolled|confirmed)\b"
+    r"|\b[Yy]ou(?:'re|’re| are) (?:now |all )?(?:booked|scheduled|registered|enrolled|confirmed)\b"
     r"|^\W*(?!(?i:noted|checked|received|needed|based|located|required|interested)\b)"
     r"[A-Z][a-z]+ed\b(?:\s+(?:for|on|at|to|in|until|from)\b|\W*$)",
 )

@@ -32,7 +32,7 @@ from vistasim.dates import day_text
 from vistasim.scenario import Scalar
 from vistasim.values import text_values
 
-__all__ = ["Clause", "built_task", "goal_clause", "is_verb", "request_clauses"]
+__all__ = ["Clause", "built_task", "goal_clause", "goal_clauses", "is_verb", "request_clauses"]
 
 _VERBS = frozenset(
     "cancel return exchange update change apply enroll drop reschedule move waive extend reserve"
@@ -167,6 +167,15 @@ def _first_person(text: str) -> str:
         rest = re.sub(pronouns, "my", text[found.end() :], flags=re.I)
         return f"I {_FIRST.get(verb, verb)} to{rest}"
     return text
+
+
+def goal_clauses(goal: str) -> list[str]:
+    """The goal's clauses, split at sentences and at "and" before a verb.
+
+    >>> goal_clauses("Cancel my Spin tomorrow and book me onto the Yoga on Friday.")
+    ['Cancel my Spin tomorrow', 'book me onto the Yoga on Friday']
+    """
+    return _clauses(goal)
 
 
 def _clauses(goal: str) -> list[str]:
