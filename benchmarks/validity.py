@@ -89,6 +89,16 @@ SHOP_HELDOUT_GAPS = ("shop-return-late-defective-loafers",)
 defective item at 47 days of a 90-day window. Its flaw log misses it, because the agent reads the
 reason from the first clause only ("The sole came off") and never sees "they are defective"."""
 
+BIKES_INERT = (
+    ("bikes-multi-extend-and-cancel", "F5"),
+    ("bikes-cancel-reservation-annual-rs414", "F5"),
+    ("bikes-refund-too-old-r190", "F5"),
+)
+"""F5 logs of the flawed bike desk that drop nothing the customer asked for: the agent queued
+"my reservation number is RS411" / "the reservation number is RS414" / "my email is ..." (facts
+said with the request) as requests of their own and F5 dropped those; every request the customer
+made was carried out or refused with its reason (transcripts of 2026-12-04)."""
+
 INERT = {
     "rail": (("rail-change-thursday-next-week", "F5"),),
     "mobile": (("mobile-plan-upgrade-max", "F5"),),
@@ -128,6 +138,7 @@ SUBJECTS = (
         scenarios=BIKES,
         web=False,
         known_gaps=BIKE_GAPS,
+        inert=BIKES_INERT,
     ),
     *(
         Subject(
