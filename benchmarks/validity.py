@@ -53,6 +53,7 @@ BLIND = (
     ("energy", "Energy"),
     ("gym", "Gym"),
     ("library", "Library"),
+    ("vet", "Vet"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
