@@ -147,11 +147,14 @@ def _other_account(call: ToolCall, earlier: list[ToolCall]) -> bool:
     """Whether the call reads an account by an id other than the one the user proved theirs."""
     checks = [(c.args, c.result) for c in earlier if c.error is None and is_identity_tool(c.name)]
     proved = account_keys(checks)
-    for key, value in call.args.items():
-        mine = proved.get(key.lower())
-        if mine and isinstance(value, str | int) and not isinstance(value, bool):
-            if str(value).strip().casefold() not in mine:
-                return True
+    # By the id it was asked for (`list_loans(card_number=...)`), or by the account a record
+    # of the result names (`get_invoice` returning `client_number: "C1187"`).
+    for fields in (call.args, *records(call.result)):
+        for key, value in fields.items():
+            mine = proved.get(key.lower())
+            if mine and isinstance(value, str | int) and not isinstance(value, bool):
+                if str(value).strip().casefold() not in mine:
+                    return True
     return False
 
 

@@ -92,6 +92,8 @@ def identity_fields(record: dict[str, JsonValue], *, bare_name: bool | None = No
         if not isinstance(value, str | int) or isinstance(value, bool) or value in ("", None):
             continue
         family = _family(key.lower())
+        if family is None and _is_person_name(key.lower(), value):
+            family = "name"  # `owner: "Daniel Hughes"`: a person named by their role
         if family is None:
             continue
         text = _normal(family, str(value))
@@ -102,6 +104,13 @@ def identity_fields(record: dict[str, JsonValue], *, bare_name: bool | None = No
     if bare_name if bare_name is not None else bool(found):
         found |= named
     return found
+
+
+def _is_person_name(key: str, value: str | int) -> bool:
+    if key not in _PERSON or not isinstance(value, str):
+        return False
+    words = value.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
 
 
 def said_identity(text: str) -> Identity:
