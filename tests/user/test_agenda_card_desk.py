@@ -78,3 +78,29 @@ async def test_the_wrong_time_for_the_part_that_names_one_is_objected_to():
     now = datetime(2026, 10, 21, 18, tzinfo=UTC)
     ep = await converse(AgendaPolicy(), scenario, agent, max_turns=2, now=now)
     assert "half seven" in ep.said[1] and "18:00" in ep.said[1]
+
+
+async def test_no_need_at_the_first_place_takes_the_fallback_and_names_the_offered_option():
+    scenario = card_desk(
+        "I want to reserve Klara and the Sun to collect at Central Library. If that isn't "
+        "possible at Central, put the hold on for Northgate instead.", card_number="RL-20688")
+    agent = scripted(
+        "There's a copy on the shelf at Central right now, so a hold isn't needed there. I can "
+        "place a hold for pickup at Northgate Library or Harbour Road Library.",
+        "Which branch would you like to collect it from: Central, Northgate or Harbour Road?",
+    )
+    ep = await converse(AgendaPolicy(), scenario, agent, max_turns=3)
+    assert "Northgate" in ep.said[1] and "Central" not in ep.said[1]
+    assert "Northgate" in ep.said[2]
+
+
+async def test_a_goal_that_asks_and_asks_for_a_change_answers_the_offer_after_a_refusal():
+    scenario = card_desk(
+        "I've had a letter about invoice INV-4417 that I don't recognise. Find out what I owe "
+        "and pay off whatever is genuinely mine.", client_number="C1042")  # fmt: skip
+    agent = scripted(
+        "INV-4417 isn't on your account, so I can't share it. Your account has INV-4410, "
+        "£62.50 outstanding. I'll take £62.50 from your Visa for INV-4410. Shall I go ahead?",
+    )
+    ep = await converse(AgendaPolicy(), scenario, agent, max_turns=2)
+    assert not isinstance(ep.last, Finish) and ep.said[1].lower().startswith(("yes", "sure"))

@@ -132,7 +132,32 @@ def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
         assert task is not None
         text = ph.pick(ph.templates.none_fit, value=task.said[kind])
         return Reaction(text=text, progress=True, rejected=options[0].surface)
+    named = named_option(question, goal_text(step, state.stack[0]))
+    if named is not None:
+        return Reaction(text=ph.pick(ph.templates.choose, value=named), progress=True)
     return None
+
+
+def named_option(question: str, goal: str) -> str | None:
+    """The one option of a question ("from: Central, Northgate or Harbour Road?") the goal names.
+
+    >>> named_option("Which branch: Central, Northgate or Harbour Road?", "hold it at Northgate")
+    'Northgate'
+    >>> named_option("Central or Northgate?", "hold it somewhere") is None
+    True
+    """
+    tail = question.rsplit(":", 1)[-1] if ":" in question else question
+    if not re.search(r"\bor\b", tail):
+        return None
+    words_of_goal = set(re.findall(r"[a-z]+", goal.lower()))
+    options = [o.strip(" ?.!") for o in re.split(r",\s*|\s+or\s+", tail)]
+    named = []
+    for option in options:
+        words = re.findall(r"[A-Za-z]+", option)
+        if 0 < len(words) <= 4 and all(w[0].isupper() for w in words):
+            if {w.lower() for w in words} <= words_of_goal:
+                named.append(option)
+    return named[0] if len(named) == 1 else None
 
 
 def _typed_or_id(value: Scalar) -> bool:

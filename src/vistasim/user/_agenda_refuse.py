@@ -33,8 +33,8 @@ __all__ = ["is_question", "on_refusal", "split_fallback"]
 _FALLBACK = re.compile(
     r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
     r"(?:if\s+(?:no\b|none\b|(?:[^,;:.]|:(?=\d)){0,40}?"
-    r"\b(?:not|n't|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than|limit"
-    r"|too (?:long|late|early|much|many)|exceeds?)\b)"
+    r"(?:n't|\b(?:not|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than"
+    r"|limit|too (?:long|late|early|much|many)|exceeds?))\b)"
     r"(?:[^,;:.]|:(?=\d))*[,:;]|if\s+not\b[,:;]?|if\s+unavailable\b[,:;]?|otherwise\b[,:;]?"
     r"|failing\s+that\b[,:;]?|or\s+else\b[,:;]?)\s*(?:—\s*)?",
     re.IGNORECASE,
@@ -56,6 +56,8 @@ def split_fallback(goal: str) -> tuple[str, str | None]:
 
     >>> split_fallback("Book 19 March at 10:00; if that's not possible, any time on 20 March.")
     ('Book 19 March at 10:00.', 'any time on 20 March')
+    >>> split_fallback("Get 90 tablets. If you can't do 90, get the most you're allowed to.")[1]
+    "get the most you're allowed to"
     >>> split_fallback("Cancel W1003 if it has not shipped.")
     ('Cancel W1003 if it has not shipped.', None)
     """

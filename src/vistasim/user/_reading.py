@@ -54,7 +54,8 @@ _CHANGE_VERBS = frozenset(
 _REFUSAL = re.compile(
     r"\b(?:can(?:no|')t|cannot|can not|could(?:n't| not)|unable to|not able to|not possible|"
     r"(?:is|are|was|were)n't (?:possible|eligible|allowed|able)|not eligible|won't be able|"
-    r"do(?:es)?n't allow|not allowed|not permitted|(?:i'm|i am) afraid|unfortunately|no longer)\b",
+    r"do(?:es)?n't allow|not allowed|not permitted|(?:i'm|i am) afraid|unfortunately|no longer|"
+    r"(?:is|are)(?:n't| not) (?:needed|necessary|required)|no need to)\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(

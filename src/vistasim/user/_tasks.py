@@ -219,24 +219,30 @@ def spoken_words(names: Sequence[str]) -> list[str]:
 def goal_is_question(text: str) -> bool:
     """Whether a goal asks for information ("Find out when ...") rather than for a change.
 
+    A goal that also asks for a change ("Find out what I owe and pay off whatever is mine") is
+    no question: an answer alone does not end it.
+
     >>> goal_is_question("Book a check-up next Thursday."), goal_is_question("When is R2 due?")
     (False, True)
+    >>> goal_is_question("Find out what I owe and pay off whatever is genuinely mine.")
+    False
     """
-    for clause in request_clauses(text):
-        if clause.form in ("tell", "check"):
-            return True
-        words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
-        if clause.form == "verb":
-            return _asks_information(words, 0)
-        # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
-        at = next(
-            (i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None
-        )
-        if at is not None:
-            return _asks_information(words, at)
-        if clause.text.endswith("?"):
-            return True
-    return False
+    kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
+    return "question" in kinds and "change" not in kinds
+
+
+def _clause_kind(clause: Clause) -> str | None:
+    """`question`, `change`, or `None` when the clause says neither (a fact, a greeting)."""
+    if clause.form in ("tell", "check"):
+        return "question"
+    words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
+    if clause.form == "verb":
+        return "question" if _asks_information(words, 0) else "change"
+    # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
+    at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
+    if at is not None:
+        return "question" if _asks_information(words, at) else "change"
+    return "question" if clause.text.endswith("?") else None
 
 
 def _asks_information(words: Sequence[str], at: int) -> bool:
