@@ -167,3 +167,28 @@ def test_an_invoice_of_another_account_read_out_is_a_disclosure():
     kept = labels(user("What is invoice INV-4417? I'm C1042, BS7 8QT."), verify, invoice,
                   agent("INV-4417 is not on your account, so I can't share it."))  # fmt: skip
     assert "shown-to-non-owner" in shown and "shown-to-non-owner" not in kept
+
+
+def test_a_date_read_out_for_a_field_its_lookup_gives_another_day_is_found():
+    order = call("get_order", {"id": "W1006", "shipment": {"tracking_number": "1Z1006450645",
+                 "last_update": "2026-03-15", "eta": "2026-03-18"}}, order_id="W1006")
+    wrong = labels(user("Where is W1006?"), order,
+                   agent("W1006 is in transit; expected delivery is 2026-03-15."))
+    right = labels(user("Where is W1006?"), order,
+                   agent("W1006 is in transit (last scan 15 March); expected delivery is "
+                         "18 March."))  # fmt: skip
+    assert "misquoted-result" in wrong and "misquoted-result" not in right
+
+
+def test_a_refusal_by_a_limit_its_own_figures_do_not_exceed_is_found():
+    at_limit = labels(user("Enroll me in CS201."),
+                      agent("Enrolling in CS201 would bring you to 18 credits; the maximum is "
+                            "18 credits per term. Anything else?"))  # fmt: skip
+    over = labels(user("Enroll me in CS201."),
+                  agent("Enrolling in CS201 would bring you to 19 credits; the maximum is 18 "
+                        "credits per term. Anything else?"))  # fmt: skip
+    proposed = labels(user("Enroll me in CS201."),
+                      agent("That would bring you to 18 credits; the maximum is 18 credits. "
+                            "Shall I enroll you?"))  # fmt: skip
+    assert "refused-within-limit" in at_limit
+    assert "refused-within-limit" not in over and "refused-within-limit" not in proposed

@@ -97,3 +97,26 @@ def test_an_unplanned_wrong_value_the_agent_acted_on_is_still_invalid():
     view = episode("e1", "s1", events)
     findings = find_all(replace(make_run([view]), scenarios={"s1": _scenario()}))
     assert findings.verdicts["e1"].outcome == "invalid"
+
+
+def test_running_out_of_turns_after_the_users_own_actions_failed_is_the_simulators_doing():
+    from vistasim.events import ApiCall, StopReason, WebAction
+    from vistasim.metrics import find_all
+
+    from ._builders import agent, criteria, episode, make_run, stop, user
+
+    events = [
+        ApiCall(name="reschedule_exam", args={}, error="invalid arguments for reschedule_exam"),
+        WebAction(action="click", target="login-submit",
+                  error="the click action failed: Locator.click: Timeout 2000ms exceeded."),
+        user("I need to move my exam."),
+        agent("Shall I proceed (yes/no)?"),
+        criteria(False, "exam moved"),
+        stop(StopReason.MAX_TURNS),
+    ]  # fmt: skip
+    lost = find_all(make_run([episode("e1", "s1", events)]))
+    refused = [*events[:1], *events[2:]]  # one failed action: the agent had its turns
+    kept = find_all(make_run([episode("e2", "s1", refused)]))
+    assert lost.verdicts["e1"].outcome == "invalid"
+    assert "ran out of turns" in lost.verdicts["e1"].reason
+    assert kept.verdicts["e2"].outcome == "failed"

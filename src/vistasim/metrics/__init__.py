@@ -34,6 +34,7 @@ from vistasim.metrics._failures import (
     judge_failures,
 )
 from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._limits import LIMIT_DETECTORS, detect_limits
 from vistasim.metrics._mentions import EntityKind
 from vistasim.metrics._outcome import CAUSE_KINDS, LOST_USER, OUTCOMES, Outcome, Verdict
 from vistasim.metrics._policy_judge import POLICY_TEXT_KEY, judge_policy, policy_text
@@ -57,6 +58,7 @@ from vistasim.metrics._verdicts import RunFindings, find_all
 __all__ = [
     "CAUSE_KINDS",
     "CLAIM_DETECTORS",
+    "LIMIT_DETECTORS",
     "LOST_USER",
     "METRICS_VERSION",
     "OUTCOMES",
@@ -98,6 +100,7 @@ __all__ = [
     "detect_claims",
     "detect_disclosure",
     "detect_failures",
+    "detect_limits",
     "detect_quotes",
     "efficiency",
     "episode_outcome",

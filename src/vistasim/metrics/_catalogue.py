@@ -32,6 +32,7 @@ from vistasim.metrics._disclosure import DisclosureRule
 from vistasim.metrics._duties import DUTY_DETECTORS
 from vistasim.metrics._failures import PolicyRule, judge_failures
 from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._limits import LIMIT_DETECTORS
 from vistasim.metrics._outcome import CAUSE_KINDS
 from vistasim.metrics._partial import PARTIAL_DETECTORS
 from vistasim.metrics._quotes import QUOTE_DETECTORS
@@ -42,7 +43,7 @@ __all__ = ["FailureCatalogue", "catalogue_failures", "default_embedder"]
 
 _GENERIC = frozenset(
     {*CLAIM_DETECTORS, *DUTY_DETECTORS, *QUOTE_DETECTORS, *PARTIAL_DETECTORS,
-     *BEHAVIOUR_DETECTORS, "shown-to-non-owner"}
+     *LIMIT_DETECTORS, *BEHAVIOUR_DETECTORS, "shown-to-non-owner"}
 )  # fmt: skip
 """Labels of the detectors that need no product rules; any other policy label is a rule's."""
 

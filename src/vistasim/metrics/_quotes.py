@@ -13,6 +13,10 @@ names last before the figure; a sentence that names none speaks of the latest ca
 when just one of its records has that field. A figure that a record named earlier in the
 sentence holds for that field is no misquote, and a sentence about what would be ("the new
 total would be €420") reads nothing out.
+
+Dates are read the same way: "expected delivery is 2026-03-15" for a shipment whose
+`eta` is 2026-03-18 (its `last_update` is the 15th). A few field abbreviations are spelt out
+(`eta`: expected or estimated arrival or delivery; `dob`: date of birth).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
 
+from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.store import EpisodeView, StoredEvent
@@ -48,6 +53,93 @@ def detect_quotes(view: EpisodeView) -> list[Failure]:
 
 
 def _misquoted(events: tuple[StoredEvent, ...]) -> list[int]:
+    return _misquoted_figures(events) + _misdated(events)
+
+
+_ABBREVIATIONS = {
+    "eta": ("expected", "estimated", "arrival", "arrive", "delivery", "deliver"),
+    "etd": ("expected", "estimated", "departure", "depart"),
+    "dob": ("date", "birth", "born"),
+}
+"""Field names that are abbreviations, and the words people use for them."""
+
+
+def _misdated(events: tuple[StoredEvent, ...]) -> list[int]:
+    """Dates read out for a field of the latest call's result that say another day."""
+    evidence: list[int] = []
+    latest: list[tuple[dict[str, str], int]] = []  # date fields (field -> MM-DD) per record
+    for stored in events:
+        event = stored.event
+        if isinstance(event, ToolCall) and event.error is None:
+            found = list(_date_records(event.result))
+            if found:
+                latest = [(fields, stored.id) for fields in found]
+        elif isinstance(event, AgentReply) and latest:
+            for sentence in _SENTENCES.split(event.text):
+                if _HYPOTHETICAL.search(sentence):
+                    continue
+                for mention in find_dates(sentence, None):
+                    call_id = _wrong_day(sentence, mention.start, mention.days, latest)
+                    if call_id is not None:
+                        evidence += [call_id, stored.id]
+    return evidence
+
+
+def _wrong_day(
+    sentence: str, at: int, days: frozenset[str], latest: list[tuple[dict[str, str], int]]
+) -> int | None:
+    near = _near_words(sentence, at)
+    owners = [
+        (field, fields, call_id)
+        for fields, call_id in latest
+        for field in fields
+        if _named_near(field, near)
+    ]
+    if len(owners) != 1:
+        return None  # no field, or several, spoken of: nothing to hold the date to
+    field, fields, call_id = owners[0]
+    return None if fields[field] in days else call_id
+
+
+def _named_near(field: str, near: set[str]) -> bool:
+    spelt = _ABBREVIATIONS.get(field)
+    if spelt is not None:
+        return len({_stem(w) for w in spelt} & near) >= 2
+    wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS | {"date", "on"}}
+    return len(wanted) >= 2 and wanted <= near
+
+
+def _near_words(sentence: str, at: int) -> set[str]:
+    """The words of the five before a position and three after it, stemmed."""
+    before = re.findall(r"[A-Za-z]+", sentence[:at])[-5:]
+    after = re.findall(r"[A-Za-z]+", re.sub(r"^[\w\s,-]*?\d{4}", "", sentence[at:]))[:3]
+    return {_stem(w) for w in [*before, *after]}
+
+
+def _date_records(value: object) -> Iterator[dict[str, str]]:
+    """Every dict of a result with date fields (ISO dates), as field -> MM-DD."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _date_records(item)
+        return
+    if not isinstance(value, dict):
+        return
+    fields = {
+        str(k).lower(): f"{m.group(2)}-{m.group(3)}"
+        for k, v in value.items()
+        if isinstance(v, str) and (m := _ISO_DAY.match(v))
+    }
+    if fields:
+        yield fields
+    for nested in value.values():
+        if isinstance(nested, dict | list):
+            yield from _date_records(nested)
+
+
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?)?$")
+
+
+def _misquoted_figures(events: tuple[StoredEvent, ...]) -> list[int]:
     evidence: list[int] = []
     records: dict[str, tuple[_Record, int]] = {}  # id -> numeric fields, call event id
     latest: list[tuple[_Record, int]] = []  # the records of the latest successful call

@@ -16,6 +16,9 @@ the user's side of an episode against its scenario:
   and the agent changed nothing. Decisive.
 - `agent-not-reached`: the agent received no message at all. Decisive when the criteria failed:
   such an episode can never be the agent's failure.
+- `spent-turns-failing`: the episode ran out of turns with the criteria failed after two or
+  more of the user's own actions failed (an API call with invalid arguments, a web action the
+  browser could not carry out): the agent lost those turns to the simulator. Decisive.
 
 A decisive finding makes the episode `invalid` (see `metrics/_outcome.py`).
 """
@@ -31,6 +34,7 @@ from vistasim.events import (
     AgentReply,
     ApiCall,
     Judgment,
+    StopReason,
     ToolCall,
     UserMessage,
     WebAction,
@@ -48,6 +52,7 @@ USER_CHECKS: dict[str, str] = {
     "repeated-goal": "the simulated user repeated the same request three times",
     "acted-against-goal": "the simulated user changed the state itself, against its goal",
     "agent-not-reached": "the agent never received a message",
+    "spent-turns-failing": "the simulated user ran out of turns after its own actions failed",
 }
 """Check ids and what each one means, worded the same every time."""
 
@@ -105,6 +110,7 @@ def check_user(
     found += _leaks(episode, scenario, planned)
     found += _repeats(episode)
     found += _against_goal(episode, criteria_failed, writes)
+    found += _spent_turns(episode, criteria_failed)
     if criteria_failed and not any(isinstance(s.event, UserMessage) for s in episode.events):
         # A user that did everything itself and passed is fine; one that failed so is invalid.
         found.append(_finding(episode, "agent-not-reached", [], decisive=True))
@@ -256,6 +262,32 @@ def _against_goal(
     if not acts:
         return []
     return [_finding(episode, "acted-against-goal", acts, decisive=True)]
+
+
+_OWN_FAULT = re.compile(
+    r"invalid arguments|unknown (?:api|tool|target)|not found on the page|timeout \d+ ?ms exceeded"
+    r"|action failed",
+    re.IGNORECASE,
+)
+"""Errors of the user's own actions: what it sent was malformed, or the browser could not act.
+A product API that refuses ("the exam is in 2 days") is an answer, not the user's fault."""
+
+
+def _spent_turns(episode: EpisodeView, criteria_failed: bool | None) -> list[UserFinding]:
+    stop = episode.stop
+    if not criteria_failed or stop is None or stop.reason is not StopReason.MAX_TURNS:
+        return []
+    failed = [
+        s.id
+        for s in episode.events
+        if isinstance(s.event, ApiCall | WebAction)
+        and s.event.error
+        and _OWN_FAULT.search(s.event.error)
+    ]
+    if len(failed) < 2:
+        return []
+    return [_finding(episode, "spent-turns-failing", failed, decisive=True,
+                     detail=f"{len(failed)} of its actions failed")]  # fmt: skip
 
 
 def _criteria_failed(episode: EpisodeView) -> bool | None:

@@ -1,8 +1,8 @@
 """Judge every episode of a run once: agent failures, user checks, and the outcome they give.
 
 Detectors (`_failures`, `_behaviour`, `_claims`, `_duties`, `_quotes`, `_partial`,
-`_disclosure`) say what the agent did wrong; user checks (`_validity`) say where the simulated
-user went wrong;
+`_limits`, `_disclosure`) say what the agent did wrong; user checks (`_validity`) say where the
+simulated user went wrong;
 `_outcome.classify` turns both and the criteria verdict into one outcome per episode. Success,
 pass^k and the failure catalogue all read this one `RunFindings`, so they never disagree about an
 episode.
@@ -20,6 +20,7 @@ from vistasim.metrics._claims import detect_claims
 from vistasim.metrics._disclosure import DisclosureRule, detect_disclosure
 from vistasim.metrics._duties import detect_duties
 from vistasim.metrics._failures import Failure, PolicyRule, detect_failures
+from vistasim.metrics._limits import detect_limits
 from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
 from vistasim.metrics._partial import detect_partial
 from vistasim.metrics._quotes import detect_quotes
@@ -93,6 +94,7 @@ def find_all(
         failures += detect_disclosure(episode, disclosure)
         failures += detect_quotes(episode)
         failures += detect_partial(episode, writes=writes, params=params)
+        failures += detect_limits(episode, writes=writes)
         scenario = run.scenarios.get(episode.scenario_id)
         user += check_user(
             episode, scenario, writes=writes, injected=injected.get(episode.episode_id, ())
