@@ -192,3 +192,15 @@ def test_a_refusal_by_a_limit_its_own_figures_do_not_exceed_is_found():
                             "Shall I enroll you?"))  # fmt: skip
     assert "refused-within-limit" in at_limit
     assert "refused-within-limit" not in over and "refused-within-limit" not in proposed
+
+
+def test_an_exam_date_read_out_a_day_early_is_found():
+    schedule = call("get_exam_schedule", {"exams": [
+        {"course_code": "HIST110", "exam_id": "EX-HIST110-MID", "date": "2026-10-20"},
+        {"course_code": "HIST110", "exam_id": "EX-HIST110-FIN", "date": "2026-12-08"}]},
+        student_id="S1001")  # fmt: skip
+    early = labels(user("When is my HIST110 final?"), schedule,
+                   agent("Your HIST110 final is on Monday, December 7 at 09:00."))
+    right = labels(user("When is my HIST110 final?"), schedule,
+                   agent("Your HIST110 final is on Tuesday, December 8 at 09:00."))
+    assert "misquoted-result" in early and "misquoted-result" not in right

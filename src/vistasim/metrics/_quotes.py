@@ -29,7 +29,7 @@ from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import money_amount, text_ids
+from vistasim.values import iter_strings, money_amount, text_ids
 
 __all__ = ["QUOTE_DETECTORS", "detect_quotes"]
 
@@ -65,24 +65,71 @@ _ABBREVIATIONS = {
 
 
 def _misdated(events: tuple[StoredEvent, ...]) -> list[int]:
-    """Dates read out for a field of the latest call's result that say another day."""
+    """Dates read out for a record or field of the latest call's result that say another day."""
     evidence: list[int] = []
     latest: list[tuple[dict[str, str], int]] = []  # date fields (field -> MM-DD) per record
+    named: dict[str, tuple[set[str], int]] = {}  # record id -> every day any call gave it
+    seen: set[str] = set()  # every day any call returned, in a result or an error
     for stored in events:
         event = stored.event
+        if isinstance(event, ToolCall):
+            seen |= {d for text in iter_strings([event.result, event.error])
+                     for m in find_dates(text, None) for d in m.days}  # fmt: skip
         if isinstance(event, ToolCall) and event.error is None:
             found = list(_date_records(event.result))
             if found:
                 latest = [(fields, stored.id) for fields in found]
+            for ids, days in _dated_records(event.result):
+                for record_id in ids:
+                    named.setdefault(record_id, (set(), stored.id))[0].update(days)
         elif isinstance(event, AgentReply) and latest:
             for sentence in _SENTENCES.split(event.text):
-                if _HYPOTHETICAL.search(sentence):
+                if _HYPOTHETICAL.search(sentence) or _OFFER.search(sentence):
                     continue
-                for mention in find_dates(sentence, None):
+                mentions = find_dates(sentence, None)
+                for mention in mentions:
                     call_id = _wrong_day(sentence, mention.start, mention.days, latest)
+                    if call_id is None and len(mentions) == 1 and not mention.days & seen:
+                        # One date for a record the sentence names ("your HIST110 final is
+                        # on ..."), a day no call returned; with two, one may be the old one.
+                        call_id = _wrong_record_day(sentence, mention.days, named)
                     if call_id is not None:
                         evidence += [call_id, stored.id]
     return evidence
+
+
+def _wrong_record_day(
+    sentence: str, days: frozenset[str], named: dict[str, tuple[set[str], int]]
+) -> int | None:
+    """The call of a record the sentence names, when no call gave any record it names that day."""
+    tokens = {t.casefold() for t in _TOKEN.findall(sentence)}
+    spoken = [named[t] for t in tokens if t in named]
+    if not spoken or any(record_days & days for record_days, _ in spoken):
+        return None
+    return spoken[0][1]
+
+
+_OFFER = re.compile(r"\b(?:i|we) can\b|\bcan i\b", re.IGNORECASE)
+"""An offer ("I can switch it to delivery, arriving Friday"): what would be, not what is."""
+
+
+def _dated_records(value: object) -> Iterator[tuple[frozenset[str], frozenset[str]]]:
+    """Every dict with ids and dates (its nested ones too), as (its ids, its days)."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _dated_records(item)
+        return
+    if not isinstance(value, dict):
+        return
+    ids = frozenset(
+        v.casefold() for v in value.values() if isinstance(v, str) and text_ids(v) == {v}
+    )
+    days = frozenset(d for fields in _date_records(value) for d in fields.values())
+    if ids and days:
+        yield ids, days
+    for nested in value.values():
+        if isinstance(nested, dict | list):
+            yield from _dated_records(nested)
 
 
 def _wrong_day(

@@ -18,6 +18,7 @@ the scenario; without any, relative dates are not compared at all.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
@@ -210,6 +211,9 @@ def _api_call(view: UserView, state: AgendaState) -> tuple[Action, AgendaState] 
     for key, value in view.scenario.knowledge.items():
         if key in wanted:
             args.setdefault(key, value)
+    required = tool.parameters.get("required")
+    if isinstance(required, list) and not {str(r) for r in required} <= set(args):
+        return None  # it holds no exam id or session: it asks in chat, as a person would
     tried = entry.model_copy(update={"api_tried": True})
     new_state = state.model_copy(
         update={"stack": [tried, *state.stack[1:]], "pending_api": tool.name}
@@ -231,10 +235,17 @@ def _after_api(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     if outcome is not None and outcome.error is None:
         return advance(step, state.popped(), template="self_done")
     error = outcome.error if outcome is not None else "no response"
-    failed = step.phrasing.pick(step.phrasing.templates.api_failed, error=str(error))
+    failed = step.phrasing.pick(step.phrasing.templates.api_failed, error=_said_error(str(error)))
     request = step.phrasing.request(task_words(step, state.stack[0]))
     text = opening(step, state, [failed, request])
     return Say(text=text), state.model_copy(update={"greeted": True})
+
+
+def _said_error(error: str) -> str:
+    """An API error as a person would repeat it: its message, not a validation dump."""
+    if re.search(r"invalid arguments|field required|traceback|[{}\[\]]", error, re.I):
+        return "it didn't go through"
+    return error.strip().rstrip(".")
 
 
 def advance(
