@@ -235,7 +235,8 @@ class RunSection(_Section):
     """Bound on one episode's wall time; a longer one stops with `timeout`."""
     max_reply_bytes: int = Field(default=1_000_000, ge=1_000)
     """Largest agent reply or tool result stored whole; bigger ones are stored cut, flagged
-    (`oversized`) and reported as an agent failure."""
+    (`oversized`) and reported as an agent failure. An HTTP agent's answer body is read no
+    further than 8 times this."""
     concurrency: int = Field(default=8, ge=1, le=10_000)
     """Episodes in flight at once."""
     seed: int = 0

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx2
 
-from vistasim.agent._http import JsonAnswer, JsonEndpoint
+from vistasim.agent._http import MAX_BODY_BYTES, JsonAnswer, JsonEndpoint
 from vistasim.config import OpenAIChatAgentSpec
 from vistasim.llm import ChatRequest, ChatResponse, ModelToolCall, TokenUsage
 from vistasim.llm._clients import HttpClients
@@ -36,6 +36,7 @@ class EndpointChatModel:
         environ: Where `${NAME}` header values and `api_key_env` are read (default: `os.environ`).
         transport: An httpx2 transport (tests), when `clients` is not given.
         clients: The run's shared HTTP clients.
+        max_body_bytes: The most of an answer's body that is read (`body_cap`).
     """
 
     def __init__(
@@ -45,6 +46,7 @@ class EndpointChatModel:
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         clients: HttpClients | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.spec = spec
         self.name = spec.model
@@ -56,6 +58,7 @@ class EndpointChatModel:
             environ=environ,
             transport=transport,
             clients=clients,
+            max_body_bytes=max_body_bytes,
         )
 
     async def complete(self, request: ChatRequest) -> ChatResponse:

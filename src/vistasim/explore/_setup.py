@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vistasim._secrets import known_secrets
-from vistasim.agent import Reply, RestoreStrategy, Turn
+from vistasim.agent import Reply, RestoreStrategy, Turn, body_cap
 from vistasim.agent._openai_chat import ChatAgentSetup
 from vistasim.agent._python import resolve_target
 from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, default_home
@@ -179,7 +179,12 @@ def _agent_factory(
     def make(env: Environment | None) -> GuardedAgent:
         try:
             adapter = open_agent(
-                spec, env=env, model=models.get("agent"), chat_setup=chat_setup, clients=clients
+                spec,
+                env=env,
+                model=models.get("agent"),
+                chat_setup=chat_setup,
+                clients=clients,
+                max_body_bytes=body_cap(config.run.max_reply_bytes),
             )
             return GuardedAgent(adapter, name=getattr(adapter, "name", "the agent"))
         except ConfigError:
@@ -211,7 +216,9 @@ def _chat_setup(
             "in a file",
             key="agent.tools",
         )
-    endpoint = EndpointChatModel(spec, clients=clients)
+    endpoint = EndpointChatModel(
+        spec, clients=clients, max_body_bytes=body_cap(config.run.max_reply_bytes)
+    )
     model = RoleModel(
         endpoint,
         role="agent",
