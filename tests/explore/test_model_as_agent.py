@@ -90,6 +90,11 @@ def test_agent_tokens_show_in_vistasim_metrics_cost(tmp_path, capsys):
     agent_cost = report["cost"]["by_role"]["agent"]
     assert agent_cost["calls"] == server.count
     assert agent_cost["input_tokens"] > 0 and agent_cost["cost_usd"] > 0
+    latency = report["cost"]["latency_s"]["agent"]
+    assert 0 < latency["p50"] <= latency["p95"] <= latency["max"]
+    main(["metrics", result.run_id, "--store", str(store_path)])
+    table = capsys.readouterr().out
+    assert "latency agent (s)" in table and f"p50 / p95 of {agent_cost['calls']} calls" in table
 
 
 def _user_or_agent(request: dict) -> str | dict:
