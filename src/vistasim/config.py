@@ -12,13 +12,14 @@ Environment variables name a key with double underscores: `VISTASIM_RUN__MAX_TUR
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from vistasim._attribution import Source, explain
 from vistasim._config_agents import (
@@ -28,6 +29,7 @@ from vistasim._config_agents import (
     PythonAgentSpec,
 )
 from vistasim._input import read_structured
+from vistasim._urls import HttpUrl
 from vistasim.errors import ConfigError
 
 __all__ = [
@@ -78,7 +80,11 @@ PROVIDERS: dict[str, tuple[str, str]] = {
 
 class _Section(BaseModel):
     # Attribute docstrings become the schema's descriptions, so editors show them on hover.
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # Strict: `rollouts = true` or `max_turns = 2.5` is a mistake to report, not a value to
+    # coerce; `nan` and `inf` are never a setting.
+    model_config = ConfigDict(
+        extra="forbid", use_attribute_docstrings=True, strict=True, allow_inf_nan=False
+    )
 
 
 class ModelSpec(_Section):
@@ -86,11 +92,11 @@ class ModelSpec(_Section):
 
     model: str
     """Model name as the endpoint knows it."""
-    base_url: str | None = None
+    base_url: HttpUrl | None = None
     """Endpoint, e.g. `http://localhost:8000/v1`; default: the provider's or `OPENAI_BASE_URL`."""
     api_key_env: str = "OPENAI_API_KEY"
     """Name of the environment variable holding the key (the value never reaches the store)."""
-    temperature: float | None = None
+    temperature: float | None = Field(default=None, ge=0)
     """Sampling temperature; unset: the endpoint's default."""
     seed: int | None = None
     """Sampling seed, for endpoints that honour it; unset for the user: the episode's seed."""
@@ -114,11 +120,11 @@ class EndpointSpec(_Section):
 class Price(_Section):
     """Dollars per million tokens."""
 
-    input: float = 0.0
+    input: float = Field(default=0.0, ge=0)
     """Dollars per million prompt tokens."""
-    output: float = 0.0
+    output: float = Field(default=0.0, ge=0)
     """Dollars per million completion tokens."""
-    cached: float | None = None
+    cached: float | None = Field(default=None, ge=0)
     """Price of cached input tokens; default: the input price."""
 
 
@@ -190,7 +196,7 @@ class WidgetSpec(_Section):
 class WebSpec(_Section):
     """The browser channel (`ui` and `hybrid` modes)."""
 
-    start_url: str | None = None
+    start_url: HttpUrl | None = None
     """Page episodes start on; default for a built-in domain: its site, served per episode."""
     allowed_origins: list[str] = []
     """Origins the simulated user may visit; default: the start URL's origin."""
@@ -206,7 +212,7 @@ class WebSpec(_Section):
     """Selectors of the chat widget, when the defaults do not find it."""
     reply_url_pattern: str = "**/api/chat"
     """URL pattern of the widget's request whose JSON answer may carry `tool_calls`."""
-    trace_url: str | None = None
+    trace_url: HttpUrl | None = None
     """An endpoint listing the agent's tool calls, when the page does not expose them."""
 
 
@@ -283,7 +289,7 @@ class RunConfig(_Section):
     """Models by role: `user`, `agent`, `judge`, `chooser`, `generator`, `embedder`."""
     prices: dict[str, Price] = {}
     """Price table by model name."""
-    endpoints: dict[str, EndpointSpec] = {}
+    endpoints: dict[HttpUrl, EndpointSpec] = {}
     """Shared limits by base URL, e.g. `[endpoints."http://localhost:8000/v1"] concurrency = 8`."""
     cache: CacheSpec = CacheSpec()
     """Whether model calls are recorded and replayed, and where."""
@@ -295,6 +301,18 @@ class RunConfig(_Section):
     """Texts the LLM judges read: `policy`, the product's policy for the policy judge."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
+
+    @field_validator("models")
+    @classmethod
+    def _known_roles(cls, models: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+        for role in models:
+            if role not in ROLES:
+                close = difflib.get_close_matches(role, ROLES, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(
+                    f"unknown model role {role!r}{hint}; the roles are {', '.join(ROLES)}"
+                )
+        return models
 
     def resolve(self, path: str) -> Path:
         """Resolve a path from the config against the config file's directory."""
