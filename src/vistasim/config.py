@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from vistasim._attribution import Source, explain
+from vistasim._attribution import Source, explain, setting_sources
 from vistasim._config_agents import (
     AgentSpec,
     HttpJsonAgentSpec,
@@ -72,10 +72,11 @@ scenarios. A degenerate model stops there instead of running to its context leng
 PROVIDERS: dict[str, tuple[str, str]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
     "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
-    "ollama": ("http://localhost:11434/v1", "OLLAMA_API_KEY"),
+    "ollama": ("http://localhost:11434/v1", ""),
     "vllm": ("http://localhost:8000/v1", "VLLM_API_KEY"),
 }
-"""`provider/model` shorthands: base URL and the env var holding the key."""
+"""`provider/model` shorthands: base URL and the env var holding the key (`""`: Ollama takes
+none)."""
 
 
 class _Section(BaseModel):
@@ -95,7 +96,8 @@ class ModelSpec(_Section):
     base_url: HttpUrl | None = None
     """Endpoint, e.g. `http://localhost:8000/v1`; default: the provider's or `OPENAI_BASE_URL`."""
     api_key_env: str = "OPENAI_API_KEY"
-    """Name of the environment variable holding the key (the value never reaches the store)."""
+    """Name of the environment variable holding the key (the value never reaches the store). It
+    must be set, even for a local server; `""` says the endpoint takes no key."""
     temperature: float | None = Field(default=None, ge=0)
     """Sampling temperature; unset: the endpoint's default."""
     seed: int | None = None
@@ -301,6 +303,35 @@ class RunConfig(_Section):
     """Texts the LLM judges read: `policy`, the product's policy for the policy judge."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
+    _sources: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def with_sources(self, sources: Mapping[str, str]) -> RunConfig:
+        """This config, knowing which flag or variable set each dotted key in `sources`."""
+        copy = self.model_copy()
+        copy._sources = dict(sources)
+        return copy
+
+    def source_of(self, key: str) -> str | None:
+        """The flag or `VISTASIM_*` variable that set the dotted `key` (or a section holding it).
+
+        `None`: the config file or a default set it.
+        """
+        parts = key.split(".")
+        return next(
+            (
+                self._sources[name]
+                for end in range(len(parts), 0, -1)
+                if (name := ".".join(parts[:end])) in self._sources
+            ),
+            None,
+        )
+
+    def setting_error(self, key: str, message: str) -> ConfigError:
+        """An error about the setting at `key`, naming the flag or variable that set it."""
+        source = self.source_of(key)
+        if source is None:
+            return ConfigError(message, key=key)
+        return ConfigError(f"{message} (setting {key})", key=source)
 
     @field_validator("models")
     @classmethod
@@ -410,9 +441,10 @@ def load_config(
         base_dir = path.resolve().parent
     environ = os.environ if environ is None else environ
     overrides = overrides or {}
-    layers = merge({"base_dir": str(base_dir)}, file_layer, env_layer(environ), overrides)
+    from_variables = env_layer(environ)
+    layers = merge({"base_dir": str(base_dir)}, file_layer, from_variables, overrides)
     try:
-        return RunConfig.model_validate(layers)
+        config = RunConfig.model_validate(layers)
     except ValidationError as exc:
         variables = _variables(environ)
 
@@ -427,6 +459,13 @@ def load_config(
         raise explain(
             exc, RunConfig, path=str(path) if path else None, source_of=source_of
         ) from None
+    sources = setting_sources(
+        from_variables,
+        overrides,
+        variables=_variables(environ),
+        flag_of=lambda parts: _flag_for(parts, flags or {}),
+    )
+    return config.with_sources(sources)
 
 
 def _variables(environ: Mapping[str, str]) -> dict[tuple[str, ...], str]:

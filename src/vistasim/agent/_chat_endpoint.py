@@ -67,7 +67,17 @@ class EndpointChatModel:
         Raises:
             AgentError: the endpoint failed, or its answer has no usable first choice.
         """
-        answer = await self._endpoint.send(self.request_body(request))
+        return await self.complete_body(self.request_body(request))
+
+    async def complete_body(self, body: dict[str, Any]) -> ChatResponse:
+        """Send a body built by `request_body` and read the first choice.
+
+        The body may hold fields `ChatRequest` has no name for (the preflight's `tool_choice`).
+
+        Raises:
+            AgentError: the endpoint failed, or its answer has no usable first choice.
+        """
+        answer = await self._endpoint.send(body)
         message = self._first_message(answer)
         raw_calls = message.get("tool_calls") or []
         calls = [self._tool_call(item, i, answer) for i, item in enumerate(raw_calls)]

@@ -17,7 +17,7 @@ from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, def
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame
 from vistasim.explore._guard import GuardedAgent, guard_env_factory
-from vistasim.explore._settings import builtin_domain
+from vistasim.explore._settings import builtin_domain, widget_only
 from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
@@ -65,8 +65,10 @@ def build_parts(
     from vistasim.llm import RequestCache, RoleModel, build_models
     from vistasim.llm._role import endpoint_limiters
 
-    widget_only = config.run.mode in ("ui", "hybrid") and bool(config.web.start_url)
-    if config.agent is None and not widget_only:
+    # Reached through the page's widget, the agent of an `[agent]` section is never called:
+    # it is not imported either (its module may not even exist where the page runs).
+    agent = None if widget_only(config) else config.agent
+    if agent is None and not widget_only(config):
         raise ConfigError(
             "no agent to test: add an [agent] section, e.g. kind = 'python', "
             "target = 'my_agent:MyAgent' (or, in ui and hybrid modes, set web.start_url to reach "
@@ -74,8 +76,8 @@ def build_parts(
             key="agent",
         )
     make_importable(config)
-    if config.agent is not None:
-        check_agent_spec(config.agent)
+    if agent is not None:
+        check_agent_spec(agent)
     cache = None
     if config.cache.mode != "off":
         cache_path = (
@@ -104,9 +106,7 @@ def build_parts(
         policy=_make_policy(config, metered, domain),
         models=metered,
         make_env=env_factory(config, domain),
-        make_agent=None
-        if config.agent is None
-        else _agent_factory(config, metered, clients, limiters),
+        make_agent=None if agent is None else _agent_factory(config, metered, clients, limiters),
         cache=cache,
         clients=clients,
         agent_policy=domain.policy() if domain is not None else "",
