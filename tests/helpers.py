@@ -19,6 +19,22 @@ from vistasim.scenario import Scenario, load_scenarios
 REPO = Path(__file__).resolve().parents[1]
 
 
+DESK_TOML = """[run]
+scenarios = "{scenarios}"
+
+[agent]
+kind = "python"
+target = "vistasim.demo:OrderDeskAgent"
+
+[environment]
+target = "vistasim.demo:OrderBook"
+
+[cache]
+mode = "off"
+"""
+"""A `vistasim.toml` for the order desk, offline; format it with the scenario file's path."""
+
+
 def desk_config(*, rollouts: int = 1, **sections: dict) -> RunConfig:
     """A run config for the tiny order-desk test domain (vistasim.demo), offline."""
     base: dict = {

@@ -27,6 +27,7 @@ __all__ = [
     "display_loc",
     "explain",
     "field_names_at",
+    "setting_sources",
 ]
 
 Loc = Sequence[str | int]
@@ -174,7 +175,7 @@ def _describe(err: ErrorDetails, model: type[BaseModel], source: Source | None, 
     if err["type"] == "missing":
         return f"required setting {str(loc[-1])!r} is missing; add it ({_SCHEMA_HINT})"
     hint = _HINTS.get(err["type"], "")
-    return f"{err['msg']} (got {excerpt(err.get('input'))}){hint}"
+    return f"{err['msg'].removeprefix('Value error, ')} (got {excerpt(err.get('input'))}){hint}"
 
 
 def _variable(label: str, depth: int, name: str) -> str:
@@ -183,6 +184,43 @@ def _variable(label: str, depth: int, name: str) -> str:
     if depth < len(parts):
         parts[depth] = name.upper()
     return "VISTASIM_" + "__".join(parts)
+
+
+def setting_sources(
+    from_variables: Mapping[str, Any],
+    overrides: Mapping[str, Any],
+    *,
+    variables: Mapping[tuple[str, ...], str],
+    flag_of: Callable[[list[str]], str],
+) -> dict[str, str]:
+    """The variable or flag behind each dotted key those layers set (a flag wins).
+
+    Checks made after the config is read (the preflight's) blame a setting on its source.
+
+    >>> setting_sources({"run": {"seed": 3}}, {"run": {"rollouts": 2}, "models": {}},
+    ...                 variables={("run", "seed"): "VISTASIM_RUN__SEED"},
+    ...                 flag_of=lambda parts: "--" + parts[-1])
+    {'run.seed': 'VISTASIM_RUN__SEED', 'run.rollouts': '--rollouts'}
+    """
+    sources = {
+        ".".join(parts): variables[parts]
+        for parts in _leaves(from_variables)
+        if parts in variables
+    }
+    for parts in _leaves(overrides):
+        sources[".".join(parts)] = flag_of(list(parts))
+    return sources
+
+
+def _leaves(layer: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The key paths of the values a layer sets (an empty section sets nothing)."""
+    paths: list[tuple[str, ...]] = []
+    for key, value in layer.items():
+        if isinstance(value, Mapping):
+            paths += _leaves(value, (*prefix, str(key)))
+        elif value is not None:
+            paths.append((*prefix, str(key)))
+    return paths
 
 
 _SCHEMA_HINT = "every setting is listed by `vistasim schema --config`"

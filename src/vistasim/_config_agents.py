@@ -10,11 +10,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from vistasim._urls import HttpUrl
+
 __all__ = ["AgentSpec", "HttpJsonAgentSpec", "OpenAIChatAgentSpec", "PythonAgentSpec"]
 
 
 class _AgentSection(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # Strict: `timeout_s = true` or `seed = "3"` is a mistake to report, not a value to coerce.
+    model_config = ConfigDict(
+        extra="forbid", use_attribute_docstrings=True, strict=True, allow_inf_nan=False
+    )
 
 
 class PythonAgentSpec(_AgentSection):
@@ -30,7 +35,7 @@ class PythonAgentSpec(_AgentSection):
     """`module:attr` of the class or function, e.g. `my_agent:SupportBot`."""
     options: dict[str, Any] = {}
     """Keyword arguments for the class."""
-    timeout_s: float = 60.0
+    timeout_s: float = Field(default=60.0, gt=0)
     """Bound on one turn; a slower answer is an agent error."""
 
 
@@ -45,12 +50,13 @@ class OpenAIChatAgentSpec(_AgentSection):
 
     kind: Literal["openai_chat"] = "openai_chat"
     """Selects this adapter."""
-    base_url: str
+    base_url: HttpUrl
     """Endpoint up to `/chat/completions`, e.g. `http://127.0.0.1:8000/v1`."""
     model: str
     """Model name sent in every request."""
     api_key_env: str | None = None
-    """Environment variable whose value is sent as `Authorization: Bearer ...`."""
+    """Environment variable whose value is sent as `Authorization: Bearer ...`; unset or `""`:
+    no key is sent. A variable named here must be set (the preflight says so)."""
     system_prompt: str | None = None
     """System message sent first in every request."""
     system_prompt_file: str | None = None
@@ -59,7 +65,7 @@ class OpenAIChatAgentSpec(_AgentSection):
     tools: str | None = None
     """`"environment"` for the environment's agent tools, or a JSON/YAML file (relative to the
     config file) holding a list of OpenAI tool schemas; unset: send no tools."""
-    temperature: float | None = None
+    temperature: float | None = Field(default=None, ge=0)
     """Sampling temperature sent with every request; unset: the endpoint's default."""
     seed: int | None = None
     """Sampling seed sent with every request, for endpoints that honour it."""
@@ -68,7 +74,7 @@ class OpenAIChatAgentSpec(_AgentSection):
     error."""
     extra_body: dict[str, Any] = {}
     """Extra fields merged into every request body (e.g. `{top_k = 20}` for vLLM)."""
-    timeout_s: float = 60.0
+    timeout_s: float = Field(default=60.0, gt=0)
     """Bound on one request; a slower answer is an agent error."""
     headers: dict[str, str] = {}
     """Extra headers; values like `${NAME}` are read from the environment at call time."""
@@ -87,7 +93,7 @@ class HttpJsonAgentSpec(_AgentSection):
 
     kind: Literal["http_json"] = "http_json"
     """Selects this adapter."""
-    url: str
+    url: HttpUrl
     """The endpoint each user message is sent to."""
     method: Literal["POST", "PUT"] = "POST"
     """HTTP method of the request."""
@@ -99,7 +105,7 @@ class HttpJsonAgentSpec(_AgentSection):
     """Dotted path to a list of `{name, args, result}` tool calls, if the endpoint reports them."""
     headers: dict[str, str] = {}
     """Header values like `Bearer ${API_TOKEN}` are filled from environment variables."""
-    timeout_s: float = 60.0
+    timeout_s: float = Field(default=60.0, gt=0)
     """Bound on one request; a slower answer is an agent error."""
     probe: bool = True
     """Before the run, send one message ("Hello", session `vistasim-preflight`) to check `url`

@@ -1,16 +1,22 @@
 """Read the files users hand to vistasim (configs, scenarios) so no file can hurt the run.
 
 A config or scenario file is text a person wrote, but it may come from anywhere. Before it is
-parsed it must be small (`MAX_FILE_BYTES`) and UTF-8; while it is parsed it may nest no deeper
-than `MAX_DEPTH`, and YAML aliases may not expand it past `MAX_YAML_NODES` values (a "billion
-laughs" of 1 KB would otherwise grow to gigabytes). Every refusal is a `ConfigError` naming the
-file and the fix, and `excerpt` keeps any quoted value short, however large it is.
+parsed it must be a regular file (a FIFO or a device would block the read), small
+(`MAX_FILE_BYTES`) and UTF-8; while it is parsed it may nest no deeper than `MAX_DEPTH`, and YAML
+aliases may not expand it past `MAX_YAML_NODES` values (a "billion laughs" of 1 KB would otherwise
+grow to gigabytes). A key written twice in one mapping is refused, as TOML does, rather than the
+last one silently winning; JSON's `NaN` and `Infinity` are refused too (they are not JSON, and a
+value that cannot be written back would leave a run that cannot be stored or resumed). Every
+refusal is a `ConfigError` naming the file and the fix, and `excerpt` keeps any quoted value
+short, however large it is.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import reprlib
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -57,14 +63,14 @@ def read_structured(path: Path, *, fmt: str, what: str = "file") -> Any:
         if fmt == "toml":
             data: Any = tomllib.loads(text)
         elif fmt == "json":
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_pairs, parse_constant=_no_constant)
         else:
             data = yaml.load(text, Loader=_LimitedLoader)  # noqa: S506 - a SafeLoader
     except RecursionError:
         raise _too_deep(path) from None
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
-        message = " ".join(str(exc).split())
-        raise ConfigError(f"not valid {fmt.upper()}: {message[:300]}", path=str(path)) from None
+        message = " ".join(str(exc).split())[:300] + _quoted_line(text, exc)
+        raise ConfigError(f"not valid {fmt.upper()}: {message}", path=str(path)) from None
     except _Refused as exc:
         raise ConfigError(str(exc), path=str(path)) from None
     if _depth(data) > MAX_DEPTH:
@@ -72,8 +78,24 @@ def read_structured(path: Path, *, fmt: str, what: str = "file") -> Any:
     return data
 
 
+def _quoted_line(text: str, exc: Exception) -> str:
+    """The line a TOML error points at (tomllib's message names only its number)."""
+    if not isinstance(exc, tomllib.TOMLDecodeError):
+        return ""
+    found = re.search(r"at line (\d+)", str(exc))
+    lines = text.splitlines()
+    if found is None or not 0 < int(found.group(1)) <= len(lines):
+        return ""
+    return f": {excerpt(lines[int(found.group(1)) - 1].strip())}"
+
+
 def _read_text(path: Path, what: str) -> str:
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ConfigError(
+                f"the {what} is not a regular file (a folder, a pipe or a device); name a file",
+                path=str(path),
+            )
         with path.open("rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
@@ -119,7 +141,21 @@ def _depth(data: Any) -> int:
 
 
 class _Refused(Exception):
-    """A YAML file breaks a limit (the message says which, where, and the fix)."""
+    """A file breaks a limit or a rule (the message says which, where, and the fix)."""
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object from its pairs, refusing a key that appears twice."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Refused(f"the key {excerpt(key)} appears twice in one object; keep one")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON number; write a finite number, or a string")
 
 
 class _LimitedLoader(yaml.SafeLoader):
@@ -141,6 +177,22 @@ class _LimitedLoader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._nesting -= 1
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _value in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` merges another mapping in; its keys may be overridden
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, list | dict):
+                continue  # an unhashable key: the base loader reports it
+            if key in seen:
+                raise _Refused(
+                    f"line {key_node.start_mark.line + 1}: the key {excerpt(key)} appears twice "
+                    "in one mapping (the second would silently replace the first); keep one"
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
     def compose_document(self) -> Any:
         node = super().compose_document()

@@ -12,15 +12,16 @@ Environment variables name a key with double underscores: `VISTASIM_RUN__MAX_TUR
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from vistasim._attribution import Source, explain
+from vistasim._attribution import Source, explain, setting_sources
 from vistasim._config_agents import (
     AgentSpec,
     HttpJsonAgentSpec,
@@ -28,6 +29,7 @@ from vistasim._config_agents import (
     PythonAgentSpec,
 )
 from vistasim._input import read_structured
+from vistasim._urls import HttpUrl
 from vistasim.errors import ConfigError
 
 __all__ = [
@@ -70,15 +72,20 @@ scenarios. A degenerate model stops there instead of running to its context leng
 PROVIDERS: dict[str, tuple[str, str]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
     "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
-    "ollama": ("http://localhost:11434/v1", "OLLAMA_API_KEY"),
+    "ollama": ("http://localhost:11434/v1", ""),
     "vllm": ("http://localhost:8000/v1", "VLLM_API_KEY"),
 }
-"""`provider/model` shorthands: base URL and the env var holding the key."""
+"""`provider/model` shorthands: base URL and the env var holding the key (`""`: Ollama takes
+none)."""
 
 
 class _Section(BaseModel):
     # Attribute docstrings become the schema's descriptions, so editors show them on hover.
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # Strict: `rollouts = true` or `max_turns = 2.5` is a mistake to report, not a value to
+    # coerce; `nan` and `inf` are never a setting.
+    model_config = ConfigDict(
+        extra="forbid", use_attribute_docstrings=True, strict=True, allow_inf_nan=False
+    )
 
 
 class ModelSpec(_Section):
@@ -86,11 +93,12 @@ class ModelSpec(_Section):
 
     model: str
     """Model name as the endpoint knows it."""
-    base_url: str | None = None
+    base_url: HttpUrl | None = None
     """Endpoint, e.g. `http://localhost:8000/v1`; default: the provider's or `OPENAI_BASE_URL`."""
     api_key_env: str = "OPENAI_API_KEY"
-    """Name of the environment variable holding the key (the value never reaches the store)."""
-    temperature: float | None = None
+    """Name of the environment variable holding the key (the value never reaches the store). It
+    must be set, even for a local server; `""` says the endpoint takes no key."""
+    temperature: float | None = Field(default=None, ge=0)
     """Sampling temperature; unset: the endpoint's default."""
     seed: int | None = None
     """Sampling seed, for endpoints that honour it; unset for the user: the episode's seed."""
@@ -114,11 +122,11 @@ class EndpointSpec(_Section):
 class Price(_Section):
     """Dollars per million tokens."""
 
-    input: float = 0.0
+    input: float = Field(default=0.0, ge=0)
     """Dollars per million prompt tokens."""
-    output: float = 0.0
+    output: float = Field(default=0.0, ge=0)
     """Dollars per million completion tokens."""
-    cached: float | None = None
+    cached: float | None = Field(default=None, ge=0)
     """Price of cached input tokens; default: the input price."""
 
 
@@ -190,7 +198,7 @@ class WidgetSpec(_Section):
 class WebSpec(_Section):
     """The browser channel (`ui` and `hybrid` modes)."""
 
-    start_url: str | None = None
+    start_url: HttpUrl | None = None
     """Page episodes start on; default for a built-in domain: its site, served per episode."""
     allowed_origins: list[str] = []
     """Origins the simulated user may visit; default: the start URL's origin."""
@@ -206,7 +214,7 @@ class WebSpec(_Section):
     """Selectors of the chat widget, when the defaults do not find it."""
     reply_url_pattern: str = "**/api/chat"
     """URL pattern of the widget's request whose JSON answer may carry `tool_calls`."""
-    trace_url: str | None = None
+    trace_url: HttpUrl | None = None
     """An endpoint listing the agent's tool calls, when the page does not expose them."""
 
 
@@ -235,7 +243,8 @@ class RunSection(_Section):
     """Bound on one episode's wall time; a longer one stops with `timeout`."""
     max_reply_bytes: int = Field(default=1_000_000, ge=1_000)
     """Largest agent reply or tool result stored whole; bigger ones are stored cut, flagged
-    (`oversized`) and reported as an agent failure."""
+    (`oversized`) and reported as an agent failure. An HTTP agent's answer body is read no
+    further than 8 times this."""
     concurrency: int = Field(default=8, ge=1, le=10_000)
     """Episodes in flight at once."""
     seed: int = 0
@@ -282,7 +291,7 @@ class RunConfig(_Section):
     """Models by role: `user`, `agent`, `judge`, `chooser`, `generator`, `embedder`."""
     prices: dict[str, Price] = {}
     """Price table by model name."""
-    endpoints: dict[str, EndpointSpec] = {}
+    endpoints: dict[HttpUrl, EndpointSpec] = {}
     """Shared limits by base URL, e.g. `[endpoints."http://localhost:8000/v1"] concurrency = 8`."""
     cache: CacheSpec = CacheSpec()
     """Whether model calls are recorded and replayed, and where."""
@@ -294,6 +303,47 @@ class RunConfig(_Section):
     """Texts the LLM judges read: `policy`, the product's policy for the policy judge."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
+    _sources: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def with_sources(self, sources: Mapping[str, str]) -> RunConfig:
+        """This config, knowing which flag or variable set each dotted key in `sources`."""
+        copy = self.model_copy()
+        copy._sources = dict(sources)
+        return copy
+
+    def source_of(self, key: str) -> str | None:
+        """The flag or `VISTASIM_*` variable that set the dotted `key` (or a section holding it).
+
+        `None`: the config file or a default set it.
+        """
+        parts = key.split(".")
+        return next(
+            (
+                self._sources[name]
+                for end in range(len(parts), 0, -1)
+                if (name := ".".join(parts[:end])) in self._sources
+            ),
+            None,
+        )
+
+    def setting_error(self, key: str, message: str) -> ConfigError:
+        """An error about the setting at `key`, naming the flag or variable that set it."""
+        source = self.source_of(key)
+        if source is None:
+            return ConfigError(message, key=key)
+        return ConfigError(f"{message} (setting {key})", key=source)
+
+    @field_validator("models")
+    @classmethod
+    def _known_roles(cls, models: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+        for role in models:
+            if role not in ROLES:
+                close = difflib.get_close_matches(role, ROLES, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(
+                    f"unknown model role {role!r}{hint}; the roles are {', '.join(ROLES)}"
+                )
+        return models
 
     def resolve(self, path: str) -> Path:
         """Resolve a path from the config against the config file's directory."""
@@ -391,9 +441,10 @@ def load_config(
         base_dir = path.resolve().parent
     environ = os.environ if environ is None else environ
     overrides = overrides or {}
-    layers = merge({"base_dir": str(base_dir)}, file_layer, env_layer(environ), overrides)
+    from_variables = env_layer(environ)
+    layers = merge({"base_dir": str(base_dir)}, file_layer, from_variables, overrides)
     try:
-        return RunConfig.model_validate(layers)
+        config = RunConfig.model_validate(layers)
     except ValidationError as exc:
         variables = _variables(environ)
 
@@ -408,6 +459,13 @@ def load_config(
         raise explain(
             exc, RunConfig, path=str(path) if path else None, source_of=source_of
         ) from None
+    sources = setting_sources(
+        from_variables,
+        overrides,
+        variables=_variables(environ),
+        flag_of=lambda parts: _flag_for(parts, flags or {}),
+    )
+    return config.with_sources(sources)
 
 
 def _variables(environ: Mapping[str, str]) -> dict[tuple[str, ...], str]:

@@ -53,6 +53,8 @@ class ConfigError(VistasimError):
         """The file that holds the mistake, if any."""
         self.key = key
         """The dotted key (or `scenario-id.field`) that is wrong, if known."""
+        self.message = message
+        """What is wrong and the fix, without the file and the key."""
         where = ": ".join(part for part in (path, key) if part)
         super().__init__(f"{where}: {message}" if where else message)
 

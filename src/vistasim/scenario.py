@@ -11,9 +11,16 @@ reports mistakes by file, scenario id and field, so a typo never surfaces mid-ru
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 
 from vistasim._attribution import did_you_mean
@@ -44,7 +51,25 @@ Mode = Literal["chat", "ui", "api", "hybrid"]
 
 class _Strict(BaseModel):
     # Attribute docstrings become the schema's descriptions, so editors show them on hover.
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    # Strict types: `max_turns: true` or `patience: "3"` is a mistake to report, not a value to
+    # coerce; NaN and infinity are no facts (and could not be stored as JSON).
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        use_attribute_docstrings=True,
+        strict=True,
+        allow_inf_nan=False,
+    )
+
+
+def _written(text: str) -> str:
+    if not text.strip():
+        raise ValueError("it is empty; write it out")
+    return text
+
+
+Text = Annotated[str, Field(min_length=1), AfterValidator(_written)]
+"""Text that holds more than white space (a goal, a name)."""
 
 
 class Style(_Strict):
@@ -61,7 +86,7 @@ class Style(_Strict):
 class Persona(_Strict):
     """Who the simulated user is."""
 
-    name: str
+    name: Text
     """The user's name, as they would give it."""
     profile: str = ""
     """Free text: age, job, temperament; read by LLM users."""
@@ -144,7 +169,7 @@ class StateCriterion(_Strict):
     """Column equalities selecting the rows; all selected rows must match `expect`."""
     expect: dict[str, Scalar | None] = {}
     """Column values every selected row must have."""
-    count: int | None = None
+    count: int | None = Field(default=None, ge=0)
     """If set, exactly this many rows must match `where` (use 0 to assert absence)."""
     modes: list[Mode] | None = None
     """Run modes this check applies in; default: all."""
@@ -205,8 +230,8 @@ class Scenario(_Strict):
     """Stable identifier; episodes of one scenario share a goal."""
     persona: Persona
     """The simulated user: name, profile and talking style."""
-    goal: str
-    """What the user wants, in their words."""
+    goal: Text
+    """What the user wants, in their words (not empty)."""
     knowledge: dict[str, Scalar] = {}
     """Facts the user may say (order ids, email...)."""
     hidden: dict[str, Scalar] = {}
@@ -235,6 +260,8 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
         raw = raw["scenarios"]
     if not isinstance(raw, list):
         raise ConfigError(f"expected a list of scenarios, got {type(raw).__name__}", path=str(path))
+    if not raw:
+        raise ConfigError("the file holds no scenarios; add at least one", path=str(path))
     scenarios = [_validate_one(item, index, path) for index, item in enumerate(raw)]
     _check_unique_ids(scenarios, path)
     return scenarios
@@ -272,7 +299,7 @@ def _problem(label: str, err: ErrorDetails) -> str:
         return f"{where}: unknown field{did_you_mean(Scenario, err['loc'])}"
     if err["type"] == "missing":
         return f"{where}: required field is missing"
-    return f"{where}: {err['msg']} (got {excerpt(err.get('input'))})"
+    return f"{where}: {err['msg'].removeprefix('Value error, ')} (got {excerpt(err.get('input'))})"
 
 
 def _check_unique_ids(scenarios: list[Scenario], path: Path) -> None:

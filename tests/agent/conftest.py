@@ -21,7 +21,8 @@ class Received:
 
 
 Answer = tuple[int, Any]
-"""Status and body: a dict/list is sent as JSON, a str as plain text."""
+"""Status and body: a dict/list is sent as JSON, a str as plain text, an iterator of bytes as a
+body of unknown length, chunk by chunk, until the client hangs up."""
 
 
 @dataclass
@@ -53,6 +54,9 @@ def server() -> Iterator[LoopbackServer]:
             )
             state["server"].received.append(request)
             status, body = state["server"].handler(request)
+            if isinstance(body, Iterator):
+                self._stream(status, body)
+                return
             data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
             self.send_response(status)
             ctype = "text/plain" if isinstance(body, str) else "application/json"
@@ -60,6 +64,13 @@ def server() -> Iterator[LoopbackServer]:
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+
+        def _stream(self, status: int, chunks: Iterator[bytes]) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            for chunk in chunks:
+                self.wfile.write(chunk)
 
         do_POST = do_PUT = _serve
 

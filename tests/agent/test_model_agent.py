@@ -51,6 +51,18 @@ async def test_runs_the_environment_tools_and_sends_results_back():
     assert reply.usage.input_tokens > 50
 
 
+@pytest.mark.parametrize("raw", ['{"order_id": "W10', '["W1006"]', "order W1006"])
+async def test_malformed_arguments_are_recorded_as_sent_and_not_run(raw):
+    env = ShopEnvironment()
+    bad = ChatResponse(tool_calls=[ModelToolCall(id="c0", name="cancel_order", arguments=raw)])
+    model = ScriptedLLM([bad, "Sorry, let me retry."])
+    reply = await ModelAgent(model, env=env).respond(turn("cancel W1006"))
+    [call] = reply.tool_calls
+    assert call.args == {"_raw": raw} and call.result is None
+    fed_back = json.loads(model.requests[1].messages[-1].content)
+    assert "JSON" in call.error and "JSON" in fed_back["error"]
+
+
 async def test_earlier_tool_calls_and_results_stay_in_the_conversation():
     env = ShopEnvironment()
     model = ScriptedLLM([wants(("get_order", {"order_id": "W1006"})), "Shipped.", "Welcome."])

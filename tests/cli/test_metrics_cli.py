@@ -38,6 +38,7 @@ def test_metrics_table_names_the_metrics(tmp_path):
     store, run_id = _demo(tmp_path)
     table = _invoke("metrics", run_id, "--store", store)
     assert "transition_entropy" in table and "Unique failures" in table
+    assert "agent reply time (s)" in table  # the demo's rule agent makes no model calls
 
 
 def judge(request: dict) -> str:

@@ -155,7 +155,7 @@ def test_a_missing_extra_names_the_pip_command(tmp_path, monkeypatch, capsys):
         tmp_path,
         'kind = "python"\ntarget = "vistasim.demo:OrderDeskAgent"',
         '[environment]\ntarget = "vistasim.demo:OrderBook"\n[user]\npolicy = "llm"\n'
-        '[models.user]\nmodel = "local"\nbase_url = "http://127.0.0.1:9/v1"\n',
+        '[models.user]\nmodel = "local"\nbase_url = "http://127.0.0.1:9/v1"\napi_key_env = ""\n',
     )
     code, lines = run_cli(tmp_path, monkeypatch, capsys)
     assert code == 2 and len(lines) == 1

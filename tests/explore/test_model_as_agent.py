@@ -33,6 +33,11 @@ def config_for(domain: str, agent: dict) -> RunConfig:
     })  # fmt: skip
 
 
+def _is_probe(request: dict) -> bool:
+    """The preflight's questions (the agent's own calls set no output bound)."""
+    return "max_tokens" in request
+
+
 def outcomes(view) -> dict[str, tuple]:
     table = {}
     for episode in view.episodes:
@@ -60,7 +65,7 @@ async def test_model_served_agent_gets_the_verdicts_of_the_python_class(tmp_path
         agent = {"kind": "openai_chat", "base_url": server.base_url, "model": f"{domain}-rules",
                  "tools": "environment", "temperature": 0, "seed": 7}  # fmt: skip
         as_model = await run(config_for(domain, agent), scenarios=scenarios, store=store)
-        first = server.requests[0]
+        first = next(r for r in server.requests if not _is_probe(r))
     assert first["tools"] and first["temperature"] == 0 and first["seed"] == 7
     classes = outcomes(read_run_view(store, as_class.run_id))
     models = outcomes(read_run_view(store, as_model.run_id))
@@ -88,8 +93,13 @@ def test_agent_tokens_show_in_vistasim_metrics_cost(tmp_path, capsys):
     main(["metrics", result.run_id, "--store", str(store_path), "--json"])
     report = json.loads(capsys.readouterr().out)
     agent_cost = report["cost"]["by_role"]["agent"]
-    assert agent_cost["calls"] == server.count
+    assert agent_cost["calls"] == len([r for r in server.requests if not _is_probe(r)])
     assert agent_cost["input_tokens"] > 0 and agent_cost["cost_usd"] > 0
+    latency = report["cost"]["latency_s"]["agent"]
+    assert 0 < latency["p50"] <= latency["p95"] <= latency["max"]
+    main(["metrics", result.run_id, "--store", str(store_path)])
+    table = capsys.readouterr().out
+    assert "latency agent (s)" in table and f"p50 / p95 of {agent_cost['calls']} calls" in table
 
 
 def _user_or_agent(request: dict) -> str | dict:
@@ -114,16 +124,17 @@ def test_all_episodes_and_roles_share_one_client_per_endpoint(tmp_path):
         config = RunConfig.model_validate({
             "run": {"rollouts": 8, "concurrency": 2},
             "user": {"policy": "llm"},
-            "models": {"user": {"model": "u", "base_url": server.base_url}},
+            "models": {"user": {"model": "u", "base_url": server.base_url, "api_key_env": ""}},
             "agent": {"kind": "openai_chat", "base_url": server.base_url, "model": "a"},
             "cache": {"mode": "off"},
         })  # fmt: skip
         result = run_sync(config, scenarios=[scenario], store=tmp_path / "v.db")
     assert result.stop_reasons == {"goal_met": 8}
-    assert server.count == 8 * 5  # 3 user calls and 2 agent calls per episode
-    # Two episodes in flight: a few keep-alive connections (and the preflight check's one),
+    # 3 user calls and 2 agent calls per episode, and the preflight's question to the agent
+    assert server.count == 8 * 5 + 1
+    # Two episodes in flight: a few keep-alive connections (and the preflight checks' two),
     # not a client per episode (which opened 8 for the agent alone).
-    assert server.connections <= 5
+    assert server.connections <= 6
 
 
 def _stop_of(store_path, run_id):

@@ -6,7 +6,9 @@ episode's detail points at it.
 
 from __future__ import annotations
 
+import base64
 import os
+import sqlite3
 import threading
 import time
 from typing import Any
@@ -113,6 +115,42 @@ class NeedsOption:
 
     def respond(self, turn: Turn) -> str:
         return self.greeting
+
+
+STATE_KEY = "sk-state-secret-0123456789abcdef"
+"""The key `KeyedDesk` and `KeyedBook` keep in their state (the test exports it as a variable)."""
+RESTORED: list[tuple[str, object]] = []
+"""What each restore brought back: ("agent", its state) and ("env", the notes row)."""
+
+
+def spellings(key: str) -> str:
+    """The key as is, shouted, and inside a Basic credential (base64 of `user:key`)."""
+    return f"{key} {key.upper()} {base64.b64encode(f'user:{key}'.encode()).decode()}"
+
+
+class KeyedDesk(OrderDeskAgent):
+    """The order desk, keeping the key it was configured with (three spellings) in its state."""
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "key": spellings(os.environ["FAULTS_STATE_KEY"])}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        RESTORED.append(("agent", state["key"]))
+        super().restore({k: v for k, v in state.items() if k != "key"})
+
+
+class KeyedBook(OrderBook):
+    """The order book with a table holding the key (three spellings) in its records."""
+
+    SCHEMA_SQL = OrderBook.SCHEMA_SQL + "\nCREATE TABLE notes (text TEXT NOT NULL);\n"
+
+    def seed(self, db: sqlite3.Connection) -> None:
+        super().seed(db)
+        db.execute("INSERT INTO notes VALUES (?)", (spellings(STATE_KEY),))
+
+    def restore(self, state: bytes) -> None:
+        super().restore(state)
+        RESTORED.append(("env", self.db.execute("SELECT text FROM notes").fetchone()[0]))
 
 
 def _tool(item: dict[str, Any]) -> ToolCall:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import DESK_TOML
 from vistasim.config import load_config
 from vistasim.errors import ConfigError
 from vistasim.scenario import load_scenarios
@@ -15,20 +16,7 @@ from vistasim.scenario import load_scenarios
 REPO = Path(__file__).resolve().parents[2]
 MEMORY_CAP = 1024 * 1024 * 1024  # 1 GiB: plenty for a run, far below what the bomb takes
 
-CONFIG = """
-[run]
-scenarios = "bomb.yaml"
-
-[agent]
-kind = "python"
-target = "vistasim.demo:OrderDeskAgent"
-
-[environment]
-target = "vistasim.demo:OrderBook"
-
-[cache]
-mode = "off"
-"""
+CONFIG = DESK_TOML.format(scenarios="bomb.yaml")
 
 
 def alias_bomb(levels: int) -> str:
@@ -94,3 +82,13 @@ def test_a_file_over_the_size_cap_is_refused_before_parsing(tmp_path, name):
     with pytest.raises(ConfigError) as caught:
         load_scenarios(path)
     assert "MB" in str(caught.value) and len(str(caught.value)) < 500
+
+
+def test_a_pipe_named_as_the_scenario_file_is_refused_not_waited_on(tmp_path):
+    import os
+
+    fifo = tmp_path / "scenarios.yaml"
+    os.mkfifo(fifo)  # nothing ever writes: reading it would block for good
+    with pytest.raises(ConfigError) as caught:
+        load_scenarios(fifo)
+    assert "not a regular file" in str(caught.value) and str(fifo) in str(caught.value)

@@ -1,8 +1,10 @@
 """Defect 9: a huge reply or tool result is stored cut, flagged, and found as an agent failure."""
 
+from tests.agent.conftest import server  # noqa: F401 - the loopback HTTP server fixture
 from tests.helpers import desk_config, desk_scenarios
-from vistasim.events import AgentReply, ToolCall
-from vistasim.explore import run
+from vistasim.config import RunConfig
+from vistasim.events import AgentReply, StopReason, ToolCall
+from vistasim.explore import run, run_sync
 from vistasim.metrics import detect_failures
 from vistasim.store import open_store, read_run_view
 
@@ -29,3 +31,27 @@ async def test_an_oversized_reply_is_stored_cut_and_counts_as_an_agent_failure(t
 
 def test_the_default_cap_is_one_megabyte():
     assert desk_config().run.max_reply_bytes == 1_000_000
+
+
+def test_a_runaway_http_body_is_not_read_past_the_cap(tmp_path, server):  # noqa: F811
+    sent = [0]
+
+    def endless_reply():
+        yield b'{"reply": "'
+        chunk = b"x" * 100_000
+        for _ in range(5_000):  # 500 MB, if the client kept reading
+            sent[0] += len(chunk)
+            yield chunk
+
+    server.handler = lambda request: (200, endless_reply())
+    config = RunConfig.model_validate({
+        "agent": {"kind": "http_json", "url": f"{server.url}/chat", "probe": False},
+        "run": {"max_turns": 2, "max_reply_bytes": 100_000},
+        "cache": {"mode": "off"},
+    })  # fmt: skip
+    with open_store(tmp_path / "store.db") as store:
+        result = run_sync(config, scenarios=desk_scenarios()[:1], store=store)
+        [episode] = read_run_view(store, result.run_id).episodes
+    assert episode.stop.reason is StopReason.AGENT_ERROR
+    assert "body over 800,000 bytes" in episode.stop.detail, episode.stop.detail
+    assert sent[0] < 20_000_000  # the client hung up near the cap, not after 500 MB

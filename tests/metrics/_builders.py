@@ -101,9 +101,20 @@ def tools_episode(episode_id: str, scenario_id: str, names: Sequence[str], **kw:
     return episode(episode_id, scenario_id, events, **kw)  # type: ignore[arg-type]
 
 
-def model_call(role: str, inp: int, out: int, usd: float, *, cached: int = 0) -> ModelCall:
+def model_call(
+    role: str,
+    inp: int,
+    out: int,
+    usd: float,
+    *,
+    cached: int = 0,
+    latency_s: float = 0.1,
+    cache_hit: bool = False,
+) -> ModelCall:
     usage = TokenUsage(input_tokens=inp, output_tokens=out, cached_tokens=cached)
-    return ModelCall(role=role, model="m", usage=usage, latency_s=0.1, cost_usd=usd)
+    return ModelCall(
+        role=role, model="m", usage=usage, latency_s=latency_s, cost_usd=usd, cache_hit=cache_hit
+    )
 
 
 def make_run(

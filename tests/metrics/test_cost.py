@@ -1,5 +1,5 @@
 from tests.metrics._builders import agent, api, episode, make_run, model_call, stop, user
-from vistasim.events import WebAction
+from vistasim.events import AgentReply, WebAction
 from vistasim.metrics import cost
 from vistasim.metrics._cost import distribution
 
@@ -91,3 +91,20 @@ def test_cache_hits_count_as_calls_but_spend_no_tokens():
     assert (user_cost.calls, user_cost.cache_hits) == (2, 1)
     assert (user_cost.input_tokens, user_cost.output_tokens) == (5, 1)
     assert report.tokens.total == 6
+
+
+def test_latency_is_summarised_per_role_without_cache_hits():
+    calls = [model_call("user", 10, 1, 0.0, latency_s=s) for s in (0.1, 0.2, 0.3, 0.4, 2.0)]
+    calls += [model_call("agent", 10, 1, 0.0, latency_s=1.5)]
+    calls += [model_call("agent", 10, 1, 0.0, latency_s=0.0, cache_hit=True)]
+    latency = cost(make_run([episode("e1", "s1", [], model_calls=calls)])).latency_s
+    assert set(latency) == {"user", "agent"}
+    assert (latency["user"].p50, round(latency["user"].p95, 2)) == (0.3, 1.68)
+    assert (latency["agent"].p50, latency["agent"].p95) == (1.5, 1.5)
+
+
+def test_agent_reply_time_is_read_from_the_replies_of_any_agent():
+    replies = [AgentReply(text="hi", latency_s=0.5), AgentReply(text="ok", latency_s=1.5)]
+    report = cost(make_run([episode("e1", "s1", [user("a"), replies[0], user("b"), replies[1]])]))
+    assert report.latency_s == {}  # a rule agent: no model calls
+    assert (report.reply_latency_s.p50, report.reply_latency_s.max) == (1.0, 1.5)

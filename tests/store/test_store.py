@@ -164,3 +164,51 @@ def test_metrics_of_a_run_that_changed_since_are_not_returned(store):
     store.put_metrics("r1", "1", {"x": 1}, fingerprint=store.run_fingerprint("r1"))
     store.finish_run("r1", "failed", failure="interrupted")
     assert store.get_metrics("r1", "1") is None
+
+
+SECRET = "sk-store-secret-0123456789"
+
+
+def _database_holding(text: str) -> bytes:
+    import sqlite3
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE notes (text TEXT)")
+    db.executemany("INSERT INTO notes VALUES (?)", [(text,), ("plain",)])
+    db.commit()
+    return db.serialize()
+
+
+def test_a_state_is_stored_with_every_spelling_of_a_secret_masked_and_read_back_exactly(store):
+    import base64
+
+    basic = base64.b64encode(f"user:{SECRET}".encode()).decode()
+    state = _database_holding(f"{SECRET} / {SECRET.upper()} / Basic {basic}")
+    store.add_secrets([SECRET])
+    masked = store.mask_state(state)
+    assert len(masked) == len(state) and masked != state
+    for spelling in (SECRET, SECRET.upper(), SECRET.lower(), basic[4:20]):
+        assert spelling.encode() not in masked
+    _new_run(store)
+    store.append_events("r1", "r1:s1:0", None, [], blobs=[masked])
+    assert store.get_blob(blob_hash(masked)) == masked  # the store holds only the masked state
+    assert store.read_state(blob_hash(masked)) == state
+
+
+def test_a_state_read_without_the_secret_keeps_its_masks(tmp_path):
+    state = json.dumps({"messages": [f"key {SECRET}"]}).encode()
+    with open_store(tmp_path / "store.db") as first:
+        first.add_secrets([SECRET])
+        masked = first.mask_state(state)
+        _new_run(first)
+        first.append_events("r1", "r1:s1:0", None, [], blobs=[masked])
+    with open_store(tmp_path / "store.db") as second:  # resumed with the key no longer set
+        assert second.read_state(blob_hash(masked)) == masked
+    assert json.loads(masked)["messages"][0].startswith("key *~")
+
+
+def test_a_state_that_already_holds_a_mask_of_the_secret_is_refused(store):
+    store.add_secrets([SECRET])
+    masked = store.mask_state(f"key {SECRET}".encode())
+    with pytest.raises(StoreError, match="reversibly"):
+        store.mask_state(masked)

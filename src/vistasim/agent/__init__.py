@@ -1,5 +1,6 @@
 """Adapters that reach the agent under test."""
 
+from vistasim.agent._http import body_cap
 from vistasim.agent._http_json import HttpJsonAgent
 from vistasim.agent._model_agent import ModelAgent
 from vistasim.agent._open import check_agent_spec, open_agent
@@ -33,6 +34,7 @@ __all__ = [
     "Utterance",
     "WebChatAgent",
     "WidgetSelectors",
+    "body_cap",
     "check_agent_spec",
     "count_tokens",
     "digest_request",

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx2
 
-from vistasim.agent._http import JsonAnswer, JsonEndpoint
+from vistasim.agent._http import MAX_BODY_BYTES, JsonAnswer, JsonEndpoint
 from vistasim.config import OpenAIChatAgentSpec
 from vistasim.llm import ChatRequest, ChatResponse, ModelToolCall, TokenUsage
 from vistasim.llm._clients import HttpClients
@@ -36,6 +36,7 @@ class EndpointChatModel:
         environ: Where `${NAME}` header values and `api_key_env` are read (default: `os.environ`).
         transport: An httpx2 transport (tests), when `clients` is not given.
         clients: The run's shared HTTP clients.
+        max_body_bytes: The most of an answer's body that is read (`body_cap`).
     """
 
     def __init__(
@@ -45,6 +46,7 @@ class EndpointChatModel:
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         clients: HttpClients | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.spec = spec
         self.name = spec.model
@@ -56,6 +58,7 @@ class EndpointChatModel:
             environ=environ,
             transport=transport,
             clients=clients,
+            max_body_bytes=max_body_bytes,
         )
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
@@ -64,7 +67,17 @@ class EndpointChatModel:
         Raises:
             AgentError: the endpoint failed, or its answer has no usable first choice.
         """
-        answer = await self._endpoint.send(self.request_body(request))
+        return await self.complete_body(self.request_body(request))
+
+    async def complete_body(self, body: dict[str, Any]) -> ChatResponse:
+        """Send a body built by `request_body` and read the first choice.
+
+        The body may hold fields `ChatRequest` has no name for (the preflight's `tool_choice`).
+
+        Raises:
+            AgentError: the endpoint failed, or its answer has no usable first choice.
+        """
+        answer = await self._endpoint.send(body)
         message = self._first_message(answer)
         raw_calls = message.get("tool_calls") or []
         calls = [self._tool_call(item, i, answer) for i, item in enumerate(raw_calls)]

@@ -25,9 +25,22 @@ from vistasim._secrets import ENV_REF, redact
 from vistasim.errors import AgentError, ConfigError
 from vistasim.llm._clients import HttpClients
 
-__all__ = ["AGENT", "EndpointNames", "JsonAnswer", "JsonEndpoint", "redact"]
+__all__ = [
+    "AGENT",
+    "MAX_BODY_BYTES",
+    "EndpointNames",
+    "JsonAnswer",
+    "JsonEndpoint",
+    "body_cap",
+    "redact",
+]
 
 _BODY_LIMIT = 2000
+BODY_CAP_FACTOR = 8
+"""An answer's body may be this many times `run.max_reply_bytes`: a reply the run stores whole
+fits, with its JSON wrapping and escapes."""
+MAX_BODY_BYTES = BODY_CAP_FACTOR * 1_000_000
+"""The body cap at the default `run.max_reply_bytes` (1 MB)."""
 _SHORTEST_SECRET = 4  # shorter header values would redact ordinary words from bodies
 
 
@@ -79,6 +92,8 @@ class JsonEndpoint:
         names: How errors name the endpoint and its settings.
         clients: The run's shared HTTP clients; without them the endpoint opens (and closes)
             its own client.
+        max_body_bytes: The most of an answer's body that is read; a bigger one is an
+            `AgentError` (see `body_cap`).
     """
 
     def __init__(
@@ -93,8 +108,10 @@ class JsonEndpoint:
         transport: httpx2.AsyncBaseTransport | None = None,
         names: EndpointNames = AGENT,
         clients: HttpClients | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.url = url
+        self._max_body_bytes = max_body_bytes
         self._method = method
         self._headers = dict(headers or {})
         self._auth_env = auth_env
@@ -127,15 +144,7 @@ class JsonEndpoint:
         self._check_allowed()
         try:
             with anyio.fail_after(self._timeout_s):
-                client = self._client or self._shared_client()
-                response = await client.request(
-                    self._method,
-                    self.url,
-                    json=payload,
-                    params=params,
-                    headers=headers,
-                    timeout=self._timeout_s,
-                )
+                status, text = await self._exchange(payload, params, headers)
         except (TimeoutError, httpx2.TimeoutException):
             raise AgentError(
                 f"{self._who} did not answer within {self._timeout_s:g} s "
@@ -144,7 +153,7 @@ class JsonEndpoint:
         except httpx2.HTTPError as exc:
             detail = redact(f"{type(exc).__name__}: {exc}", secrets)
             raise AgentError(f"cannot reach {self._who}: {detail}") from None
-        return self._parse(response, redact(response.text, secrets)[:_BODY_LIMIT])
+        return self._parse(status, text, redact(text, secrets)[:_BODY_LIMIT])
 
     def fail(self, message: str, answer: JsonAnswer) -> AgentError:
         """Build an `AgentError` about an unusable answer, keeping its status and body excerpt."""
@@ -159,12 +168,45 @@ class JsonEndpoint:
         assert self._clients is not None
         return self._clients.client(self.url)
 
-    def _parse(self, response: httpx2.Response, body: str) -> JsonAnswer:
-        status = response.status_code
+    async def _exchange(
+        self, payload: Any, params: Mapping[str, str] | None, headers: dict[str, str]
+    ) -> tuple[int, str]:
+        """Send the request; return the status and the body, read no further than the cap."""
+        client = self._client or self._shared_client()
+        async with client.stream(
+            self._method,
+            self.url,
+            json=payload,
+            params=params,
+            headers=headers,
+            timeout=self._timeout_s,
+        ) as response:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > self._max_body_bytes:
+                raise self._too_big(response.status_code, f"declares {int(declared):,} bytes")
+            body = bytearray()
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) > self._max_body_bytes:
+                    raise self._too_big(response.status_code, "kept sending")
+            text = bytes(body).decode(response.charset_encoding or "utf-8", errors="replace")
+            return response.status_code, text
+
+    def _too_big(self, status: int, how: str) -> AgentError:
+        # Read whole, a runaway body (hundreds of MB) would cost the run gigabytes before
+        # any cap could cut it; it is not read past the cap at all.
+        return AgentError(
+            f"{self._who} answered with a body over {self._max_body_bytes:,} bytes (it {how}); "
+            "it was not read further: an answer this big is the agent's failure (the cap is "
+            "8 x run.max_reply_bytes)",
+            status=status,
+        )
+
+    def _parse(self, status: int, text: str, body: str) -> JsonAnswer:
         if status >= 400:
             raise AgentError(f"{self._who} answered HTTP {status}", status=status, body=body)
         try:
-            data = json.loads(response.text)
+            data = json.loads(text)
         except ValueError:
             raise AgentError(
                 f"{self._who} answered HTTP {status} with a body that is not JSON: {body[:80]!r}",
@@ -197,6 +239,15 @@ class JsonEndpoint:
             f"(as in tests); point the {self._names.what} at 127.0.0.1 or pass a transport",
             key=self._names.url_key,
         )
+
+
+def body_cap(max_reply_bytes: int) -> int:
+    """The most of an agent's answer body read, for a run's `run.max_reply_bytes`.
+
+    >>> body_cap(1_000_000)
+    8000000
+    """
+    return BODY_CAP_FACTOR * max_reply_bytes
 
 
 def _fill_env(value: str, environ: Mapping[str, str], filled: list[str], *, key: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx2
 
-from vistasim.agent._http import JsonAnswer, JsonEndpoint
+from vistasim.agent._http import MAX_BODY_BYTES, JsonAnswer, JsonEndpoint
 from vistasim.agent._replies import coerce_tool_call
 from vistasim.agent._types import Reply, RestoreStrategy, Turn
 from vistasim.config import HttpJsonAgentSpec
@@ -43,6 +43,7 @@ class HttpJsonAgent:
         environ: Mapping[str, str] | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         clients: HttpClients | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         used = check_placeholders(spec.request_template)
         self.restore_strategy: RestoreStrategy = "stateless" if "history" in used else "replay"
@@ -55,6 +56,7 @@ class HttpJsonAgent:
             environ=environ,
             transport=transport,
             clients=clients,
+            max_body_bytes=max_body_bytes,
         )
 
     async def respond(self, turn: Turn) -> Reply:

@@ -238,11 +238,18 @@ def _metadata(response: ChatResponse) -> dict[str, JsonValue]:
 
 
 def _parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
-    """Read a tool call's JSON arguments; return them, or `{}` and an error for the model."""
+    """Read a tool call's JSON arguments; return them, or the raw text and an error for the model.
+
+    Malformed arguments are recorded as sent (`{"_raw": text}`, as `parse_tool_args` keeps
+    them): a model that writes broken JSON is a finding, and `{}` would hide what it wrote.
+
+    >>> _parse_arguments('{"order_id": "W1')
+    ({'_raw': '{"order_id": "W1'}, 'arguments are not valid JSON (Unterminated string starting at); send a JSON object')
+    """  # noqa: E501
     try:
         args = json.loads(raw or "{}")
     except json.JSONDecodeError as exc:
-        return {}, f"arguments are not valid JSON ({exc.msg}); send a JSON object"
+        return {"_raw": raw}, f"arguments are not valid JSON ({exc.msg}); send a JSON object"
     if not isinstance(args, dict):
-        return {}, "arguments must be a JSON object"
+        return {"_raw": raw}, "arguments must be a JSON object"
     return args, None

@@ -12,6 +12,7 @@ from typing import assert_never
 
 import httpx2
 
+from vistasim.agent._http import MAX_BODY_BYTES
 from vistasim.agent._http_json import HttpJsonAgent, check_placeholders
 from vistasim.agent._openai_chat import ChatAgentSetup, OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
@@ -31,6 +32,7 @@ def open_agent(
     transport: httpx2.AsyncBaseTransport | None = None,
     chat_setup: ChatAgentSetup | None = None,
     clients: HttpClients | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> AgentAdapter:
     """Create a fresh adapter for one episode.
 
@@ -44,6 +46,8 @@ def open_agent(
         chat_setup: What the run's `openai_chat` agents share (its metered model on the run's
             HTTP client, prompt and tools); default: the adapter makes its own.
         clients: The run's shared HTTP clients, for the `http_json` adapter.
+        max_body_bytes: The most of an `http_json` answer's body read (`body_cap`); an
+            `openai_chat` agent's is set in `chat_setup`.
 
     Raises:
         ConfigError: the Python target cannot be imported or does not fit its options.
@@ -61,7 +65,13 @@ def open_agent(
             spec, env=env, setup=chat_setup, environ=environ, transport=transport
         )
     if isinstance(spec, HttpJsonAgentSpec):
-        return HttpJsonAgent(spec, environ=environ, transport=transport, clients=clients)
+        return HttpJsonAgent(
+            spec,
+            environ=environ,
+            transport=transport,
+            clients=clients,
+            max_body_bytes=max_body_bytes,
+        )
     assert_never(spec)
 
 

@@ -25,6 +25,8 @@ def print_result(result: RunResult) -> None:
     if result.branches:
         made = ", ".join(f"{v} {k}" for k, v in result.branches.items())
         out.print(f"  branches: {sum(result.branches.values())} ({made})")
+    for warning in result.warnings:  # said before the run too; a long run scrolls it away
+        out.print(f"  warning: {warning}")
     out.print(f"  stored in {result.store_path}")
     store = f" --store {result.store_path}"
     out.print(f"  transcripts: vistasim show {result.run_id}{store}")

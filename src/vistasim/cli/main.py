@@ -60,6 +60,14 @@ def cli() -> None:
     """Evaluate interactive agents by simulating their users."""
 
 
+def _one_line(exc: click.ClickException) -> str:
+    message = " ".join(exc.format_message().split())
+    context = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and context is not None:
+        return f"{message} (see {context.command_path} --help)"
+    return message
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; a mistake is one line and exit 2, a bug exit 70 and a log."""
     # Like uvicorn: `module:attr` targets next to where the user runs the command import.
@@ -70,8 +78,8 @@ def main(argv: list[str] | None = None) -> None:
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("aborted", err=True)
         sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
+    except click.ClickException as exc:  # a bad flag or argument: one line too
+        click.echo(f"error: {_one_line(exc)}", err=True)
         sys.exit(2)
     except Exception as exc:  # every other error: one line, or a bug report (cli/_errors.py)
         from vistasim.cli._errors import report_error

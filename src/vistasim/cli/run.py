@@ -82,6 +82,7 @@ def execute(
                 resume=resume,
                 on_episode=on_episode,
                 preflight=not skip_preflight,
+                on_warning=lambda text: click.echo(f"warning: {text}", err=True),
             )
         )
     print_result(result)

@@ -8,7 +8,9 @@ import click
 @click.command("serve")
 @click.argument("domain_name", metavar="DOMAIN")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option("--port", default=8000, show_default=True, help="TCP port.")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port."
+)
 def command(domain_name: str, host: str, port: int) -> None:
     """Serve a built-in domain's web site (shop, school) with its rule-based chat agent."""
     from vistasim.domains import get_domain

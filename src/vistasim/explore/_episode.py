@@ -14,7 +14,6 @@ from typing import Literal, assert_never
 import anyio
 from pydantic import JsonValue
 
-from vistasim._secrets import redact_json
 from vistasim.agent import Reply, Turn, proxy_requests
 from vistasim.browser import (
     Back,
@@ -333,16 +332,16 @@ async def take_snapshot(
     """The state before user turn `turn`, with the blobs it references."""
     blobs, ep.pending_blobs = ep.pending_blobs, []
     env_ref = agent_ref = browser_ref = None
+    # Page text, the widget transcript, the agent's messages and the environment's records may
+    # all quote a secret: each state is stored masked, and a restore fills the secrets back in.
     if ep.web is not None:
-        # Page text and the widget transcript may quote a secret; the page state is JSON.
-        state = (await ep.web.snapshot()).decode()
-        blobs.append(redact_json(state, ep.store.secrets).encode())
+        blobs.append(ep.store.mask_state(await ep.web.snapshot()))
         browser_ref = blob_hash(blobs[-1])
     if ep.env is not None:
-        blobs.append(ep.env.snapshot())
+        blobs.append(ep.store.mask_state(ep.env.snapshot()))
         env_ref = blob_hash(blobs[-1])
     if ep.agent.restore_strategy == "state":
-        blobs.append(ep.agent.snapshot_bytes())
+        blobs.append(ep.store.mask_state(ep.agent.snapshot_bytes()))
         agent_ref = blob_hash(blobs[-1])
     snapshot = Snapshot(
         turn=turn,

@@ -42,6 +42,7 @@ __all__ = [
     "describe_failure",
     "guard_env_factory",
     "leaf_errors",
+    "not_an_environment",
     "stop_for",
 ]
 
@@ -189,9 +190,35 @@ def guard_env_factory(factory: Callable[[], Any], *, name: str) -> Callable[[], 
             raise
         except Exception as exc:
             raise _failure(EnvError, f"environment factory {name!r}", exc) from exc
+        problem = not_an_environment(env, name)
+        if problem is not None:
+            raise problem
         return GuardedEnvironment(env, name=name)
 
     return make
+
+
+_ENVIRONMENT_METHODS = tuple(
+    name for name, value in vars(Environment).items() if callable(value) and name[0] != "_"
+)
+"""The methods of the `Environment` protocol, read from it."""
+
+
+def not_an_environment(made: Any, name: str) -> ConfigError | None:
+    """The error to raise when `made` (an object, or a class) lacks methods of `Environment`.
+
+    Such an object would pass until its first use deep in the run, and fail there as a bug.
+    """
+    missing = [m for m in _ENVIRONMENT_METHODS if not callable(getattr(made, m, None))]
+    if not missing:
+        return None
+    what = made.__name__ if isinstance(made, type) else f"a {type(made).__name__}"
+    return ConfigError(
+        f"{name!r} gives {what}, which is not an environment: it has no "
+        f"{', '.join(f'{m}()' for m in missing)}; point environment.target at a class (or "
+        "factory) implementing vistasim.env.Environment, e.g. a SqliteEnvironment subclass",
+        key="environment.target",
+    )
 
 
 class GuardedEnvironment:

@@ -4,10 +4,12 @@ An unset `${VAR}` header, a missing API key, an agent module with a typo, a miss
 extra, an unreachable URL or a wrong `response_path` would otherwise run the whole suite and
 count every episode as an agent failure. `preflight()` checks each of them before the first
 episode (nothing is recorded) and raises one `PreflightError` holding one line per problem: the
-key, the bad value and the fix. The CLI prints those lines and exits with code 2; `--no-preflight`
-skips the checks.
+key (or the flag or `VISTASIM_*` variable that set it), the bad value and the fix. The CLI prints
+those lines and exits with code 2; `--no-preflight` skips the checks. What is worth knowing but
+not a mistake (a server that ignores `tools`) comes back as warnings.
 
-The checks that need the network (endpoints answer, the probe reply) live in `_reach.py`.
+The checks that need the network (endpoints answer, the probe reply) live in `_reach.py` and
+`_chat_probe.py`.
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ from vistasim.config import (
     PythonAgentSpec,
     RunConfig,
 )
-from vistasim.errors import ConfigError, PreflightError
-from vistasim.explore._reach import check_endpoints, model_base_url
-from vistasim.explore._setup import make_importable
-from vistasim.llm._openai import is_loopback
+from vistasim.errors import ConfigError, PreflightError, VistasimError
+from vistasim.explore._chat_probe import probe_chat_agent
+from vistasim.explore._guard import not_an_environment
+from vistasim.explore._reach import check_endpoints, may_request, model_base_url
+from vistasim.explore._settings import widget_only
+from vistasim.explore._setup import env_factory, make_importable
+from vistasim.llm import ToolSpec
 
 __all__ = ["preflight"]
 
@@ -48,7 +53,7 @@ async def preflight(
     environ: Mapping[str, str] | None = None,
     given_roles: Collection[str] = (),
     transport: httpx2.AsyncBaseTransport | None = None,
-) -> None:
+) -> list[str]:
     """Check a config before its first episode.
 
     Args:
@@ -57,38 +62,80 @@ async def preflight(
         given_roles: Roles whose models the caller passes in (not built from the config).
         transport: An httpx2 transport for the endpoint checks (tests).
 
+    Returns:
+        Warnings: what the run goes on with but the user should know.
+
     Raises:
         PreflightError: one line per problem found.
     """
     environ = os.environ if environ is None else environ
     make_importable(config)
     roles = [role for role in config.models if role not in given_roles]
+    # In ui mode with a start page the agent is the page's widget: `[agent]` is never called.
+    agent = None if widget_only(config) else config.agent
+    warnings = [] if agent is config.agent else [_UNUSED_AGENT]
     problems = [
-        *_unset_variables(config, environ, roles),
-        *_targets(config, "agent" in given_roles),
+        *_unset_variables(config, agent, environ, roles),
+        *_targets(config, agent, "agent" in given_roles),
         *_extras(config, roles),
     ]
     if not problems:  # an endpoint is only worth asking once its key and headers are known
         problems += await check_endpoints(config, environ, roles, transport=transport)
+    if not problems and isinstance(agent, OpenAIChatAgentSpec) and may_request(agent.base_url):
+        tools = _probe_tools(config, agent)
+        found = await probe_chat_agent(agent, tools=tools, environ=environ, transport=transport)
+        problems += found.problems
+        warnings += found.warnings
     if problems:
-        raise PreflightError(problems)
+        raise PreflightError([_attributed(config, problem) for problem in problems])
+    return warnings
+
+
+_UNUSED_AGENT = (
+    "the [agent] section is not used: with web.start_url in ui and hybrid modes the agent is "
+    "reached through the page's chat widget; remove [agent] to silence this"
+)
+
+
+def _attributed(config: RunConfig, problem: ConfigError) -> ConfigError:
+    """The problem, blamed on the flag or variable that set its key (when one did)."""
+    if problem.key is None or problem.path is not None or config.source_of(problem.key) is None:
+        return problem
+    return config.setting_error(problem.key, problem.message)
+
+
+def _probe_tools(config: RunConfig, spec: OpenAIChatAgentSpec) -> list[ToolSpec] | None:
+    """Return the tools the agent will be offered, for the probe.
+
+    `None` when they cannot be read: the checks above, or the run, report why.
+    """
+    try:
+        _prompt, tools = read_agent_files(spec, base_dir=config.base_dir)
+        if tools is not None:
+            return list(tools)
+        factory = env_factory(config)
+        return None if factory is None else factory().agent_tools()
+    except VistasimError:
+        return None
 
 
 def _unset_variables(
-    config: RunConfig, environ: Mapping[str, str], roles: list[str]
+    config: RunConfig, agent: object, environ: Mapping[str, str], roles: list[str]
 ) -> Iterator[ConfigError]:
-    agent = config.agent
     if isinstance(agent, OpenAIChatAgentSpec | HttpJsonAgentSpec):
         for name, value in agent.headers.items():
             yield from _unset_refs(f"agent.headers.{name}", value, environ)
     if isinstance(agent, OpenAIChatAgentSpec) and agent.api_key_env:
         if agent.api_key_env not in environ:
-            yield _unset("agent.api_key_env", agent.api_key_env, f"the key for {agent.base_url}")
+            what = f"the key for {agent.base_url}"
+            yield _unset("agent.api_key_env", agent.api_key_env, what, no_key="remove it")
     for role in roles:
         spec = config.models[role]
-        base_url = model_base_url(spec, environ)
-        if spec.api_key_env not in environ and not is_loopback(base_url):
-            yield _unset(f"models.{role}.api_key_env", spec.api_key_env, f"the key for {base_url}")
+        # A local server too: a server started with a key refuses every call without it.
+        if spec.api_key_env and spec.api_key_env not in environ:
+            what = f"the key for {model_base_url(spec, environ)}"
+            no_key = f'set models.{role}.api_key_env = ""'
+            yield _unset(f"models.{role}.api_key_env", spec.api_key_env, what, no_key=no_key)
 
 
 def _unset_refs(key: str, value: str, environ: Mapping[str, str]) -> Iterator[ConfigError]:
@@ -97,15 +144,14 @@ def _unset_refs(key: str, value: str, environ: Mapping[str, str]) -> Iterator[Co
             yield _unset(key, name, f"used in {value!r}")
 
 
-def _unset(key: str, name: str, what: str) -> ConfigError:
-    return ConfigError(
-        f"environment variable {name!r} ({what}) is not set; export {name}=... before the run",
-        key=key,
-    )
+def _unset(key: str, name: str, what: str, *, no_key: str | None = None) -> ConfigError:
+    fix = f"export {name}=... before the run"
+    if no_key is not None:
+        fix += f", or, if the server takes no key, {no_key}"
+    return ConfigError(f"environment variable {name!r} ({what}) is not set; {fix}", key=key)
 
 
-def _targets(config: RunConfig, model_given: bool) -> Iterator[ConfigError]:
-    agent = config.agent
+def _targets(config: RunConfig, agent: object, model_given: bool) -> Iterator[ConfigError]:
     try:
         if isinstance(agent, PythonAgentSpec):
             _check_python_target(agent, config, model_given)
@@ -118,9 +164,13 @@ def _targets(config: RunConfig, model_given: bool) -> Iterator[ConfigError]:
     environment = config.environment
     if environment is not None and ":" in environment.target:
         try:
-            resolve_target(environment.target, key="environment.target")
+            target = resolve_target(environment.target, key="environment.target")
         except ConfigError as exc:
             yield exc
+            return
+        # A factory is only known by what it makes (checked when it first makes one).
+        if inspect.isclass(target) and (found := not_an_environment(target, environment.target)):
+            yield found
     elif environment is not None:
         yield from _builtin_domain(environment.target)
 

@@ -18,14 +18,16 @@ import anyio
 import httpx2
 
 import vistasim.llm
+from vistasim._urls import check_http_url
 from vistasim.agent import Turn
 from vistasim.agent._http import JsonEndpoint
 from vistasim.agent._http_json import dig, render_template
 from vistasim.config import HttpJsonAgentSpec, ModelSpec, OpenAIChatAgentSpec, RunConfig
 from vistasim.errors import AgentError, ConfigError
+from vistasim.explore._settings import widget_only
 from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback
 
-__all__ = ["PROBE_MESSAGE", "PROBE_SESSION", "check_endpoints", "model_base_url"]
+__all__ = ["PROBE_MESSAGE", "PROBE_SESSION", "check_endpoints", "may_request", "model_base_url"]
 
 TIMEOUT_S = 5.0
 """Bound on each check: a reachable endpoint answers a cheap request well within it."""
@@ -58,7 +60,10 @@ async def check_endpoints(
     transport: httpx2.AsyncBaseTransport | None = None,
 ) -> list[ConfigError]:
     """Return one problem per endpoint that does not answer, plus the probe's findings."""
-    endpoints = [e for e in _endpoints(config, environ, roles) if _may_request(e.url)]
+    bad = list(_bad_urls(config, environ, roles))
+    if bad:
+        return bad
+    endpoints = [e for e in _endpoints(config, environ, roles) if may_request(e.url)]
     failures: dict[str, str | None] = {}
     async with httpx2.AsyncClient(transport=transport, timeout=TIMEOUT_S) as client:
         async with anyio.create_task_group() as tg:
@@ -72,8 +77,8 @@ async def check_endpoints(
         for e in endpoints
         if failures[e.url] is not None
     ]
-    agent = config.agent
-    if isinstance(agent, HttpJsonAgentSpec) and agent.probe and _may_request(agent.url):
+    agent = None if widget_only(config) else config.agent
+    if isinstance(agent, HttpJsonAgentSpec) and agent.probe and may_request(agent.url):
         problems += await _probe(agent, environ, transport)
     return problems
 
@@ -81,26 +86,50 @@ async def check_endpoints(
 def _endpoints(
     config: RunConfig, environ: Mapping[str, str], roles: list[str]
 ) -> Iterator[_Endpoint]:
-    agent = config.agent
+    agent = None if widget_only(config) else config.agent
     if isinstance(agent, OpenAIChatAgentSpec):
         yield _Endpoint(key="agent.base_url", value=agent.base_url, url=_models_url(agent.base_url))
     elif isinstance(agent, HttpJsonAgentSpec) and not agent.probe:
         yield _Endpoint(key="agent.url", value=agent.url, url=agent.url)
     for role in roles:
         base_url = model_base_url(config.models[role], environ)
-        yield _Endpoint(key=f"models.{role}.base_url", value=base_url, url=_models_url(base_url))
+        yield _Endpoint(key=_base_url_key(config, role), value=base_url, url=_models_url(base_url))
     if config.run.mode in ("ui", "hybrid") and config.web.start_url:
         yield _Endpoint(key="web.start_url", value=config.web.start_url, url=config.web.start_url)
     if config.web.trace_url:
         yield _Endpoint(key="web.trace_url", value=config.web.trace_url, url=config.web.trace_url)
 
 
+def _base_url_key(config: RunConfig, role: str) -> str:
+    """Where a role's base URL was set: its key, or `OPENAI_BASE_URL` when it was not."""
+    return f"models.{role}.base_url" if config.models[role].base_url else "OPENAI_BASE_URL"
+
+
+def _bad_urls(
+    config: RunConfig, environ: Mapping[str, str], roles: list[str]
+) -> Iterator[ConfigError]:
+    """Base URLs read from `OPENAI_BASE_URL` (the config's own are checked when it is read)."""
+    for role in roles:
+        if config.models[role].base_url is None and environ.get("OPENAI_BASE_URL"):
+            try:
+                check_http_url(environ["OPENAI_BASE_URL"])
+            except ValueError as exc:
+                yield ConfigError(
+                    f"{environ['OPENAI_BASE_URL'][:200]!r} (the base URL of models.{role}) is "
+                    f"{exc}",
+                    key="OPENAI_BASE_URL",
+                )
+
+
 def _models_url(base_url: str) -> str:
     return base_url.rstrip("/") + "/models"
 
 
-def _may_request(url: str) -> bool:
-    # With requests disabled (tests), only loopback endpoints are asked.
+def may_request(url: str) -> bool:
+    """Tell whether the preflight may ask `url`.
+
+    With requests disabled (as in tests), only loopback endpoints are asked.
+    """
     return vistasim.llm.ALLOW_REQUESTS or is_loopback(url)
 
 

@@ -44,10 +44,10 @@ async def restore(ep: Episode, path: list[StoredEvent]) -> tuple[EpisodeState, S
         if ep.web is None:
             state = await _restore_agent(ep, state, snapshot)
         if ep.env is not None and snapshot.env_state_ref is not None:
-            ep.env.restore(ep.store.get_blob(snapshot.env_state_ref))
+            ep.env.restore(ep.store.read_state(snapshot.env_state_ref))
         if ep.web is not None:
             if snapshot.browser_state_ref is not None:
-                await ep.web.restore(ep.store.get_blob(snapshot.browser_state_ref))
+                await ep.web.restore(ep.store.read_state(snapshot.browser_state_ref))
             state = await _restore_agent(ep, state, snapshot)
     except Exception as exc:
         return state, stop_for(exc, episode_id=ep.plan.episode_id)
@@ -57,7 +57,7 @@ async def restore(ep: Episode, path: list[StoredEvent]) -> tuple[EpisodeState, S
 async def _restore_agent(ep: Episode, state: EpisodeState, snapshot: Snapshot) -> EpisodeState:
     agent = ep.agent
     if agent.restore_strategy == "state" and snapshot.agent_state_ref is not None:
-        agent.restore(json.loads(ep.store.get_blob(snapshot.agent_state_ref)))
+        agent.restore(json.loads(ep.store.read_state(snapshot.agent_state_ref)))
     elif agent.restore_strategy == "replay" and state.transcript:
         # A fresh session: the agent may still hold the interrupted one under the episode's id.
         ep.agent_session = f"{ep.plan.episode_id}~{state.leaf}"

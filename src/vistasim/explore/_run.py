@@ -8,7 +8,7 @@ import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -65,6 +65,9 @@ class RunResult:
     """Episodes per outcome: passed, failed, errored, invalid, not_applicable, unjudged."""
     branches: dict[str, int] = field(default_factory=dict)
     """DIVERT branches per status (empty for a run without branching)."""
+    warnings: tuple[str, ...] = ()
+    """What the checks before the run found worth knowing, though no mistake (a server that
+    ignores `tools`)."""
 
 
 async def run(
@@ -76,6 +79,7 @@ async def run(
     models: Mapping[str, ChatModel] | None = None,
     on_episode: ProgressCallback | None = None,
     preflight: bool = True,
+    on_warning: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Run (or, with `resume=RUN_ID`, finish) a run and return its summary.
 
@@ -87,6 +91,8 @@ async def run(
         models: Models by role that replace the config's (tests, custom providers).
         on_episode: Progress callback.
         preflight: Check endpoints, keys, targets and extras before the first episode.
+        on_warning: Called with each warning of the checks, before the first episode (default:
+            logged); the result holds them too.
 
     Raises:
         PreflightError: the checks before the run found mistakes (nothing was recorded).
@@ -108,8 +114,11 @@ async def run(
         )
         # Everything that can be checked is checked before the run is recorded: the config's
         # endpoints, keys and targets first, then the scenarios against the environment.
+        warnings: list[str] = []
         if preflight:
-            await check_config(config, given_roles=set(models or {}))
+            warnings = await check_config(config, given_roles=set(models or {}))
+        for warning in warnings:
+            (on_warning or logger.warning)(warning)
         if resume is None:
             scenarios, metadata = _prepare(config, scenarios)
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
@@ -129,7 +138,8 @@ async def run(
                     parts.cache.close()
                 if parts.clients is not None:
                     await parts.clients.aclose()
-        return _summary(db, run_id, anyio.current_time() - started)
+        summary = _summary(db, run_id, anyio.current_time() - started)
+        return replace(summary, warnings=tuple(warnings))
     finally:
         if own_store:
             db.close()

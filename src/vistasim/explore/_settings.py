@@ -17,7 +17,7 @@ from vistasim.scenario import Scenario
 if TYPE_CHECKING:
     from vistasim.domains import Domain
 
-__all__ = ["RunSettings", "builtin_domain", "episode_seed", "settings_of"]
+__all__ = ["RunSettings", "builtin_domain", "episode_seed", "settings_of", "widget_only"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,6 +58,14 @@ def settings_of(config: RunConfig) -> RunSettings:
         explore=config.explore,
         domain=builtin_domain(config),
     )
+
+
+def widget_only(config: RunConfig) -> bool:
+    """Tell whether the agent is reached only through the chat widget at `web.start_url`.
+
+    Then an `[agent]` section is never called, so it is neither imported nor checked.
+    """
+    return config.run.mode in ("ui", "hybrid") and bool(config.web.start_url)
 
 
 def builtin_domain(config: RunConfig) -> Domain | None:

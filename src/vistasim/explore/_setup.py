@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vistasim._secrets import known_secrets
-from vistasim.agent import Reply, RestoreStrategy, Turn
+from vistasim.agent import Reply, RestoreStrategy, Turn, body_cap
 from vistasim.agent._openai_chat import ChatAgentSetup
 from vistasim.agent._python import resolve_target
 from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, default_home
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame
 from vistasim.explore._guard import GuardedAgent, guard_env_factory
-from vistasim.explore._settings import builtin_domain
+from vistasim.explore._settings import builtin_domain, widget_only
 from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
@@ -65,8 +65,10 @@ def build_parts(
     from vistasim.llm import RequestCache, RoleModel, build_models
     from vistasim.llm._role import endpoint_limiters
 
-    widget_only = config.run.mode in ("ui", "hybrid") and bool(config.web.start_url)
-    if config.agent is None and not widget_only:
+    # Reached through the page's widget, the agent of an `[agent]` section is never called:
+    # it is not imported either (its module may not even exist where the page runs).
+    agent = None if widget_only(config) else config.agent
+    if agent is None and not widget_only(config):
         raise ConfigError(
             "no agent to test: add an [agent] section, e.g. kind = 'python', "
             "target = 'my_agent:MyAgent' (or, in ui and hybrid modes, set web.start_url to reach "
@@ -74,8 +76,8 @@ def build_parts(
             key="agent",
         )
     make_importable(config)
-    if config.agent is not None:
-        check_agent_spec(config.agent)
+    if agent is not None:
+        check_agent_spec(agent)
     cache = None
     if config.cache.mode != "off":
         cache_path = (
@@ -104,9 +106,7 @@ def build_parts(
         policy=_make_policy(config, metered, domain),
         models=metered,
         make_env=env_factory(config, domain),
-        make_agent=None
-        if config.agent is None
-        else _agent_factory(config, metered, clients, limiters),
+        make_agent=None if agent is None else _agent_factory(config, metered, clients, limiters),
         cache=cache,
         clients=clients,
         agent_policy=domain.policy() if domain is not None else "",
@@ -179,7 +179,12 @@ def _agent_factory(
     def make(env: Environment | None) -> GuardedAgent:
         try:
             adapter = open_agent(
-                spec, env=env, model=models.get("agent"), chat_setup=chat_setup, clients=clients
+                spec,
+                env=env,
+                model=models.get("agent"),
+                chat_setup=chat_setup,
+                clients=clients,
+                max_body_bytes=body_cap(config.run.max_reply_bytes),
             )
             return GuardedAgent(adapter, name=getattr(adapter, "name", "the agent"))
         except ConfigError:
@@ -211,7 +216,9 @@ def _chat_setup(
             "in a file",
             key="agent.tools",
         )
-    endpoint = EndpointChatModel(spec, clients=clients)
+    endpoint = EndpointChatModel(
+        spec, clients=clients, max_body_bytes=body_cap(config.run.max_reply_bytes)
+    )
     model = RoleModel(
         endpoint,
         role="agent",

@@ -275,15 +275,18 @@ def _to_usage(usage: Any) -> TokenUsage:
 def read_api_key(
     environ: Mapping[str, str], variable: str, base_url: str, *, key: str = "models.api_key_env"
 ) -> str:
-    """The API key from `variable`; a loopback endpoint needs none.
+    """The API key from `variable`; `variable = ""` says the endpoint takes none.
+
+    A loopback endpoint whose variable is unset gets a placeholder key (the preflight has said
+    the variable is unset; a run without it goes on, for servers that check no key).
 
     Raises:
         ConfigError: naming the variable to export.
     """
-    value = environ.get(variable)
+    value = environ.get(variable) if variable else None
     if value:
         return value
-    if is_loopback(base_url):
+    if not variable or is_loopback(base_url):
         return _LOOPBACK_KEY
     raise ConfigError(
         f"no API key for {base_url!r}: environment variable {variable!r} "

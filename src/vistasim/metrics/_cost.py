@@ -2,6 +2,8 @@
 
 Model calls are read from each episode's metered `ModelCall`s (dollars were priced when the call
 was made, from the run's price table). Errored episodes count here: their spending was real.
+Latency is read from the same calls (seconds per call, retries included) and, for an agent of
+any kind, from its replies (seconds per turn, its tool rounds included).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from vistasim.events import ApiCall, UserMessage, WebAction
+from vistasim.events import AgentReply, ApiCall, UserMessage, WebAction
 from vistasim.llm._meter import ModelCall
 from vistasim.store._view import EpisodeView, RunView
 
@@ -63,6 +65,12 @@ class CostReport(_Report):
     """Per-episode dollars, all roles."""
     actions: dict[str, Distribution]
     """Per-episode user actions by channel: `user_message`, `web_action`, `api_call`."""
+    latency_s: dict[str, Distribution] = {}
+    """Seconds per model call by role, retries and failed calls included; calls the
+    record/replay cache answered are left out (they took no model time)."""
+    reply_latency_s: Distribution | None = None
+    """Seconds per agent reply (a whole turn, its tool rounds included), for an agent of any
+    kind; `None` when no reply was timed."""
 
 
 def distribution(values: Sequence[float]) -> Distribution:
@@ -112,7 +120,28 @@ def cost(run: RunView) -> CostReport:
         ),
         cost_usd=distribution([math.fsum(c.cost_usd for c in cs) for cs in calls]),
         actions={ch: distribution([a[ch] for a in actions]) for ch in CHANNELS},
+        latency_s=_call_latency(run),
+        reply_latency_s=_reply_latency(run),
     )
+
+
+def _call_latency(run: RunView) -> dict[str, Distribution]:
+    seconds: dict[str, list[float]] = defaultdict(list)
+    for episode in run.episodes:
+        for call in episode.model_calls:
+            if not call.cache_hit:
+                seconds[call.role].append(call.latency_s)
+    return {role: distribution(seconds[role]) for role in sorted(seconds)}
+
+
+def _reply_latency(run: RunView) -> Distribution | None:
+    seconds = [
+        stored.event.latency_s
+        for episode in run.episodes
+        for stored in episode.own_events  # a branch's prefix was timed in its parent
+        if isinstance(stored.event, AgentReply) and stored.event.latency_s > 0
+    ]
+    return distribution(seconds) if seconds else None
 
 
 def _by_role(run: RunView) -> dict[str, RoleCost]:

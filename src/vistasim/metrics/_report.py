@@ -18,7 +18,7 @@ from vistasim.llm._embed import Embedder
 from vistasim.llm._types import ChatModel
 from vistasim.metrics._behaviour import BehaviourSpec
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
-from vistasim.metrics._cost import CostReport, cost
+from vistasim.metrics._cost import CostReport, Distribution, cost
 from vistasim.metrics._coverage import CoverageReport, coverage
 from vistasim.metrics._dedup import DEFAULT_THRESHOLD, UniqueFailure
 from vistasim.metrics._domain_rules import rules_for_run
@@ -34,7 +34,7 @@ from vistasim.store._view import RunView
 
 __all__ = ["METRICS_VERSION", "MetricsReport", "compute_metrics", "format_metrics"]
 
-METRICS_VERSION = 5
+METRICS_VERSION = 6
 """Version of the metric definitions; bump it when a formula or a report field changes."""
 
 
@@ -245,7 +245,31 @@ def _headline_rows(report: MetricsReport) -> list[tuple[str, str, str]]:
             for mode, m in report.success.by_mode.items()
         )
     rows.extend((f"pass^{k}", f"{v:.3f}", "") for k, v in report.pass_hat_k.items())
+    rows.extend(_latency_rows(report.cost))
     rows.extend(_efficiency_rows(report.efficiency))
+    return rows
+
+
+def _latency_rows(cost: CostReport) -> list[tuple[str, str, str]]:
+    def seconds(d: Distribution) -> str:
+        return f"{d.p50:.2f} / {d.p95:.2f}"
+
+    rows = [
+        (
+            f"latency {role} (s)",
+            seconds(d),
+            f"p50 / p95 of {cost.by_role[role].calls - cost.by_role[role].cache_hits} calls",
+        )
+        for role, d in cost.latency_s.items()
+    ]
+    if cost.reply_latency_s is not None:
+        rows.append(
+            (
+                "agent reply time (s)",
+                seconds(cost.reply_latency_s),
+                "p50 / p95 per turn, tools included",
+            )
+        )
     return rows
 
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from vistasim._secrets import redact, redact_json
+from vistasim._secrets import mask_state, redact, redact_json, unmask_state
 from vistasim.errors import StoreError
 from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm._meter import ModelCall
@@ -376,11 +376,27 @@ class Store:
         return [stored_event(row) for row in rows]
 
     def get_blob(self, digest: str) -> bytes:
-        """A blob by hash."""
+        """A blob by hash, as stored (a state's secrets masked)."""
         row = self.db.execute("SELECT data FROM blobs WHERE hash = ?", (digest,)).fetchone()
         if row is None:
             raise StoreError(f"blob {digest[:12]}… is missing from {self.path}")
         return bytes(row[0])
+
+    def mask_state(self, data: bytes) -> bytes:
+        """A state snapshot (agent, environment, page) as it may be stored: secrets masked.
+
+        The masks are undone by `read_state`; a state without secrets is stored as it is.
+        """
+        return mask_state(data, self.secrets) if self.secrets else data
+
+    def read_state(self, digest: str) -> bytes:
+        """A state blob exactly as it was taken, for a restore.
+
+        Its masked secrets are filled in from the run's secret list (`add_secrets`, held in
+        memory), never from the store, which holds none.
+        """
+        data = self.get_blob(digest)
+        return unmask_state(data, self.secrets) if self.secrets else data
 
     def get_metrics(self, run_id: str, version: str) -> dict[str, Any] | None:
         """Stored metrics of a run for a metrics version, if computed from the run as it is now.

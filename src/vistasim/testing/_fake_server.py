@@ -26,6 +26,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from vistasim.testing._schema_example import example_for_schema
+from vistasim.testing._tool_choice import forced_tool_call, requires_tool_call
+
 Responder = Callable[[dict[str, Any]], "str | dict[str, Any] | Awaitable[str | dict[str, Any]]"]
 """Request JSON in; assistant text, a message dict, or `{"error_status": N, "body": "..."}` out."""
 
@@ -57,6 +60,7 @@ class FakeOpenAIServer:
         latency_s: float = 0.0,
         responder: Responder | None = None,
         port: int = 0,
+        ignore_tools: bool = False,
     ) -> None:
         self.latency_s = latency_s
         """Seconds to wait before each chat completion answer (simulated model time)."""
@@ -68,6 +72,11 @@ class FakeOpenAIServer:
         """Parsed JSON bodies of every embeddings request (not counted in `count`)."""
         self.connections = 0
         """TCP connections accepted so far (a client that reuses its connections opens few)."""
+        self.ignore_tools = ignore_tools
+        """Act like a server that drops `tools` and `tool_choice` from requests (llama.cpp
+        without `--jinja`): the responder never sees them and no tool call is forced. Otherwise
+        a request with `tool_choice = "required"` is answered with a tool call, as real servers
+        answer it."""
         self._responder = responder or default_responder
         self._port = port
         self._server: asyncio.Server | None = None
@@ -256,9 +265,13 @@ class FakeOpenAIServer:
             await asyncio.sleep(self.latency_s)
         if injected is not None:
             return injected
+        if self.ignore_tools:
+            request = {k: v for k, v in request.items() if k not in ("tools", "tool_choice")}
         answer = self._responder(request)
         if inspect.isawaitable(answer):
             answer = await answer
+        if requires_tool_call(request) and not _calls_a_tool(answer):
+            answer = forced_tool_call(request)
         if isinstance(answer, dict) and "error_status" in answer:
             status = int(answer["error_status"])
             return _Answer(
@@ -366,30 +379,10 @@ def hashed_embedding(text: str, dim: int = EMBEDDING_DIM) -> list[float]:
     return [x / norm for x in vector] if norm else vector
 
 
-def example_for_schema(schema: dict[str, Any], root: dict[str, Any]) -> Any:
-    """Build a small value that satisfies a JSON schema (the subset pydantic emits)."""
-    if "$ref" in schema:
-        name = schema["$ref"].rsplit("/", 1)[-1]
-        return example_for_schema(root.get("$defs", {}).get(name, {}), root)
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    if "default" in schema:
-        return schema["default"]
-    for key in ("anyOf", "oneOf", "allOf"):
-        if schema.get(key):
-            return example_for_schema(schema[key][0], root)
-    kind = schema.get("type", "object")
-    if isinstance(kind, list):
-        kind = kind[0]
-    if kind == "object":
-        props = schema.get("properties", {})
-        return {name: example_for_schema(sub, root) for name, sub in props.items()}
-    if kind == "array":
-        return [example_for_schema(schema["items"], root)] * schema.get("minItems", 0)
-    simple = {"string": "x", "integer": schema.get("minimum", 1), "boolean": False, "null": None}
-    return simple.get(kind, schema.get("minimum", 1.0))
+def _calls_a_tool(answer: str | dict[str, Any]) -> bool:
+    return isinstance(answer, dict) and (
+        "error_status" in answer or bool(_as_message(answer)[0].get("tool_calls"))
+    )
 
 
 def _as_message(answer: str | dict[str, Any]) -> tuple[dict[str, Any], str]:

@@ -1,6 +1,7 @@
 """Run the fake OpenAI-compatible server as a process, for benchmarks and manual tries.
 
     python -m vistasim.testing.fake_server --port 0 --latency-ms 50 [--responder module:attr]
+        [--ignore-tools]
 
 It prints `listening on http://127.0.0.1:PORT/v1` once ready and serves until killed.
 """
@@ -43,9 +44,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="TCP port; 0 picks a free one")
     parser.add_argument("--latency-ms", type=float, default=0.0, help="delay of every answer")
     parser.add_argument("--responder", default=None, help="module:attr of a responder function")
+    parser.add_argument(
+        "--ignore-tools", action="store_true", help="drop `tools` from requests, as llama.cpp does"
+    )
     args = parser.parse_args(argv)
     responder = load_responder(args.responder) if args.responder else None
-    server = FakeOpenAIServer(latency_s=args.latency_ms / 1000, responder=responder, port=args.port)
+    server = FakeOpenAIServer(
+        latency_s=args.latency_ms / 1000,
+        responder=responder,
+        port=args.port,
+        ignore_tools=args.ignore_tools,
+    )
     try:
         asyncio.run(serve(server))
     except KeyboardInterrupt:
