@@ -17,8 +17,9 @@ from dataclasses import dataclass, replace
 
 from vistasim.errors import StoreError
 from vistasim.events import ApiCall, UserMessage, WebAction, describe_event
-from vistasim.metrics import EpisodeRealism, MetricsReport
+from vistasim.metrics import EpisodeRealism, MetricsReport, UniqueFailure
 from vistasim.report._branches import BranchInfo, branch_info
+from vistasim.report._why import failures_by_episode, why
 from vistasim.store import EpisodeView, RunView, StoredEvent
 
 __all__ = [
@@ -111,11 +112,7 @@ def episode_rows(
     view: RunView, metrics: MetricsReport, *, budget: int = TRANSCRIPT_BUDGET
 ) -> dict[str, EpisodeRow]:
     """Every episode of the run as a report row, transcripts chosen within the budget."""
-    found: dict[str, list[str]] = {}
-    described = {u.id: u.description for u in metrics.failures.unique}
-    for item in metrics.failures.unique:
-        for episode_id in item.episodes:
-            found.setdefault(episode_id, []).append(item.id)
+    found = failures_by_episode(metrics)
     realism = (
         {e.episode_id: e for e in metrics.realism.episodes} if metrics.realism.computed else {}
     )
@@ -123,9 +120,9 @@ def episode_rows(
     lines = _Lines()
     rows = {}
     for episode in view.episodes:
-        failures = tuple(found.get(episode.episode_id, ()))
+        failures = found.get(episode.episode_id, [])
         branch = branches.get(episode.episode_id)
-        row = _row(view.run_id, episode, metrics, failures, [described[f] for f in failures], lines)
+        row = _row(view.run_id, episode, metrics, failures, lines)
         rows[row.id] = replace(
             row,
             branch=branch_info(branch, view.run_id) if branch else None,
@@ -141,8 +138,7 @@ def _row(
     run_id: str,
     episode: EpisodeView,
     metrics: MetricsReport,
-    failures: tuple[str, ...],
-    descriptions: list[str],
+    failures: list[UniqueFailure],
     lines: _Lines,
 ) -> EpisodeRow:
     own = {e.id for e in episode.own_events}
@@ -159,8 +155,8 @@ def _row(
         stop=stop.reason.value if stop else "-",
         stop_detail=stop.detail if stop else "",
         verdict=verdict,
-        reason=metrics.success.reasons.get(episode.episode_id) or _listed(descriptions),
-        failures=failures,
+        reason=why(metrics, episode.episode_id, failures),
+        failures=tuple(f.id for f in failures),
         turns=sum(isinstance(e.event, UserMessage | ApiCall | WebAction) for e in episode.events),
         lines=tuple(line for e in episode.events if e.id in own for line in lines.of(e)),
         prefix=sum(len(lines.of(e)) for e in prefix),
@@ -207,11 +203,6 @@ def _cut(text: str) -> str:
     if len(text) <= LINE_LIMIT:
         return text
     return f"{text[:LINE_LIMIT]}… (cut at {LINE_LIMIT} of {len(text)} characters)"
-
-
-def _listed(descriptions: list[str], shown: int = 3) -> str:
-    more = len(descriptions) - shown
-    return "; ".join(descriptions[:shown]) + (f"; and {more} more" if more > 0 else "")
 
 
 def _size(row: EpisodeRow) -> int:

@@ -3,6 +3,7 @@
 from vistasim.store._export import export_run
 from vistasim.store._read import paused_gc, read_run_view
 from vistasim.store._store import EpisodePlan, NewBranch, RunRow, Store, blob_hash, open_store
+from vistasim.store._tally import RunTally, read_tally
 from vistasim.store._view import (
     BranchCandidate,
     BranchStatus,
@@ -22,6 +23,7 @@ __all__ = [
     "EpisodeStatus",
     "EpisodeView",
     "RunRow",
+    "RunTally",
     "RunView",
     "Store",
     "StoredEvent",
@@ -30,4 +32,5 @@ __all__ = [
     "open_store",
     "paused_gc",
     "read_run_view",
+    "read_tally",
 ]
