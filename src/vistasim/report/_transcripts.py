@@ -89,8 +89,8 @@ class EpisodeRow:
     """The episode's own lines (a branch's after its fork); empty when not embedded."""
     prefix: int = 0
     """For a branch: how many of its parent's lines come before its own."""
-    transcript: bool = True
-    """Whether the transcript is embedded in the report."""
+    transcript: bool = False
+    """Whether the transcript is embedded in the report (`lines` and `prefix` are set)."""
     realism: EpisodeRealism | None = None
     tokens: int = 0
     """Model tokens (input + output) the episode's calls spent."""
@@ -117,12 +117,11 @@ def episode_rows(
         {e.episode_id: e for e in metrics.realism.episodes} if metrics.realism.computed else {}
     )
     branches = {b.episode_id: b for b in view.branches}
-    lines = _Lines()
     rows = {}
     for episode in view.episodes:
         failures = found.get(episode.episode_id, [])
         branch = branches.get(episode.episode_id)
-        row = _row(view.run_id, episode, metrics, failures, lines)
+        row = _row(view.run_id, episode, metrics, failures)
         rows[row.id] = replace(
             row,
             branch=branch_info(branch, view.run_id) if branch else None,
@@ -131,7 +130,8 @@ def episode_rows(
     witnesses = {
         short_id(view.run_id, u.episodes[0]) for u in metrics.failures.unique if u.episodes
     }
-    return _within_budget(rows, witnesses, budget)
+    episodes = {short_id(view.run_id, e.episode_id): e for e in view.episodes}
+    return _embed(rows, episodes, witnesses, budget)
 
 
 def _row(
@@ -139,10 +139,7 @@ def _row(
     episode: EpisodeView,
     metrics: MetricsReport,
     failures: list[UniqueFailure],
-    lines: _Lines,
 ) -> EpisodeRow:
-    own = {e.id for e in episode.own_events}
-    prefix = [e for e in episode.events if e.id not in own]
     calls = [c for c in episode.model_calls if not c.cache_hit]
     stop = episode.stop
     verdict = metrics.success.episodes.get(episode.episode_id, "unjudged")
@@ -158,8 +155,7 @@ def _row(
         reason=why(metrics, episode.episode_id, failures),
         failures=tuple(f.id for f in failures),
         turns=sum(isinstance(e.event, UserMessage | ApiCall | WebAction) for e in episode.events),
-        lines=tuple(line for e in episode.events if e.id in own for line in lines.of(e)),
-        prefix=sum(len(lines.of(e)) for e in prefix),
+        transcript=False,
         tokens=sum(c.usage.input_tokens + c.usage.output_tokens for c in calls),
         cost_usd=sum(c.cost_usd for c in episode.model_calls),
         wall_s=(
@@ -181,6 +177,16 @@ class _Lines:
         if lines is None:
             lines = self._seen[stored.id] = tuple(lines_of(stored))
         return lines
+
+    def with_transcript(self, row: EpisodeRow, episode: EpisodeView) -> EpisodeRow:
+        """`row` with its own lines and the count of the lines it shares with its parent."""
+        own = {e.id for e in episode.own_events}
+        return replace(
+            row,
+            lines=tuple(line for e in episode.events if e.id in own for line in self.of(e)),
+            prefix=sum(len(self.of(e)) for e in episode.events if e.id not in own),
+            transcript=True,
+        )
 
 
 def lines_of(stored: StoredEvent) -> Iterator[Line]:
@@ -214,22 +220,30 @@ def _order(rows: Mapping[str, EpisodeRow], first: Collection[str] = ()) -> list[
     return sorted(rows.values(), key=lambda r: 0 if r.id in first else _PRIORITY.get(r.verdict, 9))
 
 
-def _within_budget(
-    rows: dict[str, EpisodeRow], first: Collection[str], budget: int
+def _embed(
+    rows: dict[str, EpisodeRow],
+    episodes: Mapping[str, EpisodeView],
+    first: Collection[str],
+    budget: int,
 ) -> dict[str, EpisodeRow]:
-    kept: set[str] = set()
+    """Give rows their transcripts in triage order until the budget is spent.
+
+    Lines are made only for the episodes embedded: on a large run most are never drawn.
+    """
+    lines = _Lines()
     spent = 0
     for row in _order(rows, first):
-        chain = _with_ancestors(row, rows)
-        cost = sum(_size(r) for r in chain if r.id not in kept)
+        chain = [
+            lines.with_transcript(r, episodes[r.id])
+            for r in _with_ancestors(rows[row.id], rows)
+            if not rows[r.id].transcript
+        ]
+        cost = sum(_size(r) for r in chain)
         if spent + cost > budget:
             break  # strictly in triage order: nothing after the first that does not fit
         spent += cost
-        kept.update(r.id for r in chain)
-    return {
-        key: row if key in kept else replace(row, lines=(), transcript=False)
-        for key, row in rows.items()
-    }
+        rows.update((r.id, r) for r in chain)
+    return rows
 
 
 def _with_ancestors(row: EpisodeRow, rows: Mapping[str, EpisodeRow]) -> list[EpisodeRow]:

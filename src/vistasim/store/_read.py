@@ -8,10 +8,10 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from vistasim.events import ScenarioStart
+from vistasim.events import EVENT_ADAPTER, ScenarioStart
 from vistasim.llm._meter import ModelCall
 from vistasim.llm._usage import TokenUsage
-from vistasim.store._store import Store, stored_event
+from vistasim.store._store import Store
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
 
 __all__ = ["paused_gc", "read_run_view"]
@@ -53,8 +53,17 @@ def _read(store: Store, run_id: str, *, snapshots: bool) -> RunView:
         cursor.execute("SELECT id, parent_id FROM events WHERE run_id = ?", (run_id,)).fetchall()
     )
     kept = "" if snapshots else " AND kind != 'snapshot'"
-    rows = store.db.execute(f"SELECT * FROM events WHERE run_id = ?{kept} ORDER BY id", (run_id,))
-    by_id = {row["id"]: stored_event(row) for row in rows}
+    rows = cursor.execute(
+        "SELECT id, parent_id, episode_id, turn, created_at, payload FROM events"
+        f" WHERE run_id = ?{kept} ORDER BY id",
+        (run_id,),
+    )
+    # Plain tuples, not `sqlite3.Row`s: a large run has a few hundred thousand events.
+    by_id = {
+        event_id: StoredEvent(id=event_id, parent_id=parent, episode_id=episode, turn=turn,
+                              created_at=created, event=EVENT_ADAPTER.validate_json(payload))
+        for event_id, parent, episode, turn, created, payload in rows
+    }  # fmt: skip
     calls = _calls_by_episode(store.db, run_id)
     episodes = []
     for row in store.db.execute(
@@ -126,7 +135,8 @@ def _calls_by_episode(db: sqlite3.Connection, run_id: str) -> dict[str, list[Mod
             ModelCall(
                 role=role,
                 model=model,
-                usage=TokenUsage(
+                # Integers written by the store itself: constructed, not validated again.
+                usage=TokenUsage.model_construct(
                     input_tokens=tokens_in, output_tokens=tokens_out, cached_tokens=cached
                 ),
                 latency_s=latency,
