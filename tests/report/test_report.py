@@ -121,3 +121,21 @@ def test_agent_and_scenario_text_is_escaped_everywhere(hostile_run):
 def test_render_report_renders_without_a_store(branched_run):
     html = render_report(_data(branched_run))
     assert html.startswith("<!doctype html>") and "Failures by cause" in html
+
+
+def test_realism_shows_the_judges_reasons(branched_run):
+    from vistasim.metrics import compute_metrics
+    from vistasim.testing import FunctionLLM
+
+    verdict = {"score": 2, "reason": "stiff <b>phrasing</b>"}
+    rubrics = ("human_likeness", "coherence", "goal_consistency")
+    judge = FunctionLLM(lambda _request: json.dumps(dict.fromkeys(rubrics, verdict)))
+    metrics = anyio.run(lambda: compute_metrics(branched_run.view, judge=judge))
+    data = build_report_data(branched_run.view, metrics, generated_at="now")
+    html = render_report(data)
+    assert data.realism_lowest and data.realism_lowest[0].reasons["coherence"]
+    assert "stiff &lt;b&gt;phrasing&lt;/b&gt;" in html  # in the lowest-rated table, escaped
+    card = next(c for c in data.cards if c.label == "realism")
+    assert card.value == "2.00 / 2.00 / 2.00"
+    realism = _payload(html)["episodes"][next(iter(data.episodes))]["realism"]
+    assert ["coherence", 2, "stiff <b>phrasing</b>"] in realism
