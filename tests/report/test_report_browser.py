@@ -65,7 +65,7 @@ async def test_a_failure_leads_to_its_episode_and_the_tree_to_transcripts(browse
 
 
 async def test_a_branch_reads_its_parents_turns_then_its_own(browser, branched_run):
-    branch = next(e for e in branched_run.view.episodes if e.branch_of is not None)
+    branch = next(b for b in branched_run.view.branches if b.turn >= 1 and b.status != "abandoned")
     short = branch.episode_id.removeprefix(f"{branched_run.run_id}:")
     page, seen = await _open(browser, branched_run.report, f"#ep-{short}")
     node = page.locator(f"[id='ep-{short}']")

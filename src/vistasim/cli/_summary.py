@@ -61,8 +61,10 @@ def print_result(
     plural = "" if result.episodes == 1 else "s"
     out.print(f"run {result.run_id}: {result.episodes} episode{plural} in {result.wall_s:.1f}s")
     rate = "n/a" if result.success_rate is None else f"{result.success_rate:.3f}"
+    counted = " (branches included)" if result.branches else ""
     out.print(
-        f"  passed {result.passed}, failed {result.failed}; success rate {rate} (linear rollouts)"
+        f"  passed {result.passed}, failed {result.failed}{counted}; "
+        f"success rate {rate} (linear rollouts)"
     )
     apart = ", ".join(
         f"{result.outcomes[k]} {k.replace('_', ' ')}"

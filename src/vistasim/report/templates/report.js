@@ -276,6 +276,6 @@
     var control = document.getElementById(id);
     if (control) { control.addEventListener("change", filter); }
   });
-  document.documentElement.setAttribute("data-ready", "1");
   if (location.hash) { route(); }
+  document.documentElement.setAttribute("data-ready", "1");
 })();
