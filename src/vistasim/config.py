@@ -206,8 +206,9 @@ class WebSpec(_Section):
     """Chromium executable; default: $VISTASIM_CHROMIUM, Playwright's, or the system's."""
     headless: bool = True
     """Run Chromium without a window."""
-    screenshots: bool = False
-    """Store a screenshot after every web action (content-addressed blobs)."""
+    screenshots: bool = True
+    """Store a thumbnail screenshot (JPEG, 40 % scale) after every web action, shown in the
+    report; identical ones are stored once. `false` turns them off."""
     observation_tokens: int = Field(default=1200, ge=200, le=20_000)
     """Token budget of the page view shown to the simulated user."""
     widget: WidgetSpec = WidgetSpec()
@@ -232,6 +233,10 @@ class RunSection(_Section):
 
     scenarios: str | None = None
     """Scenario file (YAML/JSON), relative to the config file."""
+    select: list[str] = []
+    """Run only the scenarios whose id matches one of these (globs: `shop-flaw-*`); default all."""
+    tags: list[str] = []
+    """Run only the scenarios carrying at least one of these tags; default all."""
     mode: Literal["chat", "ui", "api", "hybrid"] = "chat"
     """Channels the simulated user may use: `chat`, `api` (chat + user-side APIs), `ui` (the
     web page, chatting through its widget), `hybrid` (web + APIs)."""

@@ -40,6 +40,7 @@ __all__ = [
     "UserMessage",
     "WebAction",
     "WebActionKind",
+    "describe_changes",
     "describe_event",
 ]
 
@@ -275,6 +276,9 @@ class EventLine:
     text: str
     ok: bool = True
     """False for failed calls, web actions and checks."""
+    effect: str = ""
+    """What a call or web action changed in the environment (`changed orders W1001: status`);
+    empty when it changed nothing or nobody could tell."""
 
 
 def describe_event(event: Event, *, limit: int = 300) -> tuple[EventLine, ...]:
@@ -292,12 +296,14 @@ def describe_event(event: Event, *, limit: int = 300) -> tuple[EventLine, ...]:
             outcome = f"error: {event.error}" if event.error else _short(event.result, limit)
             who: Literal["tool", "api"] = "tool" if isinstance(event, ToolCall) else "api"
             text = f"{event.name}({_short(event.args, limit)}) -> {outcome}"
-            return (EventLine(who=who, text=text, ok=event.error is None),)
+            effect = describe_changes(event.changes)
+            return (EventLine(who=who, text=text, ok=event.error is None, effect=effect),)
         case WebAction():
             seen = event.error or event.observation
             text = " ".join(p for p in (event.action, event.target, event.value) if p)
             return (EventLine(who="web", text=f"{text} -> {seen}" if seen else text,
-                              ok=event.error is None),)  # fmt: skip
+                              ok=event.error is None,
+                              effect=describe_changes(event.changes)),)  # fmt: skip
         case Judgment():
             return _verdict_lines(event)
         case Note(text=text):
@@ -308,6 +314,25 @@ def describe_event(event: Event, *, limit: int = 300) -> tuple[EventLine, ...]:
             return ()
         case _:
             assert_never(event)
+
+
+_VERBS = {"insert": "added", "update": "changed", "delete": "removed"}
+
+
+def describe_changes(changes: list[StateChange] | None, *, shown: int = 6) -> str:
+    """What a call or web action changed, in one line; empty for nothing or not known.
+
+    >>> describe_changes([StateChange(table="orders", key="W1001", fields=["status"])])
+    'changed orders W1001: status'
+    """
+    if not changes:
+        return ""
+    parts = []
+    for change in changes[:shown]:
+        what = " ".join(p for p in (_VERBS[change.op], change.table, change.key) if p)
+        parts.append(f"{what}: {', '.join(change.fields)}" if change.fields else what)
+    more = len(changes) - shown
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
 def _verdict_lines(judgment: Judgment) -> tuple[EventLine, ...]:

@@ -10,8 +10,9 @@ reports mistakes by file, scenario id and field, so a typo never surfaces mid-ru
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, assert_never
 
 from pydantic import (
     AfterValidator,
@@ -41,6 +42,8 @@ __all__ = [
     "StateCriterion",
     "StatementCriterion",
     "Style",
+    "describe_criteria",
+    "describe_criterion",
     "load_scenarios",
     "scenario_schema",
 ]
@@ -246,6 +249,49 @@ class Scenario(_Strict):
     """Built-in domain the scenario belongs to, if any."""
     tags: list[str] = []
     """Free labels for selecting and grouping scenarios."""
+
+
+def describe_criterion(
+    criterion: StateCriterion | ActionCriterion | StatementCriterion, *, forbidden: bool = False
+) -> str:
+    """A check in words, as its verdict names it (`forbidden`: an action that must not happen).
+
+    >>> describe_criterion(ActionCriterion(tool="refund", args={"order_id": "W1"}))
+    'required action refund(order_id=W1)'
+    """
+    match criterion:
+        case StateCriterion(table=table, where=where, expect=expect, count=count):
+            rows = "" if count is None else f" ({count} row(s))"
+            expected = f" expect {_pairs(expect)}" if expect else ""
+            return f"state {table} where {_pairs(where)}{rows}{expected}"
+        case ActionCriterion(tool=tool, args=args):
+            return f"{'forbidden' if forbidden else 'required'} action {tool}({_pairs(args)})"
+        case StatementCriterion():
+            parts = [
+                f"{name} of {words}"
+                for name, words in (("any", criterion.contains_any),
+                                    ("all", criterion.contains_all),
+                                    ("none", criterion.contains_none))
+                if words
+            ]  # fmt: skip
+            return "statement " + " and ".join(parts)
+        case _:
+            assert_never(criterion)
+
+
+def describe_criteria(criteria: Criteria) -> list[str]:
+    """Every check of `criteria` in words, with the modes it is limited to."""
+    checks: list[tuple[str, list[Mode] | None]] = [
+        *((describe_criterion(c), c.modes) for c in criteria.state),
+        *((describe_criterion(c), c.modes) for c in criteria.actions),
+        *((describe_criterion(c, forbidden=True), c.modes) for c in criteria.forbidden_actions),
+        *((describe_criterion(c), c.modes) for c in criteria.statements),
+    ]
+    return [f"{text} (in {', '.join(modes)})" if modes else text for text, modes in checks]
+
+
+def _pairs(mapping: Mapping[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in mapping.items())
 
 
 def load_scenarios(path: str | Path) -> list[Scenario]:

@@ -88,9 +88,16 @@ async def test_restore_rejects_bytes_that_are_not_a_snapshot(session):
         await session.restore(b'{"hello": 1}')
 
 
-async def test_screenshot_is_a_png(session, shop):
+async def test_screenshot_is_a_small_jpeg_thumbnail(session, shop):
     await session.goto(f"{shop}/")
-    assert (await session.screenshot()).startswith(b"\x89PNG\r\n\x1a\n")
+    image = await session.screenshot()
+    assert image.startswith(b"\xff\xd8\xff") and len(image) < 60_000
+    frame = image.index(b"\xff\xc0")  # baseline frame header: length, precision, height, width
+    height, width = (
+        int.from_bytes(image[frame + 5 : frame + 7]),
+        int.from_bytes(image[frame + 7 : frame + 9]),
+    )
+    assert (width, height) == (512, 320)  # 40 % of the 1280 x 800 viewport
 
 
 async def test_close_is_idempotent_and_later_calls_raise(pool, shop):

@@ -109,7 +109,7 @@ def test_show_prints_untrusted_text_literally(tmp_path):
         encoding="utf-8",
     )
     assert _main("run", "vistasim.toml", cwd=tmp_path).returncode == 0
-    run_id = _main("runs", "--store", "v.db", cwd=tmp_path).stdout.split("\n")[1].split()[0]
+    run_id = _main("runs", "--store", "v.db", cwd=tmp_path).stdout.split()[0]
     shown = _main("show", run_id, "--store", "v.db", "--episode", "s:0", cwd=tmp_path).stdout
     assert "[bold red]pwned[/bold red]" in shown
     assert "\x1b" not in shown and "\\x1b[2J" in shown

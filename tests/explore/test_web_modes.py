@@ -87,15 +87,26 @@ async def test_ui_mode_offers_no_api_and_still_reaches_the_goal(tmp_path):
     assert episode.stop_reason == "goal_met"
 
 
-async def test_screenshots_are_stored_by_content_hash(tmp_path):
+async def test_screenshots_are_kept_by_default_and_shown_in_the_report(tmp_path):
+    from vistasim.report import write_report
+
     config = _config("shop", "ui", max_turns=3)
-    config.web.screenshots = True
-    _, view = await _run(tmp_path, config, _scenarios("shop", "shop-cancel-pending-order"))
+    result, view = await _run(tmp_path, config, _scenarios("shop", "shop-cancel-pending-order"))
     web = [e.event for e in view.episodes[0].events if isinstance(e.event, WebAction)]
     refs = [w.screenshot_ref for w in web]
     assert refs and all(refs)
     with open_store(tmp_path / "v.db") as store:
-        assert store.get_blob(refs[0]).startswith(b"\x89PNG")
+        assert store.get_blob(refs[0]).startswith(b"\xff\xd8\xff")  # a JPEG thumbnail
+        report = await write_report(store, result.run_id, tmp_path / "r.html")
+    assert report.read_text(encoding="utf-8").count('"data:image/jpeg;base64,') == len(set(refs))
+
+
+async def test_screenshots_can_be_turned_off(tmp_path):
+    config = _config("shop", "ui", max_turns=1)
+    config.web.screenshots = False
+    _, view = await _run(tmp_path, config, _scenarios("shop", "shop-cancel-pending-order"))
+    web = [e.event for e in view.episodes[0].events if isinstance(e.event, WebAction)]
+    assert web and not any(w.screenshot_ref for w in web)
 
 
 async def test_a_browser_crash_errors_that_episode_and_the_run_goes_on(tmp_path):

@@ -1,17 +1,13 @@
-"""Options and helpers shared by the commands: the store option, progress, error printing."""
+"""Options and helpers shared by the commands: the store option, consoles, model-call progress."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
-
-from vistasim.store import EpisodePlan
 
 if TYPE_CHECKING:
     from vistasim.llm import ChatModel, ChatRequest, ChatResponse
@@ -30,39 +26,21 @@ def store_option(fn: F) -> F:
     )(fn)
 
 
+def scenario_options(fn: F) -> F:
+    """Add `--scenario ID` and `--tag TAG` (both repeatable) and `--seed N`: rerun one alone."""
+    seed = click.option("--seed", type=int, help="Run seed; each episode's derives from it.")
+    tag = click.option("--tag", "tags", multiple=True, metavar="TAG",
+                       help="Only scenarios with this tag (repeatable: any of them).")  # fmt: skip
+    scenario = click.option(
+        "--scenario", "select", multiple=True, metavar="ID",
+        help="Only this scenario; globs: 'shop-flaw-*' (repeatable).",
+    )  # fmt: skip
+    return scenario(tag(seed(fn)))
+
+
 def console(*, stderr: bool = False) -> Console:
     """A console that does not interpret markup in the text we print (agent text is untrusted)."""
     return Console(stderr=stderr, markup=False, highlight=False, soft_wrap=True)
-
-
-@contextmanager
-def progress_bar(label: str) -> Iterator[Callable[[int, int, EpisodePlan, str], None]]:
-    """A progress bar on stderr when it is a terminal; one line per 10% otherwise."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    if not sys.stderr.isatty():
-        yield _plain_progress(label)
-        return
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console(stderr=True), transient=True) as progress:
-        task = progress.add_task(label, total=None)
-
-        def update(done: int, total: int, plan: EpisodePlan, reason: str) -> None:
-            progress.update(task, completed=done, total=total)
-
-        yield update
-
-
-def _plain_progress(label: str) -> Callable[[int, int, EpisodePlan, str], None]:
-    shown = {-1}
-
-    def update(done: int, total: int, plan: EpisodePlan, reason: str) -> None:
-        step = done * 10 // max(total, 1)
-        if step not in shown:
-            shown.add(step)
-            click.echo(f"{label}: {done}/{total} episodes", err=True)
-
-    return update
 
 
 class CallProgress:
@@ -102,3 +80,12 @@ class CallProgress:
         self._shown = step
         extra = " (repairs included)" if self._done > self._total else ""
         click.echo(f"{self._label}: {self._done}/{self._total} model calls{extra}", err=True)
+
+
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F)}
+
+
+def printable(text: str) -> str:
+    """`text` with control characters shown as escapes, never sent to the terminal."""
+    # Agent text is untrusted: terminal escape sequences are shown, never interpreted.
+    return text.translate(_CONTROL)

@@ -6,6 +6,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from vistasim.errors import StoreError
+from vistasim.report import branch_info
 from vistasim.store import BranchView, EpisodeView, RunView
 
 __all__ = ["scenario_tree"]
@@ -53,14 +54,12 @@ def _label(
     if branch is None:
         return label
     label.append(f"  [{branch.status}]", style="dim")
-    chosen = (
-        branch.candidates[branch.chosen] if 0 <= branch.chosen < len(branch.candidates) else None
-    )
-    label.append(f"\n  at turn {branch.turn} ({branch.chooser}): {_cut(branch.rationale)}")
-    if chosen is not None:
-        cosine = "" if chosen.cosine is None else f", cos {chosen.cosine:.2f}"
-        said = chosen.action.get("text") or chosen.action.get("kind")
-        label.append(f"\n  played {chosen.source}{cosine}: {_cut(str(said))}")
+    info = branch_info(branch, view.run_id)
+    label.append(f"\n  at turn {info.turn} ({info.chooser}): {_cut(info.rationale)}")
+    label.append(f"\n  replaced: {_cut(info.replaced)}")
+    if info.played:
+        cosine = "" if info.cosine is None else f", cos {info.cosine:.2f}"
+        label.append(f"\n  played {info.source}{cosine}: {_cut(info.played)}")
     return label
 
 

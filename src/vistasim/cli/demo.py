@@ -7,9 +7,11 @@ from pathlib import Path
 import anyio
 import click
 
-from vistasim.cli._common import progress_bar, store_option
-from vistasim.cli._summary import print_result
+from vistasim.cli._common import store_option
+from vistasim.cli._progress import progress_bar
+from vistasim.cli._summary import finish
 from vistasim.config import RunConfig
+from vistasim.explore._setup import default_store_path
 from vistasim.scenario import Scenario
 
 DEMO_SCENARIOS = (
@@ -65,12 +67,14 @@ def command(store_path: Path | None, rollouts: int, mode: str) -> None:
         f"users against the shop's rule-based support agent, {mode} mode"
         + (" (web UI in Chromium + user-side APIs + chat widget)" if mode == "hybrid" else "")
     )
-    with progress_bar("demo") as on_episode:
+    store = default_store_path(config, store_path)
+    with progress_bar("demo", store) as on_episode:
         result = anyio.run(
-            lambda: run(config, scenarios=scenarios, store=store_path, on_episode=on_episode)
+            lambda: run(config, scenarios=scenarios, store=store, on_episode=on_episode)
         )
-    print_result(result)
-    click.echo(f"  report:      {_write_report(Path(result.store_path), result.run_id)}")
+    code = finish(result)
+    if code:
+        click.get_current_context().exit(code)
 
 
 def _usable_mode(mode: str) -> str:
@@ -87,12 +91,3 @@ def _usable_mode(mode: str) -> str:
         click.echo(f"no browser for {mode} mode ({exc}); running the demo in chat mode", err=True)
         return "chat"
     return mode
-
-
-def _write_report(store_path: Path, run_id: str) -> Path:
-    from vistasim.cli.report import report_path
-    from vistasim.report import write_report
-    from vistasim.store import open_store
-
-    with open_store(store_path) as store:
-        return anyio.run(lambda: write_report(store, run_id, report_path(store_path, run_id)))

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from vistasim.cli._common import store_option
+from vistasim.cli._common import scenario_options, store_option
 from vistasim.cli.run import FLAGS as RUN_FLAGS
 from vistasim.cli.run import execute, overrides
 from vistasim.config import merge
@@ -29,11 +29,11 @@ from vistasim.config import merge
 @click.option("--selection", type=click.Choice(["diverse", "random"]),
               help="Keep the least similar candidate (default) or one at random.")  # fmt: skip
 @click.option("--budget-tokens", type=int, help="Stop branching at this many tokens spent.")
-@click.option("--seed", type=int, help="Run seed.")
 @click.option("--concurrency", type=int, help="Episodes in flight at once.")
 @click.option("--max-turns", type=int, help="Cap on user turns per episode.")
 @click.option("--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels.")
 @click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@scenario_options
 @click.option("--no-preflight", "skip_preflight", is_flag=True, help="Skip the checks before.")
 def command(
     config_path: Path | None,
@@ -57,8 +57,7 @@ def command(
         "selection": flags.pop("selection"),
         "budget_tokens": flags.pop("budget_tokens"),
     }
-    seed = flags.pop("seed")
-    layer = merge(overrides(model_flags, flags), {"explore": explore, "run": {"seed": seed}})
+    layer = merge(overrides(model_flags, flags), {"explore": explore})
     execute(config_path, resume, store_path, layer, FLAGS, skip_preflight, verb="exploring")
 
 
@@ -70,6 +69,5 @@ FLAGS = {
     "explore.generator": "--generator",
     "explore.selection": "--selection",
     "explore.budget_tokens": "--budget-tokens",
-    "run.seed": "--seed",
 }
 """The flag behind each key the flags set, so a bad value is reported as the flag."""

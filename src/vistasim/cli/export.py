@@ -1,8 +1,14 @@
-"""`vistasim export RUN --format jsonl|parquet`: every event of a run, one row each."""
+"""`vistasim export RUN [--format jsonl|parquet] [-o FILE]`: every event of a run, one row each.
+
+Rows go to standard output unless `-o` names a file, so an export pipes into `jq` or a loader;
+the count goes to standard error. Parquet is binary: it is refused on a terminal.
+"""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
@@ -15,13 +21,15 @@ from vistasim.explore._setup import default_store_path
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl",
               show_default=True)  # fmt: skip
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output file (default: RUN_ID.jsonl / RUN_ID.parquet).")  # fmt: skip
+              help="Output file (default: standard output).")  # fmt: skip
 @store_option
 def command(run_id: str, fmt: str, output: Path | None, store_path: Path | None) -> None:
     """Export a run's events."""
     from vistasim.store import export_run, open_store
 
-    output = output or Path(f"{run_id}.{fmt}")
+    if output is None and fmt == "parquet" and sys.stdout.isatty():
+        raise click.UsageError("parquet is binary: give -o FILE, or pipe the output to a file")
     with open_store(default_store_path(None, store_path)) as store:
-        rows = export_run(store, run_id, output, fmt=fmt)  # type: ignore[arg-type]
-    click.echo(f"wrote {rows} events to {output}")
+        target: Path | BinaryIO = output if output is not None else sys.stdout.buffer
+        rows = export_run(store, run_id, target, fmt=fmt)  # type: ignore[arg-type]
+    click.echo(f"wrote {rows} events to {output or 'standard output'}", err=True)

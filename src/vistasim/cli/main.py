@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> None:
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        cli.main(args=argv, prog_name="vistasim", standalone_mode=False)
+        # A command that exits with a code (`run` when nothing was judged) returns it here.
+        code = cli.main(args=argv, prog_name="vistasim", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("aborted", err=True)
         sys.exit(130)
@@ -85,3 +86,5 @@ def main(argv: list[str] | None = None) -> None:
         from vistasim.cli._errors import report_error
 
         sys.exit(report_error(exc))
+    if isinstance(code, int) and code:
+        sys.exit(code)

@@ -8,8 +8,9 @@ from typing import Any
 import anyio
 import click
 
-from vistasim.cli._common import progress_bar, store_option
-from vistasim.cli._summary import print_result
+from vistasim.cli._common import scenario_options, store_option
+from vistasim.cli._progress import progress_bar
+from vistasim.cli._summary import finish
 from vistasim.config import load_config, merge, parse_model_flag
 from vistasim.errors import ConfigError
 
@@ -32,6 +33,7 @@ from vistasim.errors import ConfigError
     "--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels allowed."
 )
 @click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@scenario_options
 @click.option(
     "--no-preflight",
     "skip_preflight",
@@ -48,8 +50,10 @@ def command(
 ) -> None:
     """Run the scenarios of CONFIG (a vistasim.toml) against its agent.
 
-    With --resume RUN_ID, finish an interrupted run from its store (given by --store, or by
-    CONFIG's `run.store`); the run's stored config is used.
+    Writes the run's HTML report and prints its path. Exits 1 when no episode could be judged
+    (every one errored, invalid or not applicable), else 0. With --resume RUN_ID, finish an
+    interrupted run from its store (given by --store, or by CONFIG's `run.store`); the run's
+    stored config is used.
     """
     execute(config_path, resume, store_path, overrides(model_flags, flags), FLAGS, skip_preflight)
 
@@ -74,7 +78,7 @@ def execute(
     if config_path is not None:
         config = load_config(config_path, overrides=layer, flags=flag_names)
     store = default_store_path(config, store_path)
-    with progress_bar(verb) as on_episode:
+    with progress_bar(verb, store) as on_episode:
         result = anyio.run(
             lambda: run(
                 config if resume is None else None,
@@ -85,7 +89,10 @@ def execute(
                 on_warning=lambda text: click.echo(f"warning: {text}", err=True),
             )
         )
-    print_result(result)
+    command = "explore" if verb == "exploring" else "run"
+    code = finish(result, rerun=f"vistasim {command} {config_path}" if config_path else None)
+    if code:
+        click.get_current_context().exit(code)
 
 
 FLAGS = {
@@ -95,6 +102,9 @@ FLAGS = {
     "run.mode": "--mode",
     "user.policy": "--policy",
     "models": "--model",
+    "run.select": "--scenario",
+    "run.tags": "--tag",
+    "run.seed": "--seed",
 }
 """The flag behind each key the flags set, so a bad value is reported as the flag."""
 
@@ -109,6 +119,9 @@ def overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, 
                 "concurrency": flags["concurrency"],
                 "max_turns": flags["max_turns"],
                 "mode": flags["mode"],
+                "select": list(flags["select"]) or None,
+                "tags": list(flags["tags"]) or None,
+                "seed": flags["seed"],
             },
             "user": {"policy": flags["policy"]},
             "models": models,

@@ -13,7 +13,13 @@ from pydantic import JsonValue
 
 from vistasim.env._types import Environment
 from vistasim.events import Judgment, ToolCall
-from vistasim.scenario import ActionCriterion, Criteria, StateCriterion, StatementCriterion
+from vistasim.scenario import (
+    ActionCriterion,
+    Criteria,
+    StateCriterion,
+    StatementCriterion,
+    describe_criterion,
+)
 
 __all__ = ["evaluate_criteria"]
 
@@ -73,9 +79,7 @@ def _check_state(criterion: StateCriterion, env: Environment | None) -> dict[str
 def _check_action(
     criterion: ActionCriterion, tool_calls: Sequence[ToolCall], *, required: bool
 ) -> dict[str, JsonValue]:
-    label = (
-        f"{'required' if required else 'forbidden'} action {criterion.tool}({_fmt(criterion.args)})"
-    )
+    label = describe_criterion(criterion, forbidden=not required)
     made = any(
         call.name == criterion.tool and call.error is None and _args_match(criterion, call.args)
         for call in tool_calls
@@ -103,14 +107,7 @@ def _check_statement(
         p.lower() in t for p in criterion.contains_any for t in said
     )
     forbidden = [p for p in criterion.contains_none if any(p.lower() in t for t in said)]
-    parts = []
-    if criterion.contains_any:
-        parts.append(f"any of {criterion.contains_any}")
-    if criterion.contains_all:
-        parts.append(f"all of {criterion.contains_all}")
-    if criterion.contains_none:
-        parts.append(f"none of {criterion.contains_none}")
-    label = "statement " + " and ".join(parts)
+    label = describe_criterion(criterion)
     problems = []
     if missing_all:
         problems.append(f"agent never said {missing_all}")

@@ -27,6 +27,7 @@ from vistasim.explore._metadata import run_metadata
 from vistasim.explore._parents import SoundParents, next_parent
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
+from vistasim.explore._select import select_scenarios
 from vistasim.explore._settings import RunSettings, builtin_domain, settings_of
 from vistasim.explore._setup import Parts, build_parts, default_store_path
 from vistasim.explore._watch import WatchedEnvironment
@@ -68,6 +69,15 @@ class RunResult:
     warnings: tuple[str, ...] = ()
     """What the checks before the run found worth knowing, though no mistake (a server that
     ignores `tools`)."""
+    success_rate: float | None = None
+    """Passed / (passed + failed) over linear rollouts; `None` when none was judged."""
+    failing_scenarios: tuple[str, ...] = ()
+    """Scenarios with at least one failed episode (branches included), sorted."""
+
+    @property
+    def judged(self) -> int:
+        """Episodes that say something about the agent: passed or failed."""
+        return self.passed + self.failed
 
 
 async def run(
@@ -190,6 +200,9 @@ def _prepare(
                 "no scenarios: set run.scenarios to a YAML/JSON file", key="run.scenarios"
             )
         scenarios = load_scenarios(config.resolve(config.run.scenarios))
+    scenarios = select_scenarios(
+        scenarios, patterns=config.run.select, tags=config.run.tags, source=config.run.scenarios
+    )
     _check_web_mode(config)
     metadata = run_metadata(config)
     tools = metadata.get("agent_tools")
@@ -575,8 +588,10 @@ def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:
     ).fetchall()
     reasons = Counter(row["stop_reason"] or "unfinished" for row in rows)
     # The same verdicts as `vistasim metrics`: criteria, agent-failure detectors, user checks.
-    report = success(read_run_view(db, run_id))
-    outcomes = Counter(report.episodes.values())
+    view = read_run_view(db, run_id, snapshots=False)
+    report = success(view)
+    outcome_of = report.episodes
+    outcomes = Counter(outcome_of.values())
     return RunResult(
         run_id=run_id,
         store_path=db.path,
@@ -588,4 +603,8 @@ def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:
         wall_s=wall_s,
         outcomes={k: v for k, v in sorted(outcomes.items())},
         branches=dict(sorted(Counter(b.status for b in db.list_branches(run_id)).items())),
+        success_rate=report.success_rate,
+        failing_scenarios=tuple(
+            sorted({e.scenario_id for e in view.episodes if outcome_of[e.episode_id] == "failed"})
+        ),
     )

@@ -8,7 +8,7 @@ from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
 from vistasim.metrics._claims import CLAIM_DETECTORS, detect_claims, is_write_tool
 from vistasim.metrics._compute import metrics_for_run
-from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost
+from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost, distribution
 from vistasim.metrics._coverage import (
     CoverageReport,
     coverage,
@@ -102,6 +102,7 @@ __all__ = [
     "detect_failures",
     "detect_limits",
     "detect_quotes",
+    "distribution",
     "efficiency",
     "episode_outcome",
     "find_all",

@@ -24,7 +24,7 @@ async def metrics_for_run(
     if stored is not None and not recompute and judge is None:
         return MetricsReport.model_validate(stored)
     fingerprint = store.run_fingerprint(run_id)
-    view = read_run_view(store, run_id)
+    view = read_run_view(store, run_id, snapshots=False)  # no metric reads snapshots
     with collect_calls() as calls:
         report = await compute_metrics(view, judge=judge)
     store.record_calls(run_id, None, calls)

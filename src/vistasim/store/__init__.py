@@ -1,8 +1,9 @@
 """The SQLite run store: schema, writes per turn, read-only views and exports."""
 
 from vistasim.store._export import export_run
-from vistasim.store._read import read_run_view
+from vistasim.store._read import paused_gc, read_run_view
 from vistasim.store._store import EpisodePlan, NewBranch, RunRow, Store, blob_hash, open_store
+from vistasim.store._tally import RunTally, read_tally
 from vistasim.store._view import (
     BranchCandidate,
     BranchStatus,
@@ -22,11 +23,14 @@ __all__ = [
     "EpisodeStatus",
     "EpisodeView",
     "RunRow",
+    "RunTally",
     "RunView",
     "Store",
     "StoredEvent",
     "blob_hash",
     "export_run",
     "open_store",
+    "paused_gc",
     "read_run_view",
+    "read_tally",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from vistasim.errors import MissingExtraError
 from vistasim.store._store import Store
@@ -14,19 +14,33 @@ __all__ = ["export_run"]
 ExportFormat = Literal["jsonl", "parquet"]
 
 
-def export_run(store: Store, run_id: str, out: str | Path, *, fmt: ExportFormat = "jsonl") -> int:
-    """Write every event of a run to `out`; return the number of rows written."""
+def export_run(
+    store: Store, run_id: str, out: str | Path | BinaryIO, *, fmt: ExportFormat = "jsonl"
+) -> int:
+    """Write every event of a run to `out` (a path, or a binary stream such as stdout).
+
+    Returns the number of rows written.
+    """
     store.read_run(run_id)  # raises a clear StoreError for an unknown run
-    rows = list(_rows(store, run_id))
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "jsonl":
-        with out.open("w", encoding="utf-8") as file:
-            for row in rows:
-                file.write(json.dumps(row, sort_keys=True) + "\n")
-    else:
+    if not isinstance(out, str | Path):
+        return _write(store, run_id, out, fmt)
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as file:
+        return _write(store, run_id, file, fmt)
+
+
+def _write(store: Store, run_id: str, out: BinaryIO, fmt: ExportFormat) -> int:
+    if fmt == "parquet":
+        rows = list(_rows(store, run_id))
         _write_parquet(rows, out)
-    return len(rows)
+        return len(rows)
+    count = 0
+    for row in _rows(store, run_id):  # streamed: a large run never sits in memory whole
+        out.write((json.dumps(row, sort_keys=True) + "\n").encode("utf-8"))
+        count += 1
+    out.flush()
+    return count
 
 
 def _rows(store: Store, run_id: str) -> Any:
@@ -50,7 +64,7 @@ def _rows(store: Store, run_id: str) -> Any:
         }
 
 
-def _write_parquet(rows: list[dict[str, Any]], out: Path) -> None:
+def _write_parquet(rows: list[dict[str, Any]], out: BinaryIO) -> None:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
