@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import anyio
 import click
 
 from vistasim.cli._common import progress_bar, store_option
+from vistasim.cli._gates import GateRequest, check_stored_run, gate_options
 from vistasim.cli._summary import print_result
 from vistasim.config import load_config, merge, parse_model_flag
 from vistasim.errors import ConfigError
@@ -38,20 +40,27 @@ from vistasim.errors import ConfigError
     is_flag=True,
     help="Skip the checks before the run (endpoints, keys, targets, extras).",
 )
+@gate_options
 def command(
     config_path: Path | None,
     resume: str | None,
     store_path: Path | None,
     model_flags: tuple[str, ...],
     skip_preflight: bool,
+    check: bool,
+    gate_flags: tuple[str, ...],
+    junit: Path | None,
     **flags: Any,
 ) -> None:
     """Run the scenarios of CONFIG (a vistasim.toml) against its agent.
 
     With --resume RUN_ID, finish an interrupted run from its store (given by --store, or by
-    CONFIG's `run.store`); the run's stored config is used.
+    CONFIG's `run.store`); the run's stored config is used. With --check, exit 1 when a gate of
+    the config's [gates] (or a --gate) fails.
     """
-    execute(config_path, resume, store_path, overrides(model_flags, flags), FLAGS, skip_preflight)
+    gates = GateRequest.of(check, gate_flags, junit)
+    layer = overrides(model_flags, flags)
+    execute(config_path, resume, store_path, layer, FLAGS, skip_preflight, gates=gates)
 
 
 def execute(
@@ -63,8 +72,12 @@ def execute(
     skip_preflight: bool,
     *,
     verb: str = "running",
+    gates: GateRequest | None = None,
 ) -> None:
-    """Load CONFIG with the flags' layer on top, run (or resume) it, print the summary."""
+    """Load CONFIG with the flags' layer on top, run (or resume) it, print the summary.
+
+    With gate options, check the gates after the summary and exit with their code.
+    """
     from vistasim.explore import run
     from vistasim.explore._setup import default_store_path
 
@@ -73,6 +86,8 @@ def execute(
     config = None
     if config_path is not None:
         config = load_config(config_path, overrides=layer, flags=flag_names)
+        if gates is not None:
+            gates.require_gates(config.gates)
     store = default_store_path(config, store_path)
     with progress_bar(verb) as on_episode:
         result = anyio.run(
@@ -85,6 +100,8 @@ def execute(
             )
         )
     print_result(result)
+    if gates is not None and gates.wanted:
+        sys.exit(check_stored_run(gates, result.store_path, result.run_id))
 
 
 FLAGS = {

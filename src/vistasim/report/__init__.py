@@ -1,6 +1,18 @@
 """Reports: a self-contained HTML page per run, built from the store only."""
 
+from vistasim.report._compare import format_comparison, render_comparison
 from vistasim.report._data import EpisodeRow, Line, ReportData, build_report_data
+from vistasim.report._junit import render_junit
 from vistasim.report._render import render_report, write_report
 
-__all__ = ["EpisodeRow", "Line", "ReportData", "build_report_data", "render_report", "write_report"]
+__all__ = [
+    "EpisodeRow",
+    "Line",
+    "ReportData",
+    "build_report_data",
+    "format_comparison",
+    "render_comparison",
+    "render_junit",
+    "render_report",
+    "write_report",
+]
