@@ -147,8 +147,11 @@ class JudgesSpec(_Section):
 class UserSpec(_Section):
     """The simulated user."""
 
-    policy: Literal["agenda", "llm"] = "agenda"
-    """`agenda` works offline; `llm` needs `models.user`."""
+    policy: Literal["agenda", "llm", "scripted"] = "agenda"
+    """`agenda` works offline; `llm` needs `models.user`; `scripted` plays `script`."""
+    script: str | None = None
+    """`scripted` policy: a YAML/JSON file (relative to this config) mapping each scenario id to
+    its user turns, e.g. one `vistasim export RUN --episode ID --as-test` wrote."""
     max_repairs: int = Field(default=2, ge=0, le=10)
     """Re-prompts with the validation error before a `simulator_error` stop."""
 

@@ -145,3 +145,29 @@ def test_compare_an_unknown_run_exits_2(desk_runs, capsys):
     path, before, _ = desk_runs
     code, _, err = vistasim(capsys, "compare", before, "no-such-run", "--store", str(path))
     assert code == 2 and err.startswith("error:") and "no-such-run" in err
+
+
+def test_an_exported_episode_reruns_as_a_failing_check(desk_runs, capsys, tmp_path):
+    path, before, _ = desk_runs
+    out = tmp_path / "replay"
+    flags = ["--episode", "desk-return-two-items:1", "--as-test", "-o", str(out)]
+    code, printed, _ = vistasim(capsys, "export", before, "--store", str(path), *flags)
+    assert code == 0 and f"wrote {out / 'script.yaml'}" in printed
+    code, printed, _ = vistasim(capsys, "run", str(out / "vistasim.toml"), "--check",
+                                "--store", str(tmp_path / "replays.db"))  # fmt: skip
+    assert code == 1 and "gate success_rate >= 1: FAILED (success_rate = 0)" in printed
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--as-test"], "error: --as-test: --as-test needs the episode: add --episode ID"),
+        (["--episode", "x:0"], "error: --episode: --episode exports one episode as a test"),
+        (["--episode", "nope:7", "--as-test"], "error: no single episode matches 'nope:7'"),
+    ],
+)
+def test_export_as_test_mistakes_exit_2(desk_runs, capsys, tmp_path, flags, message):
+    path, before, _ = desk_runs
+    code, _, err = vistasim(capsys, "export", before, "--store", str(path), *flags,
+                            "-o", str(tmp_path / "r"))  # fmt: skip
+    assert code == 2 and err.startswith(message)

@@ -3,7 +3,7 @@
 from vistasim.agent._http_json import HttpJsonAgent
 from vistasim.agent._model_agent import ModelAgent
 from vistasim.agent._open import check_agent_spec, open_agent
-from vistasim.agent._openai_chat import OpenAIChatAgent
+from vistasim.agent._openai_chat import ENVIRONMENT_TOOLS, OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
 from vistasim.agent._requests import (
     PastTurn,
@@ -18,6 +18,7 @@ from vistasim.agent._web import WebChatAgent, WidgetSelectors
 from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 
 __all__ = [
+    "ENVIRONMENT_TOOLS",
     "AgentAdapter",
     "HttpJsonAgent",
     "HttpTraceSource",

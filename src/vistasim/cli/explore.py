@@ -33,7 +33,8 @@ from vistasim.config import merge
 @click.option("--concurrency", type=int, help="Episodes in flight at once.")
 @click.option("--max-turns", type=int, help="Cap on user turns per episode.")
 @click.option("--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels.")
-@click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@click.option("--policy", type=click.Choice(["agenda", "llm", "scripted"]),
+              help="Simulated user policy.")  # fmt: skip
 @click.option("--no-preflight", "skip_preflight", is_flag=True, help="Skip the checks before.")
 def command(
     config_path: Path | None,

@@ -1,12 +1,14 @@
-"""`vistasim export RUN --format jsonl|parquet`: every event of a run, one row each."""
+"""`vistasim export RUN`: every event of a run, one row each; or one episode as a test."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
 
 from vistasim.cli._common import store_option
+from vistasim.errors import ConfigError
 from vistasim.explore._setup import default_store_path
 
 
@@ -14,14 +16,46 @@ from vistasim.explore._setup import default_store_path
 @click.argument("run_id")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl",
               show_default=True)  # fmt: skip
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Output file (default: RUN_ID.jsonl / RUN_ID.parquet).")  # fmt: skip
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Output file (default: RUN_ID.jsonl / RUN_ID.parquet); a directory with "
+                   "--as-test (default: replay-SCENARIO-ROLLOUT).")  # fmt: skip
+@click.option("--episode", metavar="ID", help="The episode --as-test exports (or scenario:0).")
+@click.option("--as-test", "as_test", is_flag=True,
+              help="Write the episode as a test: scenario, turns, config, pytest.")  # fmt: skip
 @store_option
-def command(run_id: str, fmt: str, output: Path | None, store_path: Path | None) -> None:
+def command(
+    run_id: str,
+    fmt: str,
+    output: Path | None,
+    episode: str | None,
+    as_test: bool,
+    store_path: Path | None,
+) -> None:
     """Export a run's events."""
     from vistasim.store import export_run, open_store
 
+    if as_test or episode:
+        _export_test(run_id, episode, as_test, output, store_path)
+        return
     output = output or Path(f"{run_id}.{fmt}")
     with open_store(default_store_path(None, store_path)) as store:
         rows = export_run(store, run_id, output, fmt=fmt)  # type: ignore[arg-type]
     click.echo(f"wrote {rows} events to {output}")
+
+
+def _export_test(
+    run_id: str, episode: str | None, as_test: bool, output: Path | None, store_path: Path | None
+) -> None:
+    from vistasim.report import export_episode_test
+    from vistasim.store import open_store
+
+    if not as_test:
+        raise ConfigError("--episode exports one episode as a test: add --as-test", key="--episode")
+    if not episode:
+        raise ConfigError("--as-test needs the episode: add --episode ID", key="--as-test")
+    out = output or Path("replay-" + re.sub(r"[^\w.-]+", "-", episode))
+    with open_store(default_store_path(None, store_path)) as store:
+        files = export_episode_test(store, run_id, episode, out)
+    for path in files:
+        click.echo(f"wrote {path}")
+    click.echo(f"replay: vistasim run {files[2]} --check   (or: pytest {files[3]})")

@@ -33,7 +33,8 @@ from vistasim.errors import ConfigError
 @click.option(
     "--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels allowed."
 )
-@click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@click.option("--policy", type=click.Choice(["agenda", "llm", "scripted"]),
+              help="Simulated user policy.")  # fmt: skip
 @click.option(
     "--no-preflight",
     "skip_preflight",

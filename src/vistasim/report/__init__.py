@@ -2,6 +2,7 @@
 
 from vistasim.report._compare import format_comparison, render_comparison
 from vistasim.report._data import EpisodeRow, Line, ReportData, build_report_data
+from vistasim.report._episode_test import export_episode_test, toml_text
 from vistasim.report._junit import render_junit
 from vistasim.report._render import render_report, write_report
 
@@ -10,9 +11,11 @@ __all__ = [
     "Line",
     "ReportData",
     "build_report_data",
+    "export_episode_test",
     "format_comparison",
     "render_comparison",
     "render_junit",
     "render_report",
+    "toml_text",
     "write_report",
 ]
