@@ -14,16 +14,22 @@ from vistasim.explore._setup import default_store_path
 
 @click.command("runs")
 @store_option
-def command(store_path: Path | None) -> None:
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print only the run ids, newest first (for scripts).")  # fmt: skip
+def command(store_path: Path | None, quiet: bool) -> None:
     """List runs, newest first."""
     from vistasim.store import open_store
 
     path = default_store_path(None, store_path)
     if not path.exists():
-        click.echo(f"no store at {path} yet: run `vistasim demo` or `vistasim run CONFIG`")
+        if not quiet:
+            click.echo(f"no store at {path} yet: run `vistasim demo` or `vistasim run CONFIG`")
         return
     with open_store(path) as store:
         rows = store.list_runs()
+    if quiet:
+        click.echo("".join(f"{row.run_id}\n" for row in rows), nl=False)
+        return
     table = Table("run", "name", "created (UTC)", "status", "episodes", box=None)
     for row in rows:
         created = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
