@@ -28,8 +28,15 @@ if TYPE_CHECKING:
 __all__ = ["pytest_addoption", "vistasim"]
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    """Add `--vistasim-report DIR`."""
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """Add `--vistasim-report DIR`; keep vistasim's own modules out of assertion rewriting."""
+    # pytest marks every package of a plugin's distribution for assertion rewriting, which would
+    # recompile all of vistasim under the test session and add its helpers to our modules'
+    # namespaces. Only the tests' asserts need rewriting, so the mark is taken back (pytest has
+    # no public call for it; without the private set nothing happens).
+    marked = getattr(getattr(pluginmanager, "rewrite_hook", None), "_must_rewrite", None)
+    if isinstance(marked, set):
+        marked.discard("vistasim")
     group = parser.getgroup("vistasim")
     group.addoption(
         "--vistasim-report",

@@ -59,3 +59,9 @@ def test_explain_says_why_an_episode_did_not_pass(tmp_path):
     assert "check FAILED: required action cancel_order(order_id=W1001)" in explained
     assert "| user: cancel W1001 <b>now</b>" in explained
     assert "| stop: user_stop (the script has no more turns)" in explained
+
+
+def test_vistasim_modules_are_not_assertion_rewritten_under_the_plugin():
+    import vistasim.metrics._gates as gates  # imported after the plugin loaded, in this session
+
+    assert "@py_builtins" not in vars(gates)

@@ -18,8 +18,8 @@ from vistasim.agent._web import WebChatAgent, WidgetSelectors
 from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 
 __all__ = [
-    "ENVIRONMENT_TOOLS",
     "AgentAdapter",
+    "ENVIRONMENT_TOOLS",
     "HttpJsonAgent",
     "HttpTraceSource",
     "ModelAgent",
