@@ -26,3 +26,16 @@ def no_real_requests(monkeypatch):
     import vistasim.llm
 
     monkeypatch.setattr(vistasim.llm, "ALLOW_REQUESTS", False)
+
+
+@pytest.fixture(scope="session")
+def desk_runs(tmp_path_factory):
+    """A store with two runs of known differences (tests/helpers.py `store_two_desk_runs`).
+
+    Shared by the compare, gates and JUnit tests: read it, never add runs to it.
+    """
+    from tests.helpers import store_two_desk_runs
+
+    path = tmp_path_factory.mktemp("desk-runs") / "vistasim.db"
+    before, after = store_two_desk_runs(path)
+    return path, before, after

@@ -109,6 +109,8 @@ def _follow(annotation: Any, parts: list[str | int], keep: list[str] | None = No
             keep.append(str(parts[0]))
         if parts:
             parts.pop(0)
+        if parts and parts[0] == "[key]":  # pydantic's mark of an error in the key itself
+            parts.pop(0)
         return _unwrap(get_args(inner)[1])
     if isinstance(inner, tuple):  # a union of models, tagged by `kind`
         tag = parts.pop(0) if parts else None
@@ -174,6 +176,8 @@ def _describe(err: ErrorDetails, model: type[BaseModel], source: Source | None, 
         return f"unknown setting {str(loc[-1])!r}{hint}; {_SCHEMA_HINT}"
     if err["type"] == "missing":
         return f"required setting {str(loc[-1])!r} is missing; add it ({_SCHEMA_HINT})"
+    if err["type"] in _OWN_WORDS:
+        return err["msg"]
     hint = _HINTS.get(err["type"], "")
     return f"{err['msg'].removeprefix('Value error, ')} (got {excerpt(err.get('input'))}){hint}"
 
@@ -224,4 +228,6 @@ def _leaves(layer: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tupl
 
 
 _SCHEMA_HINT = "every setting is listed by `vistasim schema --config`"
+_OWN_WORDS = frozenset({"metric_key", "gate"})
+"""Errors of our own validators: their message already quotes the value and says the fix."""
 _HINTS = {"union_tag_invalid": "; use kind = 'python', 'openai_chat' or 'http_json'"}

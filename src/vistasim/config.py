@@ -17,9 +17,19 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from vistasim._attribution import Source, explain, setting_sources
 from vistasim._config_agents import (
@@ -154,8 +164,11 @@ class JudgesSpec(_Section):
 class UserSpec(_Section):
     """The simulated user."""
 
-    policy: Literal["agenda", "llm"] = "agenda"
-    """`agenda` works offline; `llm` needs `models.user`."""
+    policy: Literal["agenda", "llm", "scripted"] = "agenda"
+    """`agenda` works offline; `llm` needs `models.user`; `scripted` plays `script`."""
+    script: str | None = None
+    """`scripted` policy: a YAML/JSON file (relative to this config) mapping each scenario id to
+    its user turns, e.g. one `vistasim export RUN --episode ID --as-test` wrote."""
     max_repairs: int = Field(default=2, ge=0, le=10)
     """Re-prompts with the validation error before a `simulator_error` stop."""
 
@@ -281,6 +294,31 @@ class ExploreSpec(_Section):
     """Stop branching once the run's agent + framework tokens reach this."""
 
 
+def _metric_key(key: str) -> str:
+    from vistasim.metrics import metric_key_problem  # the metrics load only when gates are set
+
+    problem = metric_key_problem(key)
+    if problem:
+        raise PydanticCustomError("metric_key", problem)
+    return key
+
+
+def _threshold(expression: object) -> str:
+    from vistasim.metrics import gate_problem
+
+    problem = gate_problem(expression)
+    if problem:
+        raise PydanticCustomError("gate", problem)
+    assert isinstance(expression, str)  # gate_problem accepts only text
+    return expression
+
+
+MetricKey = Annotated[str, AfterValidator(_metric_key)]
+"""A key of `vistasim.metrics.METRIC_KEYS` (or `pass_hat_K`, `success_rate_MODE`)."""
+Threshold = Annotated[str, BeforeValidator(_threshold)]
+"""A comparison and a number: `">= 0.9"`, `"<= 3"`."""
+
+
 class RunConfig(_Section):
     """A whole run configuration."""
 
@@ -306,6 +344,9 @@ class RunConfig(_Section):
     """DIVERT branching: branches per scenario, candidates, chooser, token budget."""
     judges: JudgesSpec = JudgesSpec()
     """Texts the LLM judges read: `policy`, the product's policy for the policy judge."""
+    gates: dict[MetricKey, Threshold] = {}
+    """CI thresholds by metric key, e.g. `success_rate = ">= 0.9"`, `unique_failures = "<= 3"`:
+    `vistasim run --check` and `vistasim metrics RUN --check` exit 1 when one fails."""
     base_dir: str = "."
     """Directory relative paths are resolved against (the config file's)."""
     _sources: dict[str, str] = PrivateAttr(default_factory=dict)

@@ -197,6 +197,8 @@ class WebAction(_Event):
     target: str | None = None
     """Semantic id or aria ref of the element acted on."""
     value: str | None = None
+    enter: bool | None = Field(default=None, exclude_if=lambda v: v is None)
+    """`type` only: Enter was pressed after typing (`None`: not pressed, or not recorded)."""
     url: str | None = None
     observation: str = ""
     """A short summary of the page after the action (never the whole page)."""

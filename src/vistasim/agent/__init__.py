@@ -4,7 +4,7 @@ from vistasim.agent._http import body_cap
 from vistasim.agent._http_json import HttpJsonAgent
 from vistasim.agent._model_agent import ModelAgent
 from vistasim.agent._open import check_agent_spec, open_agent
-from vistasim.agent._openai_chat import OpenAIChatAgent
+from vistasim.agent._openai_chat import ENVIRONMENT_TOOLS, OpenAIChatAgent
 from vistasim.agent._python import PythonAgent, resolve_target
 from vistasim.agent._requests import (
     PastTurn,
@@ -20,6 +20,7 @@ from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 
 __all__ = [
     "AgentAdapter",
+    "ENVIRONMENT_TOOLS",
     "HttpJsonAgent",
     "HttpTraceSource",
     "ModelAgent",

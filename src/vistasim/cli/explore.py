@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from vistasim.cli._common import scenario_options, store_option
+from vistasim.cli._gates import GateRequest, gate_options
 from vistasim.cli.run import FLAGS as RUN_FLAGS
 from vistasim.cli.run import execute, overrides
 from vistasim.config import merge
@@ -32,15 +33,20 @@ from vistasim.config import merge
 @click.option("--concurrency", type=int, help="Episodes in flight at once.")
 @click.option("--max-turns", type=int, help="Cap on user turns per episode.")
 @click.option("--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels.")
-@click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@click.option("--policy", type=click.Choice(["agenda", "llm", "scripted"]),
+              help="Simulated user policy.")  # fmt: skip
 @scenario_options
 @click.option("--no-preflight", "skip_preflight", is_flag=True, help="Skip the checks before.")
+@gate_options
 def command(
     config_path: Path | None,
     resume: str | None,
     store_path: Path | None,
     model_flags: tuple[str, ...],
     skip_preflight: bool,
+    check: bool,
+    gate_flags: tuple[str, ...],
+    junit: Path | None,
     **flags: Any,
 ) -> None:
     """Play R linear rollouts per scenario of CONFIG, then B branches per scenario.
@@ -58,7 +64,10 @@ def command(
         "budget_tokens": flags.pop("budget_tokens"),
     }
     layer = merge(overrides(model_flags, flags), {"explore": explore})
-    execute(config_path, resume, store_path, layer, FLAGS, skip_preflight, verb="exploring")
+    gates = GateRequest.of(check, gate_flags, junit)
+    execute(
+        config_path, resume, store_path, layer, FLAGS, skip_preflight, verb="exploring", gates=gates
+    )
 
 
 FLAGS = {

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "metrics": "Compute (or show the stored) metrics of a run.",
     "report": "Write the HTML report of a run (metrics are computed and stored if needed).",
     "export": "Export a run's events.",
+    "compare": "Compare RUN_B with RUN_A: metric deltas, failures fixed, new and still present.",
     "scenarios": "List or generate scenarios of a built-in domain (shop, school).",
     "serve": "Serve a built-in domain's web site (shop, school) with its rule-based chat agent.",
     "schema": "Print the JSON schema of a scenario file (use it in a yaml-language-server line).",

@@ -9,6 +9,7 @@ import anyio
 import click
 
 from vistasim.cli._common import scenario_options, store_option
+from vistasim.cli._gates import GateRequest, check_stored_run, gate_options
 from vistasim.cli._progress import progress_bar
 from vistasim.cli._summary import finish
 from vistasim.config import load_config, merge, parse_model_flag
@@ -32,7 +33,8 @@ from vistasim.errors import ConfigError
 @click.option(
     "--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels allowed."
 )
-@click.option("--policy", type=click.Choice(["agenda", "llm"]), help="Simulated user policy.")
+@click.option("--policy", type=click.Choice(["agenda", "llm", "scripted"]),
+              help="Simulated user policy.")  # fmt: skip
 @scenario_options
 @click.option(
     "--no-preflight",
@@ -40,22 +42,29 @@ from vistasim.errors import ConfigError
     is_flag=True,
     help="Skip the checks before the run (endpoints, keys, targets, extras).",
 )
+@gate_options
 def command(
     config_path: Path | None,
     resume: str | None,
     store_path: Path | None,
     model_flags: tuple[str, ...],
     skip_preflight: bool,
+    check: bool,
+    gate_flags: tuple[str, ...],
+    junit: Path | None,
     **flags: Any,
 ) -> None:
     """Run the scenarios of CONFIG (a vistasim.toml) against its agent.
 
     Writes the run's HTML report and prints its path. Exits 1 when no episode could be judged
-    (every one errored, invalid or not applicable), else 0. With --resume RUN_ID, finish an
-    interrupted run from its store (given by --store, or by CONFIG's `run.store`); the run's
-    stored config is used.
+    (every one errored, invalid or not applicable), else 0. With --check, the gates decide:
+    exit 1 when a gate of the config's [gates] (or a --gate) fails. With --resume RUN_ID,
+    finish an interrupted run from its store (given by --store, or by CONFIG's `run.store`);
+    the run's stored config is used.
     """
-    execute(config_path, resume, store_path, overrides(model_flags, flags), FLAGS, skip_preflight)
+    gates = GateRequest.of(check, gate_flags, junit)
+    layer = overrides(model_flags, flags)
+    execute(config_path, resume, store_path, layer, FLAGS, skip_preflight, gates=gates)
 
 
 def execute(
@@ -67,8 +76,12 @@ def execute(
     skip_preflight: bool,
     *,
     verb: str = "running",
+    gates: GateRequest | None = None,
 ) -> None:
-    """Load CONFIG with the flags' layer on top, run (or resume) it, print the summary."""
+    """Load CONFIG with the flags' layer on top, run (or resume) it, print the summary.
+
+    With gate options, check the gates after the summary and exit with their code.
+    """
     from vistasim.explore import run
     from vistasim.explore._setup import default_store_path
 
@@ -77,6 +90,8 @@ def execute(
     config = None
     if config_path is not None:
         config = load_config(config_path, overrides=layer, flags=flag_names)
+        if gates is not None:
+            gates.require_gates(config.gates)
     store = default_store_path(config, store_path)
     with progress_bar(verb, store) as on_episode:
         result = anyio.run(
@@ -91,6 +106,8 @@ def execute(
         )
     command = "explore" if verb == "exploring" else "run"
     code = finish(result, rerun=f"vistasim {command} {config_path}" if config_path else None)
+    if gates is not None and gates.wanted:
+        code = check_stored_run(gates, result.store_path, result.run_id)
     if code:
         click.get_current_context().exit(code)
 

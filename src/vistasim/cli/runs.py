@@ -18,7 +18,9 @@ from vistasim.explore._setup import default_store_path
 
 @click.command("runs")
 @store_option
-def command(store_path: Path | None) -> None:
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print only the run ids, newest first (for scripts).")  # fmt: skip
+def command(store_path: Path | None, quiet: bool) -> None:
     """List runs, newest first."""
     from vistasim.metrics import METRICS_VERSION
     from vistasim.report import agent_label
@@ -26,10 +28,14 @@ def command(store_path: Path | None) -> None:
 
     path = default_store_path(None, store_path)
     if not path.exists():
-        click.echo(f"no store at {path} yet: run `vistasim demo` or `vistasim run CONFIG`")
+        if not quiet:
+            click.echo(f"no store at {path} yet: run `vistasim demo` or `vistasim run CONFIG`")
         return
     with open_store(path) as store:
         rows = store.list_runs()
+        if quiet:
+            click.echo("".join(f"{row.run_id}\n" for row in rows), nl=False)
+            return
         figures = {row.run_id: store.get_metrics(row.run_id, str(METRICS_VERSION)) for row in rows}
     # One line of figures and one of labels per run, printed whole: ids are never cut to fit.
     lines = []

@@ -40,10 +40,10 @@ from vistasim.user import (
     Action,
     AgendaPolicy,
     Alternative,
-    CallApi,
     Finish,
     Say,
     action_json,
+    action_of_event,
     agenda_alternatives,
     describe_action,
     pick_alternatives,
@@ -321,7 +321,7 @@ def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, 
         if not isinstance(event, Snapshot):
             continue
         kind, text = _describe_event(path[index + 1].event)
-        action = _action_of(path[index + 1].event)
+        action = None if kind == "web" else action_of_event(path[index + 1].event)
         if kind is not None and (action is not None or kind == "web"):
             turn = UserTurn(index=event.turn, kind=kind, text=text, before=before)
             found.append((turn, stored, action))
@@ -344,20 +344,6 @@ def _describe_event(event: object) -> tuple[str | None, str]:
             )
         case _:
             return None, ""
-
-
-def _action_of(event: object) -> Action | None:
-    match event:
-        case UserMessage(text=text):
-            return Say(text=text)
-        case ApiCall(name=name, args=args):
-            return CallApi(name=name, args=dict(args))
-        case Stop(reason=reason, detail=detail) if reason.value in ("goal_met", "user_stop"):
-            return Finish(
-                reason="goal_met" if reason.value == "goal_met" else "user_stop", text=detail or ""
-            )
-        case _:
-            return None
 
 
 def _state_after(path: list[StoredEvent], junction: _Junction) -> JsonValue:

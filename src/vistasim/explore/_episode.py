@@ -248,6 +248,7 @@ async def _web_step(ep: Episode, step: WebStep, events: list[Event]) -> None:
             action=step.kind,
             target=step.target if isinstance(step, Click | TypeText | SelectOption) else None,
             value=_step_value(step),
+            enter=True if isinstance(step, TypeText) and step.enter else None,
             url=result.url,
             observation=result.summary,
             screenshot_ref=screenshot,

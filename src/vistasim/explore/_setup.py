@@ -125,11 +125,25 @@ def default_store_path(config: RunConfig | None, explicit: str | Path | None) ->
 def _make_policy(
     config: RunConfig, models: Mapping[str, ChatModel], domain: Domain | None
 ) -> UserPolicy:
-    from vistasim.user import AgendaPolicy, LLMUserPolicy, load_web_skills
+    from vistasim.user import (
+        AgendaPolicy,
+        LLMUserPolicy,
+        ScriptedUser,
+        load_script,
+        load_web_skills,
+    )
 
     if config.user.policy == "agenda":
         skills = load_web_skills(domain.package) if domain is not None else None
         return AgendaPolicy(web_skills=skills)
+    if config.user.policy == "scripted":
+        if not config.user.script:
+            raise ConfigError(
+                "user.policy = 'scripted' needs user.script: a YAML file mapping each scenario "
+                "id to its user turns (`vistasim export RUN --episode ID --as-test` writes one)",
+                key="user.script",
+            )
+        return ScriptedUser(load_script(config.resolve(config.user.script)))
     if "user" not in models:
         raise ConfigError(
             "user.policy = 'llm' needs a user model: add [models.user] with model (and base_url), "

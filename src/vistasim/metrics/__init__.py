@@ -7,6 +7,15 @@ Everything here reads a `RunView` only, so metrics can be recomputed from the st
 from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
 from vistasim.metrics._catalogue import FailureCatalogue, catalogue_failures, default_embedder
 from vistasim.metrics._claims import CLAIM_DETECTORS, detect_claims, is_write_tool
+from vistasim.metrics._compare import (
+    Comparison,
+    FailureChange,
+    FailureStatus,
+    MetricDelta,
+    ScenarioChange,
+    compare_reports,
+    compare_runs,
+)
 from vistasim.metrics._compute import metrics_for_run
 from vistasim.metrics._cost import CostReport, Distribution, RoleCost, cost, distribution
 from vistasim.metrics._coverage import (
@@ -33,7 +42,16 @@ from vistasim.metrics._failures import (
     detect_failures,
     judge_failures,
 )
+from vistasim.metrics._gates import (
+    Gate,
+    GateResult,
+    check_gates,
+    gate_problem,
+    parse_gate,
+    parse_gate_flag,
+)
 from vistasim.metrics._judge import JudgeError
+from vistasim.metrics._keys import METRIC_KEYS, MetricValue, metric_key_problem, metric_values
 from vistasim.metrics._limits import LIMIT_DETECTORS, detect_limits
 from vistasim.metrics._mentions import EntityKind
 from vistasim.metrics._outcome import CAUSE_KINDS, LOST_USER, OUTCOMES, Outcome, Verdict
@@ -61,11 +79,13 @@ __all__ = [
     "LIMIT_DETECTORS",
     "LOST_USER",
     "METRICS_VERSION",
+    "METRIC_KEYS",
     "OUTCOMES",
     "POLICY_TEXT_KEY",
     "QUOTE_DETECTORS",
     "USER_CHECKS",
     "BehaviourSpec",
+    "Comparison",
     "CostReport",
     "CoverageReport",
     "DisclosureRule",
@@ -76,7 +96,13 @@ __all__ = [
     "EpisodeRealism",
     "Failure",
     "FailureCatalogue",
+    "FailureChange",
+    "FailureStatus",
+    "Gate",
+    "GateResult",
     "JudgeError",
+    "MetricDelta",
+    "MetricValue",
     "MetricsReport",
     "Outcome",
     "PolicyRule",
@@ -85,13 +111,17 @@ __all__ = [
     "ResultValue",
     "RoleCost",
     "RunFindings",
+    "ScenarioChange",
     "SuccessReport",
     "UniqueFailure",
     "UserFinding",
     "Verdict",
     "catalogue_failures",
+    "check_gates",
     "check_user",
     "cluster_failures",
+    "compare_reports",
+    "compare_runs",
     "compute_metrics",
     "cost",
     "coverage",
@@ -107,13 +137,18 @@ __all__ = [
     "episode_outcome",
     "find_all",
     "format_metrics",
+    "gate_problem",
     "is_write_tool",
     "judge_failures",
     "judge_policy",
     "levenshtein",
     "load_domain_rules",
     "merge_with_judge",
+    "metric_key_problem",
+    "metric_values",
     "metrics_for_run",
+    "parse_gate",
+    "parse_gate_flag",
     "pass_hat_k",
     "policy_text",
     "realism",

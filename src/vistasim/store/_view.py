@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from vistasim.errors import StoreError
 from vistasim.events import Event, Stop, StopReason
 from vistasim.llm._meter import ModelCall
 from vistasim.scenario import Scenario
@@ -138,6 +139,22 @@ class RunView:
     def episode(self, episode_id: str) -> EpisodeView | None:
         """An episode by id."""
         return self._by_id.get(episode_id)
+
+    def find_episode(self, wanted: str) -> EpisodeView:
+        """An episode by its id, or by an end of id only it has (`scenario:0`, `scenario:0.b1`).
+
+        Raises:
+            StoreError: no episode, or several, match; a few ids are named to pick from.
+        """
+        found = self._by_id.get(wanted)
+        matches = [found] if found else [e for e in self.episodes if e.episode_id.endswith(wanted)]
+        if len(matches) != 1:
+            prefix = f"{self.run_id}:"
+            known = ", ".join(e.episode_id.removeprefix(prefix) for e in self.episodes[:8])
+            raise StoreError(
+                f"no single episode matches {wanted!r} in run {self.run_id}; e.g. {known}"
+            )
+        return matches[0]
 
     @cached_property
     def _by_id(self) -> dict[str, EpisodeView]:

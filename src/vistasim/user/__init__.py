@@ -13,6 +13,14 @@ from vistasim.user._agenda_ops import (
 from vistasim.user._agenda_turn import LOST
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._prompts import prompt_hash
+from vistasim.user._script import (
+    SCRIPT_OVER,
+    ScriptedUser,
+    action_of_event,
+    actions_of_events,
+    load_script,
+    script_json,
+)
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
 from vistasim.user._validate import (
     ROLE_SWAP_PATTERNS,
@@ -37,7 +45,9 @@ __all__ = [
     "LOST",
     "MAX_UNREAD",
     "ROLE_SWAP_PATTERNS",
+    "SCRIPT_OVER",
     "Say",
+    "ScriptedUser",
     "UserPolicy",
     "UserView",
     "ValidatedReply",
@@ -45,14 +55,18 @@ __all__ = [
     "WebSkillStep",
     "action_from_json",
     "action_json",
+    "action_of_event",
+    "actions_of_events",
     "agenda_alternatives",
     "check_api_call",
     "check_user_text",
     "check_web_action",
     "describe_action",
     "environment_now",
+    "load_script",
     "load_web_skills",
     "pick_alternatives",
     "prompt_hash",
+    "script_json",
     "validate_reply",
 ]
