@@ -54,6 +54,7 @@ BLIND = (
     ("gym", "Gym"),
     ("library", "Library"),
     ("vet", "Vet"),
+    ("grocery", "Grocery"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""

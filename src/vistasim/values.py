@@ -205,13 +205,20 @@ def json_values(value: JsonValue, key: str = "") -> set[Value]:
 
 
 def money_amount(text: str) -> float | None:
-    """The amount a text states when it is an amount and nothing else ("£1.75", "12.50 EUR").
+    """The amount of a text that is an amount and nothing else, or a rate.
 
-    >>> money_amount("£1,250.50"), money_amount("£1.75 outstanding")
-    (1250.5, None)
+    "£1.75", "12.50 EUR", "£1.60 per 100 g" are amounts; "£1.75 owed" is a sentence.
+
+    >>> money_amount("£1,250.50"), money_amount("£1.60 per 100 g"), money_amount("£1.75 owed")
+    (1250.5, 1.6, None)
     """
-    whole = _MONEY_TEXT.fullmatch(text.strip())
+    text = _RATE_AFTER.sub("", text.strip())
+    whole = _MONEY_TEXT.fullmatch(text)
     return float(_money(whole.group(1) or whole.group(2))) if whole else None
+
+
+_RATE_AFTER = re.compile(r"\s*(?:(?:per|each|a|an)\b|/)\s*[\w .]*$", re.IGNORECASE)
+"""What follows a price to make it a rate ("£1.60 per 100 g", "£42.00 a month", "€3/kg")."""
 
 
 def numeric_days(match: re.Match[str]) -> set[str]:
@@ -243,7 +250,7 @@ def _keyed_number(key: str, number: float) -> set[Value]:
     parts = key.split("_")
     if "of" in parts or parts[-1] in ("day", "date"):
         return set()  # `day_of_month: 20`, `bill_due_day: 28`: a day of the month, no amount
-    if key.endswith("_cents") or key == "cents":
+    if parts[-1] in ("cents", "pence", "minor", "p"):  # `refund_pence: 4140` is £41.40
         return {("money", f"{number / 100:.2f}")}
     if _MONEY_KEY.search(key):
         return {("money", f"{number:.2f}")}

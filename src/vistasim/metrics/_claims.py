@@ -465,9 +465,14 @@ def _stated_kinds(carried: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]
     """The calls' values a reply could state.
 
     `remaining_months: 0` is no length it would say ("one month's notice" is the rule, not a
-    contradiction of it).
+    contradiction of it), and `late_fee: "£0.00"` no amount: the reply's figures are of other
+    things (the balance it goes on to read out).
     """
-    return {(k, v) for k, v in carried if not (k.startswith("quantity") and float(v) == 0)}
+    return {
+        (k, v)
+        for k, v in carried
+        if not ((k.startswith("quantity") or k == "money") and float(v) == 0)
+    }
 
 
 def _read_once(
@@ -511,7 +516,9 @@ def _wrong_values(
     for stored in writes:
         assert isinstance(stored.event, ToolCall)
         carried |= json_values(stored.event.args) | json_values(stored.event.result)
-    money = sorted(float(v) for k, v in known if k == "money")
+    # A refund of two items is the sum of their prices; a sum that needs the call's own amount
+    # ("£46.00" = the £41.40 refunded + the £4.60 discount) is no such account.
+    money = sorted(float(v) for k, v in known - carried if k == "money")
     stated = _read_once(text, carried | known, today)
     for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
@@ -530,7 +537,7 @@ def _is_sum(target: float, parts: list[float]) -> bool:
     # amounts (never one amount twice: an old limit of 1,000 does not make 2,000 true).
     from itertools import combinations
 
-    distinct = sorted(set(parts))
+    distinct = sorted({p for p in parts if p > 0 and round(p, 2) != round(target, 2)})
     sizes = (2, 3) if len(distinct) <= 40 else (2,)  # bounded work on long statements
     return any(
         round(sum(combo), 2) == round(target, 2)

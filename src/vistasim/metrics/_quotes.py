@@ -301,7 +301,7 @@ def _records(value: object) -> Iterator[tuple[str, _Record]]:
         return
     ids = [v for v in value.values() if isinstance(v, str) and text_ids(v) == {v}]
     fields = {
-        str(k).lower(): float(v) / (100 if str(k).lower().endswith("_cents") else 1)
+        str(k).lower(): float(v) / (100 if str(k).lower().endswith(("_cents", "_pence")) else 1)
         for k, v in value.items()
         if isinstance(v, int | float) and not isinstance(v, bool) and "_" in str(k)
     }  # `lab_fee_cents: 8000` is said "$80.00"
