@@ -235,3 +235,12 @@ def test_a_fee_charged_after_the_proposal_said_no_charge_is_found_even_if_the_us
                   agent("Moving FB-2 costs £3.00; nothing else changes. Shall I?"),
                   user("Yes, go ahead."), moved, agent("Done: moved; £3.00 charged."))
     assert "unstated-fee" in found and "unstated-fee" not in told
+
+
+def test_a_fee_the_system_names_in_its_refusal_after_a_no_charge_proposal_is_found():
+    declined = call("pay_fine", error="the £3.00 late-change fee was declined: card expired",
+                    order_id="FB-3")  # fmt: skip
+    found = labels(agent("I'll move FB-3. There's no charge for this move. Shall I go ahead?"),
+                   user("Yep, go ahead."), declined,
+                   agent("Sorry, the £3.00 late-change fee was declined."))  # fmt: skip
+    assert "unstated-fee" in found

@@ -214,30 +214,35 @@ _NOT_A_FEE = re.compile(
 def _unstated_fee(ctx: _Duties) -> list[int]:
     evidence: list[int] = []
     told: set[str] = set()  # amounts the agent's replies (or the user) stated so far
-    pending: list[tuple[int, set[str]]] = []  # (write id, fees) awaiting the reply that reports it
     proposal: int | None = None  # the agent's question the user answered before this change
     proposed = ""  # its text
     for stored in ctx.events:
         event = stored.event
         if isinstance(event, AgentReply):
             told |= {v for k, v in text_values(event.text) if k == "money"}
-            evidence += [i for write, fees in pending if fees - told for i in (write, stored.id)]
-            pending = []
             proposal = stored.id if _ASKS_TO_PROCEED.search(event.text) else None
             proposed = event.text
         elif isinstance(event, UserMessage):
             told |= {v for k, v in text_values(event.text) if k == "money"}
-        elif isinstance(event, ToolCall) and ctx.writes.changed_state(event):
-            fees = _fees(event.args) | _fees(event.result)
+        elif isinstance(event, ToolCall) and (event.error or ctx.writes.changed_state(event)):
+            fees = _fees(event.args) | _fees(event.result) | _error_fees(event.error)
             offered = {v for k, v in text_values(proposed) if k == "money"}
             if fees - offered and proposal is not None and _NO_CHARGE.search(proposed):
-                # "There's no charge for this move. Shall I go ahead?", then £3.00 charged.
+                # "There's no charge for this move. Shall I go ahead?", then £3.00 charged (or
+                # "the £3.00 late-change fee was declined": the system says it costs).
                 evidence += [proposal, stored.id]
-            elif fees - told:
+            elif fees - told and event.error is None:
                 # Nobody stated the fee before the change: telling it afterwards ("a fee of
                 # 120.00 has been charged") is too late, asked or not.
                 evidence += [proposal, stored.id] if proposal is not None else [stored.id]
     return evidence
+
+
+def _error_fees(error: str | None) -> set[str]:
+    """Amounts an error gives as a fee or charge ("the £3.00 late-change fee was declined")."""
+    if not error or not re.search(r"\b(?:fee|charge|surcharge|penalty)\b", error, re.I):
+        return set()
+    return {v for k, v in text_values(error) if k == "money" and float(v) > 0}
 
 
 _NO_CHARGE = re.compile(
