@@ -1,5 +1,6 @@
 """Adapters that reach the agent under test."""
 
+from vistasim.agent._chat_endpoint import EndpointChatModel
 from vistasim.agent._http import body_cap
 from vistasim.agent._http_json import HttpJsonAgent
 from vistasim.agent._model_agent import ModelAgent
@@ -21,6 +22,7 @@ from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 __all__ = [
     "AgentAdapter",
     "ENVIRONMENT_TOOLS",
+    "EndpointChatModel",
     "HttpJsonAgent",
     "HttpTraceSource",
     "ModelAgent",

@@ -11,7 +11,7 @@ from vistasim.cli._common import store_option
 from vistasim.cli._progress import progress_bar
 from vistasim.cli._summary import finish
 from vistasim.config import RunConfig
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 from vistasim.scenario import Scenario
 
 DEMO_SCENARIOS = (

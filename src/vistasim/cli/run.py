@@ -82,8 +82,7 @@ def execute(
 
     With gate options, check the gates after the summary and exit with their code.
     """
-    from vistasim.explore import run
-    from vistasim.explore._setup import default_store_path
+    from vistasim.explore import default_store_path, run
 
     if config_path is None and resume is None:
         raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")

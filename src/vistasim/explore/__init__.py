@@ -3,6 +3,7 @@
 from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._run import RunResult, run, run_sync
 from vistasim.explore._settings import episode_seed
+from vistasim.explore._setup import default_store_path
 from vistasim.explore._watch import SeenCall, WatchedEnvironment, attach_changes
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "SeenCall",
     "WatchedEnvironment",
     "attach_changes",
+    "default_store_path",
     "episode_seed",
     "evaluate_criteria",
     "run",
