@@ -16,7 +16,7 @@ from datetime import date
 from vistasim.scenario import BehaviourOp, Scalar
 from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
-from vistasim.user._agenda_say import say_value, withholds
+from vistasim.user._agenda_say import say_value, spoken_goal, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
@@ -100,7 +100,7 @@ def task_words(step: Step, entry: AgendaEntry) -> str:
     if entry.task:
         return entry.task.strip().rstrip(".")
     slots = {k: v for k, v in entry.slots.items() if k != "api"}
-    return step.phrasing.task(entry.intent, slots, goal=step.view.scenario.goal)
+    return step.phrasing.task(entry.intent, slots, goal=spoken_goal(step.view.scenario.goal))
 
 
 def react(
