@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from pydantic import JsonValue
 
@@ -124,6 +125,18 @@ _ID_TOKEN = re.compile(
 
 def text_values(text: str) -> set[Value]:
     """Return the money, dates, times and quantities a text states."""
+    return set(_text_values_cached(text))
+
+
+# Several detectors, the validity checks and the offline user read the same replies and tool
+# results; parsing each text once per process made computing a run's metrics about twice as fast
+# (benchmarks/README.md, "Results commands"). Pure functions of a string, so a bounded cache
+# is safe; callers get a fresh set to change.
+_PARSED_TEXTS = 32_768
+
+
+@lru_cache(maxsize=_PARSED_TEXTS)
+def _text_values_cached(text: str) -> frozenset[Value]:
     found: set[Value] = set()
     for match in _MONEY_TEXT.finditer(text):
         found.add(("money", _money(match.group(1) or match.group(2))))
@@ -149,7 +162,7 @@ def text_values(text: str) -> set[Value]:
     for match in _ISO_YEAR_DATE.finditer(text):
         found.add(("weekday", _weekday(match)))
     found |= _quantities(text)
-    return found
+    return frozenset(found)
 
 
 def _quantities(text: str) -> set[Value]:
@@ -235,7 +248,12 @@ def numeric_days(match: re.Match[str]) -> set[str]:
 
 def text_ids(text: str) -> set[str]:
     """Return the id-like tokens (letters and digits: W1003, BIO101-B, R204) of a text."""
-    return {m.group(0) for m in _ID_TOKEN.finditer(text)}
+    return set(_text_ids_cached(text))
+
+
+@lru_cache(maxsize=_PARSED_TEXTS)
+def _text_ids_cached(text: str) -> frozenset[str]:
+    return frozenset(m.group(0) for m in _ID_TOKEN.finditer(text))
 
 
 def id_shape(token: str) -> str:

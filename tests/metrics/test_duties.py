@@ -145,6 +145,33 @@ def test_a_dropped_second_request_with_all_done_is_found():
     assert "dropped-request" in dropped and "dropped-request" not in refused
 
 
+def test_a_request_done_only_when_asked_again_after_all_done_is_found():
+    """"Done" for the first request; the second happened only because the user asked again."""
+    opening = [
+        user("Please cancel A7 and also move A9 to Friday."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+    ]
+    moved = [
+        call("book_appointment", {"appointment_id": "A9"}, appointment_id="A9",
+             start="2026-03-20T11:30"),  # fmt: skip
+        agent("A9 is now on Friday 20 March at 11:30."),
+    ]
+    asked_twice = labels(
+        *opening,
+        agent("Done: A7 is cancelled. Anything else?"),
+        user("Yes, I also asked to move A9 to Friday, please."),
+        *moved,
+    )
+    in_turn = labels(
+        *opening,
+        agent("Done: A7 is cancelled. Now A9: Friday at 11:30 is free. Shall I move it?"),
+        user("Yes, please move A9."),
+        *moved,
+    )
+    assert "partial-items" in asked_twice and "partial-items" not in in_turn
+
+
 def test_a_correct_conversation_raises_nothing():
     found = labels(
         user("Hi, I'm Ann Lee, born 1969-11-02. Could you move A7 to Friday at 11:30?"),
