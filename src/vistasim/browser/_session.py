@@ -1,10 +1,11 @@
 """One episode's browser: a context and page restricted to the run's origins, with snapshots.
 
-The simulated user must only reach the product under test, so every request of the context,
-redirect hops included, is checked against the allowed origins (`_origins.py`) and the rest are
-blocked; a blocked navigation leaves the page where it was and comes back to the caller as an
-action error it can read. A dead browser is different: that is an infrastructure failure, raised
-as `BrowserError` so the runner marks the episode errored. Snapshots capture what a branch needs
+The simulated user must only reach the product under test: the context's requests go nowhere
+but the allowed origins, and the page's navigations are checked hop by hop before the browser
+sends them (`_origins.py`); a blocked navigation leaves the page where it was and comes back to
+the caller as an action error it can read. A dead browser is different: that is an
+infrastructure failure, raised as `BrowserError` so the runner marks the episode errored.
+Snapshots capture what a branch needs
 to resume the page: URL, cookies, local and session storage, the widget transcript, the form
 fields the user changed, the scroll position and the back-history (`_page_state.py`). A page
 that answered a form post is not what a GET of its URL shows, so its answer is kept too: the
@@ -67,9 +68,22 @@ class PageSession:
     """A browser context and page for one episode (make one with `BrowserPool.new_session`)."""
 
     def __init__(
-        self, *, browser: Any, allowed_origins: Sequence[str], viewport: tuple[int, int]
+        self,
+        *,
+        browser: Any,
+        allowed_origins: Sequence[str],
+        viewport: tuple[int, int],
+        closed_port: int,
     ) -> None:
-        """Bind to `browser`; `open()` creates the context."""
+        """Bind to `browser`; `open()` creates the context.
+
+        Args:
+            browser: The Playwright `Browser` the context is made on.
+            allowed_origins: Normalized origins the page may reach.
+            viewport: Page size in CSS pixels.
+            closed_port: A loopback port refusing every connection (`ClosedPort`), where
+                requests to other origins end.
+        """
         self._browser = browser
         self.allowed_origins = tuple(allowed_origins)
         """Normalized origins this session may load from."""
@@ -78,7 +92,7 @@ class PageSession:
         self._page: Any = None
         self._watch: NetworkWatch | None = None
         self._crashed = False
-        self._origins = OriginGuard(self.allowed_origins)
+        self._origins = OriginGuard(self.allowed_origins, closed_port=closed_port)
         self._last: PageView | None = None
         self.widget = WidgetSelectors()
         """The chat widget observations and snapshots read the transcript through."""
@@ -92,13 +106,13 @@ class PageSession:
 
     async def open(self, storage_state: dict[str, Any] | None = None) -> None:
         """Create the context (optionally with cookies and storage) and its page."""
-        # A service worker could fetch from any origin behind the routes' back.
         self._context = await self._browser.new_context(
-            viewport=self._viewport, storage_state=storage_state, service_workers="block"
+            viewport=self._viewport, storage_state=storage_state, **self._origins.context_options()
         )
         self._context.set_default_timeout(10_000)
         await self._origins.install(self._context)
         self._page = await self._context.new_page()
+        await self._origins.watch(self._context, self._page)
         self._page.on("crash", self._on_crash)
         self._page.on("response", self._on_response)
         self._document: Any = None
