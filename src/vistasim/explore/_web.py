@@ -211,7 +211,8 @@ async def _find_widget(config: RunConfig, page: Any) -> Any:
 
 
 _SELECTOR_KEYS = {
-    "input", "send", "messages", "agent_message", "open_button", "container", "busy", "ready"
+    "input", "send", "messages", "agent_message", "author", "open_button", "container", "busy",
+    "ready",
 }  # fmt: skip
 _BUILTIN_SETTLE_MS = 300
 """The built-in domains' widgets show a reply in one piece, so a short settle is enough."""
