@@ -217,6 +217,9 @@ class WebSpec(_Section):
     """URL pattern of the widget's request whose JSON answer may carry `tool_calls`."""
     trace_url: str | None = None
     """An endpoint listing the agent's tool calls, when the page does not expose them."""
+    concurrency: int | None = Field(default=None, ge=1, le=256)
+    """Web episodes in flight at once, each with its own browser page; default: one per CPU
+    (at least 2). `run.concurrency` still caps it."""
 
 
 class CacheSpec(_Section):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chatui.apps.launch import FRAMEWORKS
+from tests.chatui.apps.launch import FRAMEWORKS, cpu_burners
 from tests.chatui.apps.rules import ASK, full_reply
 from tests.chatui.conftest import serve_chat_app
 from vistasim.agent import Turn, WebChatAgent
@@ -88,6 +88,23 @@ def ui_run(app, tmp_path_factory):
     [row] = store.list_runs()
     yield framework, read_run_view(store, row.run_id), store
     store.close()
+
+
+@pytest.mark.parametrize("app", ["gradio", "streamlit", "chainlit"], indirect=True)
+def test_two_cpu_burners_make_episodes_slower_never_other_verdicts(app, ui_run, tmp_path):
+    # The browser opens as many pages as the machine has CPUs; under load every wait lasts
+    # while the page makes progress, so a slow page is not a failed or errored episode.
+    framework, url = app
+    _, idle, _ = ui_run
+    write_config(tmp_path, url, rollouts=2)
+    with cpu_burners(2):
+        result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "browser: " in result.stderr and "web episode(s) at a time" in result.stderr
+    assert verdicts(idle) == [("goal_met", "passed")]
+    loaded = only_run(tmp_path / "v.db")
+    stops = [e.events[-1].event for e in loaded.episodes]
+    assert verdicts(loaded) == [("goal_met", "passed")] * 2, (framework, stops)
 
 
 def test_start_url_and_scenarios_alone_run_in_ui_mode(ui_run):

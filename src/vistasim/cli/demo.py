@@ -55,7 +55,7 @@ def demo_scenarios() -> list[Scenario]:
               show_default=True, help="Channels the simulated users may use.")  # fmt: skip
 def command(store_path: Path | None, rollouts: int, mode: str) -> None:
     """Run the offline demo (no key, no network) and say where the results are."""
-    from vistasim.explore import run
+    from vistasim.explore import load_ahead, run
 
     mode = _usable_mode(mode)
     scenarios = demo_scenarios()
@@ -65,10 +65,14 @@ def command(store_path: Path | None, rollouts: int, mode: str) -> None:
         f"users against the shop's rule-based support agent, {mode} mode"
         + (" (web UI in Chromium + user-side APIs + chat widget)" if mode == "hybrid" else "")
     )
+    load_ahead(config)  # before the event loop starts: no episode waits on an import
     with progress_bar("demo") as on_episode:
         result = anyio.run(
-            lambda: run(config, scenarios=scenarios, store=store_path, on_episode=on_episode)
-        )
+            lambda: run(
+                config, scenarios=scenarios, store=store_path, on_episode=on_episode,
+                on_notice=lambda line: click.echo(line, err=True),
+            )
+        )  # fmt: skip
     print_result(result)
     click.echo(f"  report:      {_write_report(Path(result.store_path), result.run_id)}")
 

@@ -65,7 +65,7 @@ def execute(
     verb: str = "running",
 ) -> None:
     """Load CONFIG with the flags' layer on top, run (or resume) it, print the summary."""
-    from vistasim.explore import run
+    from vistasim.explore import load_ahead, run
     from vistasim.explore._setup import default_store_path
 
     if config_path is None and resume is None:
@@ -74,6 +74,8 @@ def execute(
     if config_path is not None:
         config = load_config(config_path, overrides=layer, flags=flag_names)
     store = default_store_path(config, store_path)
+    if config is not None:
+        load_ahead(config)  # before the event loop starts: no episode waits on an import
     with progress_bar(verb) as on_episode:
         result = anyio.run(
             lambda: run(
@@ -82,6 +84,7 @@ def execute(
                 resume=resume,
                 on_episode=on_episode,
                 preflight=not skip_preflight,
+                on_notice=lambda line: click.echo(line, err=True),
             )
         )
     print_result(result)

@@ -1,8 +1,9 @@
 """Exploration: the episode loop, linear rollouts and (later) DIVERT branching."""
 
 from vistasim.explore._criteria import evaluate_criteria
+from vistasim.explore._imports import load_ahead, modules_for
 from vistasim.explore._run import RunResult, run, run_sync
-from vistasim.explore._settings import episode_seed
+from vistasim.explore._settings import episode_seed, web_concurrency
 from vistasim.explore._watch import SeenCall, WatchedEnvironment, attach_changes
 
 __all__ = [
@@ -12,6 +13,9 @@ __all__ = [
     "attach_changes",
     "episode_seed",
     "evaluate_criteria",
+    "load_ahead",
+    "modules_for",
     "run",
     "run_sync",
+    "web_concurrency",
 ]

@@ -23,6 +23,7 @@ from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
+from vistasim.explore._imports import load_ahead
 from vistasim.explore._metadata import run_metadata
 from vistasim.explore._parents import SoundParents, next_parent
 from vistasim.explore._preflight import preflight as check_config
@@ -43,6 +44,8 @@ logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[int, int, EpisodePlan, str], None]
 """Called after each episode with (done, total, episode, stop reason)."""
+NoticeCallback = Callable[[str], None]
+"""Called with a line the person running the run should see (how many pages open at once)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,6 +79,7 @@ async def run(
     models: Mapping[str, ChatModel] | None = None,
     on_episode: ProgressCallback | None = None,
     preflight: bool = True,
+    on_notice: NoticeCallback | None = None,
 ) -> RunResult:
     """Run (or, with `resume=RUN_ID`, finish) a run and return its summary.
 
@@ -87,6 +91,7 @@ async def run(
         models: Models by role that replace the config's (tests, custom providers).
         on_episode: Progress callback.
         preflight: Check endpoints, keys, targets and extras before the first episode.
+        on_notice: Told, before the first episode, how many web episodes play at once.
 
     Raises:
         PreflightError: the checks before the run found mistakes (nothing was recorded).
@@ -101,6 +106,7 @@ async def run(
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
         db.add_secrets(known_secrets(config, os.environ))
+        load_ahead(config)  # no episode waits on an import while the others play
         from vistasim.explore._branch import check_explore
 
         check_explore(
@@ -123,6 +129,8 @@ async def run(
                     web = await _web_metadata(config, pool)
                     assert scenarios is not None  # _prepare loaded them
                     run_id, plans = _record(db, config, scenarios, {**metadata, **web})
+                if on_notice is not None and needed and settings.concurrency_note:
+                    on_notice(settings.concurrency_note)  # checks passed: the episodes start
                 await _play_recorded(db, run_id, config, settings, parts, plans, on_episode, pool)
             finally:
                 if parts.cache is not None:
@@ -164,6 +172,8 @@ async def _play_recorded(
 
 def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:
     """Blocking `run()`, for scripts and notebooks."""
+    if config is not None:
+        load_ahead(config)  # before the event loop starts
     return anyio.run(lambda: run(config, **kwargs))  # type: ignore[arg-type]
 
 

@@ -181,10 +181,13 @@ async def check_widget(config: RunConfig, pool: Any) -> str:
     try:
         result = await session.goto(url)
         if not result.ok:
-            raise ConfigError(
-                f"cannot open {url!r}: {result.error}; start the app, or fix web.start_url",
-                key="web.start_url",
+            error = result.error or ""
+            fix = (
+                "the server took the connection but did not answer; check that it is not stuck"
+                if "Timeout" in error
+                else "start the app, or fix web.start_url"
             )
+            raise ConfigError(f"cannot open {url!r}: {error}; {fix}", key="web.start_url")
         try:
             found = await _find_widget(config, session.page)
             framework: str = found.framework
