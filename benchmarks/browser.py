@@ -322,7 +322,7 @@ def row_line(row: dict[str, object]) -> str:
         f"(load avg before {row['load_before']}): p50 {row['episode_s_p50']:.1f} s, "
         f"p95 {row['episode_s_p95']:.1f} s per episode, {row['wall_s']:.0f} s wall, "
         f"{row['verdicts']}"
-        + "".join(f"\n    not passed: {detail}" for detail in row["not_passed"])  # type: ignore[attr-defined]
+        + "".join(f"\n    not passed: {detail}" for detail in list(row["not_passed"]))
     )
 
 

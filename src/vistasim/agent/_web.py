@@ -195,8 +195,10 @@ class WebChatAgent:
         if not await field.count() and widget.open_button:
             launcher = self._page.locator(widget.open_button).filter(visible=True).first
             if await launcher.count():
-                click = launcher.click
-                await patiently(lambda ms: click(timeout=ms), self._activity, clock.patience())
+                trial = launcher.click  # actionable yet? (a trial click does nothing)
+                await patiently(lambda ms: trial(trial=True, timeout=ms), self._activity,
+                                clock.patience())  # fmt: skip
+                await launcher.click(timeout=clock.patience().cap_s * 1000)
                 await self._wait_quiet(widget, clock)
         try:
             await patiently(
@@ -257,9 +259,7 @@ class WebChatAgent:
             before, message = self._page_before
             new = await page_words(self._page, _playwright().Error) - before
             if len(new - set(message.casefold().split())) >= UNREAD_WORDS:
-                raise unread_error(
-                    self._page.url, "the page shows new text, but no agent message"
-                )
+                raise unread_error(self._page.url, "the page shows new text, but no agent message")
         raise self._timeout_error(reading.text, reading.busy)
 
     async def _poll(self, widget: WidgetSelectors) -> WidgetState | None:
@@ -284,9 +284,7 @@ class WebChatAgent:
                     body=body,
                 )
 
-    async def _tool_calls(
-        self, attrs: list[str | None], since: float
-    ) -> tuple[ToolCall, ...]:
+    async def _tool_calls(self, attrs: list[str | None], since: float) -> tuple[ToolCall, ...]:
         deadline = time.monotonic() + self._timeout_s
         found, calls = await network_tool_calls(self._responses, deadline)
         if found:

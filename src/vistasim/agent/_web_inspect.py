@@ -159,4 +159,3 @@ def _plain(overrides: Mapping[str, str | None] | None) -> dict[str, Any]:
 
 def _toml_str(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-

@@ -127,10 +127,12 @@ async def send_message(
         await patiently(lambda ms: field.fill(message, timeout=ms), activity, patience)
         button = await _send_button(page, widget)
         if button is None:
-            await patiently(lambda ms: field.press("Enter", timeout=ms), activity, patience)
+            await field.press("Enter", timeout=patience.cap_s * 1000)  # once: it acts
         else:
             await _wait_enabled(button, field, message, clock)
-            await patiently(lambda ms: button.click(timeout=ms), activity, patience)
+            trial = button.click  # actionable yet? (a trial click does nothing, so try again)
+            await patiently(lambda ms: trial(trial=True, timeout=ms), activity, patience)
+            await button.click(timeout=patience.cap_s * 1000)  # once: a second would send twice
     except error as exc:
         raise BrowserError(
             f"could not send the message through the chat widget on {page.url!r}: "

@@ -141,6 +141,14 @@ class _Context:
         first = min(patience.first_s, self.timeout_s)
         return await patiently(step, self.activity, replace(patience, first_s=first))
 
+    async def once(self, step: Callable[[float], Awaitable[Any]]) -> Any:
+        """Run a step that acts (a click, a key) once, after `patiently` saw it can act.
+
+        Never tried again: a step that timed out may have acted already (a click whose
+        navigation was slow), and a second click is not what the user did.
+        """
+        return await step((self.timeout_s if self.activity is None else ACTING.cap_s) * 1000)
+
 
 async def execute_step(
     page: Any,
@@ -242,7 +250,8 @@ async def _click(ctx: _Context, step: Click) -> StepResult:
     locator, found, error = await _find(ctx, step.target)
     if error:
         return _failed(ctx, error)
-    await ctx.patiently(lambda ms: locator.click(timeout=ms))
+    await ctx.patiently(lambda ms: locator.click(trial=True, timeout=ms))  # actionable yet?
+    await ctx.once(lambda ms: locator.click(timeout=ms))
     return _done(ctx, f"clicked {_label(ctx, step.target, found)!r}")
 
 
@@ -260,7 +269,7 @@ async def _type(ctx: _Context, step: TypeText) -> StepResult:
         return _failed(ctx, f"cannot type into {step.target!r} ({label!r}): it is {kind}")
     await ctx.patiently(lambda ms: locator.fill(step.text, timeout=ms))
     if step.enter:
-        await ctx.patiently(lambda ms: locator.press("Enter", timeout=ms))
+        await ctx.once(lambda ms: locator.press("Enter", timeout=ms))
     then = " and pressed Enter" if step.enter else ""
     return _done(ctx, f"typed {_clip(step.text)!r} into {label!r}{then}")
 

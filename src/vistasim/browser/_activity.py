@@ -110,8 +110,10 @@ async def patiently(
 ) -> T:
     """Run `step(timeout_ms)` until it succeeds, again after each timeout while the page works.
 
-    Only safe for steps that did nothing when they time out (Playwright's actions and waits
-    check that the element is actionable before they act, and give up before acting).
+    Only for steps that can be run again: waits, trial actions (`click(trial=True)` checks
+    that the element would take the click, and does nothing), filling a field. A click or a key
+    press that timed out may have acted already (its navigation was slow): run it once, after a
+    trial.
 
     Raises:
         playwright.async_api.TimeoutError: The last try's, once the page was quiet for

@@ -1,6 +1,6 @@
 """A NiceGUI chat page (Quasar input, `ui.chat_message`) serving the rule bot.
 
-    python nicegui_app.py PORT
+python nicegui_app.py PORT
 """
 
 import asyncio
