@@ -17,6 +17,7 @@ from vistasim.agent._requests import (
 from vistasim.agent._tokens import count_tokens
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn, Utterance
 from vistasim.agent._web import WebChatAgent, WidgetSelectors
+from vistasim.agent._web_inspect import PageInspection, PartFound, inspect_page
 from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 
 __all__ = [
@@ -27,6 +28,8 @@ __all__ = [
     "HttpTraceSource",
     "ModelAgent",
     "OpenAIChatAgent",
+    "PageInspection",
+    "PartFound",
     "PastTurn",
     "PythonAgent",
     "Reply",
@@ -41,6 +44,7 @@ __all__ = [
     "check_agent_spec",
     "count_tokens",
     "digest_request",
+    "inspect_page",
     "open_agent",
     "past_turns",
     "proxy_requests",

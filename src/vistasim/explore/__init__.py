@@ -1,8 +1,9 @@
 """Exploration: the episode loop, linear rollouts and (later) DIVERT branching."""
 
 from vistasim.explore._criteria import evaluate_criteria
+from vistasim.explore._imports import load_ahead, modules_for
 from vistasim.explore._run import RunResult, run, run_sync
-from vistasim.explore._settings import episode_seed
+from vistasim.explore._settings import episode_seed, web_concurrency
 from vistasim.explore._setup import default_store_path
 from vistasim.explore._watch import SeenCall, WatchedEnvironment, attach_changes
 
@@ -14,6 +15,9 @@ __all__ = [
     "default_store_path",
     "episode_seed",
     "evaluate_criteria",
+    "load_ahead",
+    "modules_for",
     "run",
     "run_sync",
+    "web_concurrency",
 ]

@@ -23,6 +23,7 @@ from vistasim.events import Stop, StopReason
 from vistasim.explore._checks import check_criteria
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, describe_failure, leaf_errors
+from vistasim.explore._imports import load_ahead
 from vistasim.explore._metadata import run_metadata
 from vistasim.explore._parents import SoundParents, next_parent
 from vistasim.explore._preflight import preflight as check_config
@@ -44,6 +45,8 @@ logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[int, int, EpisodePlan, str], None]
 """Called after each episode with (done, total, episode, stop reason)."""
+NoticeCallback = Callable[[str], None]
+"""Called with a line the person running the run should see (how many pages open at once)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,6 +93,7 @@ async def run(
     on_episode: ProgressCallback | None = None,
     preflight: bool = True,
     on_warning: Callable[[str], None] | None = None,
+    on_notice: NoticeCallback | None = None,
 ) -> RunResult:
     """Run (or, with `resume=RUN_ID`, finish) a run and return its summary.
 
@@ -103,6 +107,7 @@ async def run(
         preflight: Check endpoints, keys, targets and extras before the first episode.
         on_warning: Called with each warning of the checks, before the first episode (default:
             logged); the result holds them too.
+        on_notice: Told, before the first episode, how many web episodes play at once.
 
     Raises:
         PreflightError: the checks before the run found mistakes (nothing was recorded).
@@ -117,6 +122,7 @@ async def run(
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
         db.add_secrets(known_secrets(config, os.environ))
+        load_ahead(config)  # no episode waits on an import while the others play
         from vistasim.explore._branch import check_explore
 
         check_explore(
@@ -142,6 +148,8 @@ async def run(
                     web = await _web_metadata(config, pool)
                     assert scenarios is not None  # _prepare loaded them
                     run_id, plans = _record(db, config, scenarios, {**metadata, **web})
+                if on_notice is not None and needed and settings.concurrency_note:
+                    on_notice(settings.concurrency_note)  # checks passed: the episodes start
                 await _play_recorded(db, run_id, config, settings, parts, plans, on_episode, pool)
             finally:
                 if parts.cache is not None:
@@ -184,6 +192,8 @@ async def _play_recorded(
 
 def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:
     """Blocking `run()`, for scripts and notebooks."""
+    if config is not None:
+        load_ahead(config)  # before the event loop starts
     return anyio.run(lambda: run(config, **kwargs))  # type: ignore[arg-type]
 
 
