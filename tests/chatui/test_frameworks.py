@@ -176,7 +176,9 @@ def test_a_reply_no_selector_marks_as_the_agents_errors_the_episode_not_the_agen
     _, url = app
     write_config(tmp_path, url, '\n[web.widget]\nframework = "aria"\n')
     result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
+    # Exit 1: a run in which no episode could be judged says nothing about the agent.
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "no episode could be judged (1 errored)" in result.stderr
     view = only_run(tmp_path / "v.db")
     [episode] = view.episodes
     assert episode.stop_reason == "infra_error"
