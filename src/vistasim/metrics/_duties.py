@@ -30,7 +30,7 @@ from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import text_values
+from vistasim.values import iter_strings, text_values
 
 __all__ = ["DUTY_DETECTORS", "detect_duties"]
 
@@ -128,15 +128,28 @@ def _changed_before_identity(ctx: _Duties) -> list[int]:
     checks = ctx.identity_tools()
     if not checks:
         return []
+    said = ""
+    keys: list[set[str]] = []  # the user's own facts that found a record together
     for stored in ctx.events:
         event = stored.event
+        if isinstance(event, UserMessage):
+            said += " " + event.text.casefold()
         if not isinstance(event, ToolCall) or event.error is not None:
             continue
         if event.name in checks:
             return []
         if ctx.writes.changed_state(event) and not _HANDOFF.search(event.name):
+            if any(key <= _arg_values(event) for key in keys):
+                continue  # a notice's number and the car's registration prove the right to it
             return [stored.id]
+        given = {v for v in _arg_values(event) if len(v) >= 4 and v in said}
+        if len(given) >= 2 and event.result:
+            keys.append(given)
     return []
+
+
+def _arg_values(call: ToolCall) -> set[str]:
+    return {v.casefold() for v in iter_strings(call.args)}
 
 
 def _dropped_request(ctx: _Duties) -> list[int]:

@@ -241,7 +241,11 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
     named = [
         s
         for s in mentioned_slots(refused.sentence, step.lexicon)
-        if s in held and s not in _NOT_FACTS and str(held[s]).casefold() not in said
+        if s in held
+        and s not in _NOT_FACTS
+        and str(held[s]).casefold() not in said
+        # "I can't sell 2 books": the refusal itself states the value, so it is not missing.
+        and not re.search(rf"(?<!\w){re.escape(str(held[s]))}(?!\w)", refused.sentence, re.I)
     ]
     if named:
         answer = _answer(step, state, message, named[:1])
