@@ -10,7 +10,9 @@ import pytest
 pytest.importorskip("tau2", reason="the tau2 extra is not installed (see README)")
 
 from vistasim.config import RunConfig  # noqa: E402
+from vistasim.events import Judgment  # noqa: E402
 from vistasim.explore import run  # noqa: E402
+from vistasim.metrics import compute_metrics  # noqa: E402
 from vistasim.store import open_store, read_run_view  # noqa: E402
 from vistasim.tau2 import episode_reward, tau2_outcome  # noqa: E402
 from vistasim.testing import FakeOpenAIServer, ScriptedLLM  # noqa: E402
@@ -71,3 +73,10 @@ async def test_a_run_on_tau2_mock_is_graded_as_tau2_grades(tmp_path, title, rewa
                             stop=stop)  # fmt: skip
     assert graded.reward == reward, graded
     assert tau2_outcome(graded, stop) == ("passed" if reward else "failed")
+    # The episode's own criteria judgment is tau2's reward, so the run's verdicts are tau2's.
+    [judged] = [e.event for e in episode.events if isinstance(e.event, Judgment)]
+    assert judged.scores == {"tau2_reward": reward}
+    assert judged.passed is (reward == 1.0)
+    assert judged.checks[0]["check"] == "tau2 DB"
+    report = await compute_metrics(read_run_view(store, result.run_id))
+    assert report.success.outcomes.get("passed" if reward else "failed") == 1

@@ -17,7 +17,7 @@ from pydantic import JsonValue
 
 from vistasim.env._tau2_load import domain_name, fresh_environment, tasks, tool_call
 from vistasim.env._types import ToolOutcome
-from vistasim.events import StateChange
+from vistasim.events import Judgment, StateChange
 from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scalar, Scenario
 
@@ -158,6 +158,12 @@ class Tau2Environment:
             if old_kit is not None and old_kit.db != new_kit.db:
                 changes.append(StateChange(table=f"{side}_db"))
         return changes
+
+    def episode_judgment(self, *, stop: str, agent_texts: list[str]) -> Judgment:
+        """The episode's criteria judgment: tau2's reward on this environment's calls and state."""
+        from vistasim.env._tau2_grade import tau2_judgment
+
+        return tau2_judgment(self, agent_texts, stop=stop)
 
     def lexicon(self) -> dict[str, list[str]]:
         """No slot lexicon: tau2 users are LLM-driven."""

@@ -20,8 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from pydantic import JsonValue
+
 from vistasim.env._tau2 import Tau2Call, Tau2Environment
 from vistasim.env._tau2_load import tasks
+from vistasim.events import Judgment
 
 NLJudge = Callable[[Sequence[str], Sequence[str]], Sequence[bool]]
 """`(assertions, agent and user transcript lines) -> one verdict per assertion`."""
@@ -151,3 +154,27 @@ def tau2_outcome(reward: Tau2Reward, stop: str) -> str:
     if stop == "not_applicable":
         return "not_applicable"
     return "passed" if reward.reward == 1.0 else "failed"
+
+
+def tau2_judgment(env: Tau2Environment, agent_texts: Sequence[str], *, stop: str) -> Judgment:
+    """The episode's criteria judgment, decided by tau2's reward: one check per reward basis.
+
+    A task graded on natural-language assertions (none of the June-2025 tasks is) is left
+    unjudged here: `episode_reward` with a judge grades it.
+    """
+    try:
+        reward = tau2_reward(env, agent_texts, stop=stop)
+    except ValueError as exc:
+        return Judgment(judge="criteria", passed=None, reason=str(exc))
+    checks: list[dict[str, JsonValue]] = [
+        {"check": f"tau2 {basis}", "passed": value == 1.0, "detail": "" if value else "reward 0"}
+        for basis, value in reward.breakdown.items()
+    ] or [{"check": "tau2 reward", "passed": reward.reward == 1.0, "detail": reward.note}]
+    failed = [f"{c['check']}: {c['detail']}" for c in checks if not c["passed"]]
+    return Judgment(
+        judge="criteria",
+        passed=reward.reward == 1.0,
+        scores={"tau2_reward": reward.reward},
+        checks=checks,
+        reason="; ".join(failed),
+    )
