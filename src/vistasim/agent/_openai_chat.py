@@ -126,7 +126,7 @@ class OpenAIChatAgent(ModelAgent):
         super().__init__(
             setup.model,
             env=env,
-            system_prompt=setup.system_prompt,
+            system_prompt=setup.system_prompt or _written_policy(env),
             tools=setup.tools,
             temperature=spec.temperature,
             seed=spec.seed,
@@ -137,6 +137,17 @@ class OpenAIChatAgent(ModelAgent):
         """Close the HTTP client, unless it is the run's shared one."""
         if self._own is not None:
             await self._own.aclose()
+
+
+def _written_policy(env: Environment | None) -> str | None:
+    """The environment's written policy, when it has one (a tau2 domain's).
+
+    Without a system prompt of its own, the model-as-agent is briefed with it, as tau2 briefs
+    its agent.
+    """
+    policy = getattr(env, "policy", None)
+    text = policy() if callable(policy) else None
+    return text if isinstance(text, str) and text else None
 
 
 def load_tool_schemas(path: Path) -> tuple[ToolSpec, ...]:

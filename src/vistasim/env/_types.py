@@ -32,6 +32,12 @@ class Environment(Protocol):
     still one); when present, the offline agenda user reads relative dates ("next Thursday",
     "tomorrow") against it (`vistasim.user.environment_now`). Return a fixed instant, or one
     kept in the state, so episodes replay the same.
+
+    Optional: `start_scenario(scenario)`, called once on a fresh environment before its
+    episode starts, for an environment whose initial state depends on the scenario (a tau2
+    task's initial data and history, `vistasim.tau2`). And `episode_judgment(*, stop,
+    agent_texts) -> Judgment`: when present, the episode's `criteria` judgment is the
+    environment's own (a benchmark's grading, as tau2's reward), not the scenario's criteria.
     """
 
     def agent_tools(self) -> list[ToolSpec]:

@@ -360,7 +360,7 @@ def _finish(
     events = list(pending)
     if stop.reason != StopReason.INFRA_ERROR:
         try:
-            events.append(_judge(ep, fold(state, pending)))
+            events.append(_judge(ep, fold(state, pending), stop))
         except EnvError as exc:  # the environment's state query is user code too
             stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
     errored = stop.reason == StopReason.INFRA_ERROR
@@ -372,11 +372,16 @@ def _finish(
     return stop
 
 
-def _judge(ep: Episode, state: EpisodeState) -> Event:
+def _judge(ep: Episode, state: EpisodeState, stop: Stop) -> Event:
+    agent_texts = [u.text for u in state.transcript if u.role == "agent"]
+    own_judgment = getattr(ep.env, "episode_judgment", None)
+    if callable(own_judgment):  # an environment that grades as its benchmark does (tau2)
+        judged: Event = own_judgment(stop=stop.reason.value, agent_texts=agent_texts)
+        return judged
     return evaluate_criteria(
         ep.scenario.criteria,
         tool_calls=list(state.tool_calls),
-        agent_texts=[u.text for u in state.transcript if u.role == "agent"],
+        agent_texts=agent_texts,
         env=ep.env,
         mode=ep.plan.mode,
     )

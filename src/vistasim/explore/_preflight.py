@@ -36,7 +36,7 @@ from vistasim.errors import ConfigError, PreflightError, VistasimError
 from vistasim.explore._chat_probe import probe_chat_agent
 from vistasim.explore._guard import not_an_environment
 from vistasim.explore._reach import check_endpoints, may_request, model_base_url
-from vistasim.explore._settings import widget_only
+from vistasim.explore._settings import is_tau2_target, widget_only
 from vistasim.explore._setup import env_factory, make_importable
 from vistasim.llm import ToolSpec
 
@@ -162,7 +162,9 @@ def _targets(config: RunConfig, agent: object, model_given: bool) -> Iterator[Co
     except ConfigError as exc:
         yield exc
     environment = config.environment
-    if environment is not None and ":" in environment.target:
+    if environment is not None and is_tau2_target(environment.target):
+        yield from _tau2_domain(environment.target)
+    elif environment is not None and ":" in environment.target:
         try:
             target = resolve_target(environment.target, key="environment.target")
         except ConfigError as exc:
@@ -173,6 +175,15 @@ def _targets(config: RunConfig, agent: object, model_given: bool) -> Iterator[Co
             yield found
     elif environment is not None:
         yield from _builtin_domain(environment.target)
+
+
+def _tau2_domain(target: str) -> Iterator[ConfigError]:
+    from vistasim.tau2 import tasks
+
+    try:
+        tasks(target.removeprefix("tau2:"))  # imports tau2: a missing install is named here
+    except ConfigError as exc:
+        yield exc
 
 
 def _builtin_domain(name: str) -> Iterator[ConfigError]:

@@ -29,7 +29,7 @@ from vistasim.explore._parents import SoundParents, next_parent
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._resume import resume
 from vistasim.explore._select import select_scenarios
-from vistasim.explore._settings import RunSettings, builtin_domain, settings_of
+from vistasim.explore._settings import RunSettings, builtin_domain, is_tau2_target, settings_of
 from vistasim.explore._setup import Parts, build_parts, default_store_path
 from vistasim.explore._watch import WatchedEnvironment
 from vistasim.explore._watchdog import LoopWatchdog
@@ -204,6 +204,11 @@ def _prepare(
 
     Returns the scenarios and the run's metadata (the environment's tools, the prompt hash).
     """
+    target = config.environment.target if config.environment else None
+    if scenarios is None and not config.run.scenarios and is_tau2_target(target):
+        from vistasim.tau2 import tau2_scenarios
+
+        scenarios = tau2_scenarios(str(target))  # the domain's tasks, as tau2 runs them
     if scenarios is None:
         if not config.run.scenarios:
             raise ConfigError(
@@ -469,6 +474,11 @@ async def open_episode(
     """
     parts, settings = run.parts, run.settings
     made = parts.make_env() if parts.make_env is not None else None
+    start_scenario = getattr(made, "start_scenario", None)
+    if callable(start_scenario):
+        start_scenario(
+            scenario
+        )  # an environment whose initial state depends on the scenario (tau2)
     env = WatchedEnvironment(made) if made is not None else None
     async with _agent_and_page(run.config, parts, env, run.pool, plan.episode_id) as (agent, web):
         yield Episode(

@@ -28,6 +28,7 @@ __all__ = [
     "RunSettings",
     "builtin_domain",
     "episode_seed",
+    "is_tau2_target",
     "settings_of",
     "web_concurrency",
     "widget_only",
@@ -103,6 +104,11 @@ def web_concurrency(config: RunConfig, *, cpus: int) -> tuple[int, str]:
     change = "" if chosen else "; set web.concurrency to change"
     page = "page" if slots == 1 else "pages"
     return slots, f"browser: {slots} web episode(s) at a time, {slots} {page} open ({why}{change})"
+
+
+def is_tau2_target(target: str | None) -> bool:
+    """Tell whether `environment.target` names a tau2-bench domain (`tau2:airline`, ...)."""
+    return target is not None and target.startswith("tau2:")
 
 
 def builtin_domain(config: RunConfig) -> Domain | None:

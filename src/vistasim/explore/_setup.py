@@ -17,7 +17,7 @@ from vistasim.config import OpenAIChatAgentSpec, PythonAgentSpec, RunConfig, def
 from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame
 from vistasim.explore._guard import GuardedAgent, guard_env_factory
-from vistasim.explore._settings import builtin_domain, widget_only
+from vistasim.explore._settings import builtin_domain, is_tau2_target, widget_only
 from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
@@ -170,6 +170,11 @@ def env_factory(config: RunConfig, domain: Domain | None = None) -> EnvFactory |
     domain = domain if domain is not None else builtin_domain(config)
     if domain is not None:
         return guard_env_factory(domain.make_environment, name=target)
+    if is_tau2_target(target):
+        from vistasim.tau2 import make_tau2_environment
+
+        make_tau2_environment(target)  # a missing tau2 is one config error now, not per episode
+        return guard_env_factory(lambda: make_tau2_environment(target), name=target)
     factory = resolve_target(target, key="environment.target")
     return guard_env_factory(lambda: factory(**options), name=target)
 
