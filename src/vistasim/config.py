@@ -183,7 +183,8 @@ class WidgetSpec(_Section):
     """
 
     framework: Literal[
-        "auto", "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "generic", "aria"
+        "auto", "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui",
+        "generic", "aria",
     ] = "auto"
     """Whose selectors to start from; `auto` finds out from the page."""
     input: str | None = None

@@ -1,5 +1,5 @@
-"""A product's chat page built with Gradio, Streamlit, Chainlit, Shiny, Panel or NiceGUI, reached
-with no selectors.
+"""A product's chat page built with Gradio, Streamlit, Chainlit, Shiny, Panel or NiceGUI, or with
+Open WebUI's markup, reached with no selectors.
 
 Each app runs the same rule bot: it asks for the order number, then reports the status in three
 parts streamed with one-second pauses. A config of `[web] start_url` and scenarios alone runs in

@@ -154,7 +154,7 @@ POLL_JS = (
 
 # Page-side markers of each framework, present as soon as its page script runs (before its chat
 # parts render): Gradio's config and element, Streamlit's app test id, Chainlit's composer,
-# Shiny's chat element, Panel's Bokeh models, NiceGUI's layout.
+# Shiny's chat element, Panel's Bokeh models, NiceGUI's layout, Open WebUI's app meta.
 PROBE_JS = (
     "(candidates) => {"
     + _DOM_FN
@@ -170,6 +170,9 @@ PROBE_JS = (
   else if (has("shiny-chat-container") || window.Shiny) marker = "shiny";
   else if (window.Bokeh && has("[class*=bk-panel-models]")) marker = "panel";
   else if (has(".nicegui-layout, .nicegui-content")) marker = "nicegui";
+  else if (has("meta[name=apple-mobile-web-app-title][content='Open WebUI' i]")) {
+    marker = "openwebui";
+  }
   const hasLog = all("[role=log]").length > 0;
   const found = candidates.filter((c) => (c.name !== "aria" || !c.needs_log || hasLog)
     && (shown(c.input) || shown(c.open_button)));

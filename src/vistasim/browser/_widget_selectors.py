@@ -23,12 +23,13 @@ __all__ = [
 ]
 
 WidgetFramework = Literal[
-    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "generic", "aria"
+    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui", "generic",
+    "aria",
 ]
 """Who drew a chat widget: a Python chat framework, common chat markup, or plain ARIA roles."""
 
 MARKED_FRAMEWORKS: tuple[WidgetFramework, ...] = (
-    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui"
+    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui"
 )  # fmt: skip
 """Frameworks recognised by their own markers on the page (the others are tried on any page)."""
 
@@ -167,6 +168,17 @@ FRAMEWORK_WIDGETS: Mapping[WidgetFramework, WidgetSelectors] = {
         open_button=None,
         container=".q-message",
         busy=".q-message .q-spinner, .q-message [class*=q-spinner-]",
+    ),
+    # Open WebUI (0.6): a ProseMirror `#chat-input`, a send button only while there is text,
+    # each message's text in `.chat-user` / `.chat-assistant` under `#messages-container`.
+    "openwebui": WidgetSelectors(
+        input="#chat-input",
+        send="#send-message-button",
+        messages="#messages-container :is(.chat-user, .chat-assistant)",
+        agent_message="#messages-container .chat-assistant",
+        open_button=None,
+        container=None,
+        busy=None,
     ),
     "generic": WidgetSelectors(),
     "aria": WidgetSelectors(

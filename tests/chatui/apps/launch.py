@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 APPS = Path(__file__).parent
-FRAMEWORKS = ("gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui")
+FRAMEWORKS = ("gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui")
 STARTUP_TIMEOUT_S = 90.0
 
 
@@ -46,7 +46,7 @@ def command(framework: str, port: int) -> tuple[list[str], str]:
         flags = ["--address", "127.0.0.1", "--port", str(port), "--num-procs", "1"]
         flags += ["--allow-websocket-origin", f"127.0.0.1:{port}"]
         return [sys.executable, "-m", "panel", "serve", app, *flags], base + "/panel_app"
-    assert framework == "nicegui", framework
+    assert framework in ("nicegui", "openwebui"), framework
     return [sys.executable, app, str(port)], base + "/"
 
 
