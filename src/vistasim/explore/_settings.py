@@ -32,6 +32,8 @@ class RunSettings:
     """Bound on one episode's wall time."""
     seed: int
     concurrency: int
+    perturb: float
+    """`user.perturb`: the chance that each sub-goal of a rollout gets one behaviour operation."""
     explore: ExploreSpec
     domain: Domain | None
     """The built-in domain the environment names, else `None`."""
@@ -55,6 +57,7 @@ def settings_of(config: RunConfig) -> RunSettings:
         timeout_s=run.episode_timeout_s,
         seed=run.seed,
         concurrency=run.concurrency,
+        perturb=config.user.perturb,
         explore=config.explore,
         domain=builtin_domain(config),
     )
