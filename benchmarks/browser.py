@@ -8,14 +8,17 @@ so its CPU is not counted against the browser layer. Reports:
 - observation tokens vs raw HTML tokens per page (target <= 15 %);
 - 8 concurrent sessions, and memory per extra session: proportional set size (PSS, shared pages
   split fairly) of all Chromium processes, from 1 to 8 open sessions (target <= 80 MB);
-- time per `ui` episode on real Gradio, Streamlit and Chainlit apps (the `chatui` test apps, each
-  in its own process): a config of `[web] start_url` + one scenario, offline agenda user, no
-  selectors; the bot asks for the order number, then streams its answer with two 1 s pauses.
-  Each episode is split into the agent's reply time (send to complete reply, which includes the
-  1.5 s settle) and the rest (opening the page, finding the widget, observing, snapshots).
+- time per `ui` episode on the real chat framework apps (the `chatui` test apps, each in its own
+  process): a config of `[web] start_url` + one scenario, offline agenda user, no selectors; the
+  bot asks for the order number, then streams its answer with two 1 s pauses. Each episode is
+  split into the agent's reply time (send to complete reply, which includes the 1.5 s settle) and
+  the rest (opening the page, finding the widget, observing, snapshots);
+- under load (`--part load`): time per `ui` episode (its start to its end, as stored) p50/p95 on
+  Gradio, Streamlit and Chainlit at browser concurrency 1 and 8 (`web.concurrency`), with the
+  machine as it is and with one CPU-burner process per core, and the verdicts of every episode.
 
     .venv/bin/python benchmarks/browser.py [--rounds 20] [--sessions 8] [--ui-episodes 5]
-        [--part all|shop|ui]
+        [--load-episodes 8] [--part all|shop|ui|load]
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import anyio
@@ -36,7 +41,7 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.chatui.apps.launch import FRAMEWORKS, start_app, stop_app  # noqa: E402
+from tests.chatui.apps.launch import FRAMEWORKS, cpu_burners, start_app, stop_app  # noqa: E402
 
 from vistasim import load_config, open_store, read_run_view, run  # noqa: E402
 from vistasim.browser import (  # noqa: E402
@@ -50,6 +55,7 @@ from vistasim.browser import (  # noqa: E402
     TypeText,
     WebStep,
 )
+from vistasim.metrics import success  # noqa: E402
 
 SERVER = """
 import socket, sys, uvicorn
@@ -254,12 +260,94 @@ def report_chat_uis(rows: list[dict[str, object]]) -> None:
     out.write_text(json.dumps(rows, indent=2), encoding="utf-8")
 
 
-async def main(rounds: int, sessions: int, ui_episodes: int = 5, part: str = "all") -> None:
+LOAD_FRAMEWORKS = ("gradio", "streamlit", "chainlit")
+
+
+async def measure_loaded(framework: str, episodes: int, folder: Path) -> list[dict[str, object]]:
+    """Time `episodes` ui episodes at browser concurrency 1 and 8, idle and under CPU load."""
+    proc, url = start_app(framework, folder)
+    rows = []
+    try:
+        for concurrency in (1, 8):
+            for burners in (0, os.cpu_count() or 1):
+                with cpu_burners(burners):
+                    rows.append(await timed_run(framework, url, folder, concurrency, burners,
+                                                episodes))  # fmt: skip
+                print(row_line(rows[-1]), flush=True)
+    finally:
+        stop_app(proc)
+    return rows
+
+
+async def timed_run(
+    framework: str, url: str, folder: Path, concurrency: int, burners: int, episodes: int
+) -> dict[str, object]:
+    """One run of `episodes` ui episodes; each episode's time (stored start to end) and verdict."""
+    work = folder / f"c{concurrency}-l{burners}"
+    work.mkdir()
+    (work / "scenarios.yaml").write_text(SCENARIO, encoding="utf-8")
+    (work / "vistasim.toml").write_text(
+        f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\nrollouts = {episodes}\n'
+        f'concurrency = {concurrency}\n\n[web]\nstart_url = "{url}"\n'
+        f"concurrency = {concurrency}\n",
+        encoding="utf-8",
+    )
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    result = await run(load_config(work / "vistasim.toml"), store=work / "v.db")
+    wall = time.perf_counter() - started
+    with open_store(work / "v.db") as store:
+        view = read_run_view(store, result.run_id)
+    times = [e.ended_at - e.started_at for e in view.episodes if e.ended_at and e.started_at]
+    outcomes = success(view).episodes
+    return {
+        "framework": framework, "concurrency": concurrency, "burners": burners,
+        "episodes": len(times), "wall_s": round(wall, 1), "load_before": round(load_before, 1),
+        "episode_s_p50": round(pct(times, 0.5), 2), "episode_s_p95": round(pct(times, 0.95), 2),
+        "verdicts": dict(sorted(
+            Counter(f"{e.stop_reason}/{outcomes[e.episode_id]}" for e in view.episodes).items()
+        )),
+        "not_passed": [
+            e.events[-1].event.detail[:300] for e in view.episodes
+            if outcomes[e.episode_id] != "passed"
+        ],
+    }  # fmt: skip
+
+
+def row_line(row: dict[str, object]) -> str:
+    """One measured run as a line."""
+    load = f"{row['burners']} burners" if row["burners"] else "idle"
+    return (
+        f"  {row['framework']:<10} concurrency {row['concurrency']}, {load:<9} "
+        f"(load avg before {row['load_before']}): p50 {row['episode_s_p50']:.1f} s, "
+        f"p95 {row['episode_s_p95']:.1f} s per episode, {row['wall_s']:.0f} s wall, "
+        f"{row['verdicts']}"
+        + "".join(f"\n    not passed: {detail}" for detail in list(row["not_passed"]))
+    )
+
+
+async def measure_under_load(episodes: int) -> None:
+    """Time per ui episode at browser concurrency 1 and 8, idle and loaded; write the JSON."""
+    print(f"time per ui episode under load ({episodes} episodes per run, {os.cpu_count()} CPUs):")
+    rows = []
+    for framework in LOAD_FRAMEWORKS:
+        with tempfile.TemporaryDirectory() as folder:
+            rows += await measure_loaded(framework, episodes, Path(folder))
+    out = ROOT / "benchmarks" / "results" / "browser-load.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(rows, indent=2), encoding="utf-8")
+
+
+async def main(
+    rounds: int, sessions: int, ui_episodes: int = 5, part: str = "all", load_episodes: int = 8
+) -> None:
     """Run the measurements and print the figures."""
     if part in ("all", "shop"):
         await measure_shop(rounds, sessions)
     if part in ("all", "ui"):
         report_chat_uis(await measure_chat_uis(ui_episodes))
+    if part in ("all", "load"):
+        await measure_under_load(load_episodes)
 
 
 async def measure_shop(rounds: int, sessions: int) -> None:
@@ -311,6 +399,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--ui-episodes", type=int, default=5)
-    parser.add_argument("--part", choices=["all", "shop", "ui"], default="all")
+    parser.add_argument("--load-episodes", type=int, default=8)
+    parser.add_argument("--part", choices=["all", "shop", "ui", "load"], default="all")
     args = parser.parse_args()
-    anyio.run(main, args.rounds, args.sessions, args.ui_episodes, args.part)
+    anyio.run(main, args.rounds, args.sessions, args.ui_episodes, args.part, args.load_episodes)

@@ -54,6 +54,8 @@ BLIND = (
     ("gym", "Gym"),
     ("library", "Library"),
     ("vet", "Vet"),
+    ("grocery", "Grocery"),
+    ("parking", "Parking"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""

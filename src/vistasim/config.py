@@ -181,12 +181,15 @@ class UserSpec(_Section):
 class WidgetSpec(_Section):
     """The product's chat widget. Unset selectors come from the framework found on the page.
 
-    `framework = "auto"` probes the page: Gradio, Streamlit and Chainlit pages are recognized by
-    their own markers, other pages by common chat markup (`generic`) or an ARIA `role=log` with
-    a textbox (`aria`). Selectors set here replace that framework's.
+    `framework = "auto"` probes the page: Gradio, Streamlit, Chainlit, Shiny, Panel and NiceGUI
+    pages are recognized by their own markers, other pages by common chat markup (`generic`) or an
+    ARIA `role=log` with a textbox (`aria`). Selectors set here replace that framework's;
+    `vistasim web inspect URL` shows what each one finds.
     """
 
-    framework: Literal["auto", "gradio", "streamlit", "chainlit", "generic", "aria"] = "auto"
+    framework: Literal[
+        "auto", "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "generic", "aria"
+    ] = "auto"
     """Whose selectors to start from; `auto` finds out from the page."""
     input: str | None = None
     """The text field messages are typed into."""
@@ -196,6 +199,9 @@ class WidgetSpec(_Section):
     """Every message of the widget transcript, in order (CSS)."""
     agent_message: str | None = None
     """The agent's messages (CSS)."""
+    author: str | None = None
+    """Inside each message block (`container`), who wrote it (CSS), for widgets that mark their
+    messages only by the author's name: 'User' or 'You' is the user, any other the agent."""
     open_button: str | None = None
     """A launcher that opens a collapsed widget."""
     container: str | None = None
@@ -208,9 +214,12 @@ class WidgetSpec(_Section):
     """A reply is complete once nothing shows busy and its text has not changed for this long;
     default 1500 ms (streamed replies may pause), 300 ms on the built-in domains' sites."""
     timeout_s: float = Field(default=30.0, gt=0, le=3600)
-    """Longest wait for one complete reply, from finding the widget to the settled text."""
+    """Longest wait for a reply that shows no progress: a turn fails once neither the reply's
+    text nor the widget's busy state has changed for this long (a reply that keeps moving is
+    waited for up to 10 times this)."""
     find_timeout_s: float = Field(default=10.0, gt=0, le=600)
-    """Longest wait for the widget to appear when a page opens."""
+    """Longest wait for the widget to appear once the page stopped loading and drawing (a page
+    still loading is waited for up to 6 times this)."""
 
 
 class WebSpec(_Section):
@@ -235,6 +244,9 @@ class WebSpec(_Section):
     """URL pattern of the widget's request whose JSON answer may carry `tool_calls`."""
     trace_url: HttpUrl | None = None
     """An endpoint listing the agent's tool calls, when the page does not expose them."""
+    concurrency: int | None = Field(default=None, ge=1, le=256)
+    """Web episodes in flight at once, each with its own browser page; default: one per CPU
+    (at least 2). `run.concurrency` still caps it."""
 
 
 class CacheSpec(_Section):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from pydantic import JsonValue
 
@@ -124,6 +125,18 @@ _ID_TOKEN = re.compile(
 
 def text_values(text: str) -> set[Value]:
     """Return the money, dates, times and quantities a text states."""
+    return set(_text_values_cached(text))
+
+
+# Several detectors, the validity checks and the offline user read the same replies and tool
+# results; parsing each text once per process made computing a run's metrics about twice as fast
+# (benchmarks/README.md, "Results commands"). Pure functions of a string, so a bounded cache
+# is safe; callers get a fresh set to change.
+_PARSED_TEXTS = 32_768
+
+
+@lru_cache(maxsize=_PARSED_TEXTS)
+def _text_values_cached(text: str) -> frozenset[Value]:
     found: set[Value] = set()
     for match in _MONEY_TEXT.finditer(text):
         found.add(("money", _money(match.group(1) or match.group(2))))
@@ -149,7 +162,7 @@ def text_values(text: str) -> set[Value]:
     for match in _ISO_YEAR_DATE.finditer(text):
         found.add(("weekday", _weekday(match)))
     found |= _quantities(text)
-    return found
+    return frozenset(found)
 
 
 def _quantities(text: str) -> set[Value]:
@@ -205,13 +218,20 @@ def json_values(value: JsonValue, key: str = "") -> set[Value]:
 
 
 def money_amount(text: str) -> float | None:
-    """The amount a text states when it is an amount and nothing else ("£1.75", "12.50 EUR").
+    """The amount of a text that is an amount and nothing else, or a rate.
 
-    >>> money_amount("£1,250.50"), money_amount("£1.75 outstanding")
-    (1250.5, None)
+    "£1.75", "12.50 EUR", "£1.60 per 100 g" are amounts; "£1.75 owed" is a sentence.
+
+    >>> money_amount("£1,250.50"), money_amount("£1.60 per 100 g"), money_amount("£1.75 owed")
+    (1250.5, 1.6, None)
     """
-    whole = _MONEY_TEXT.fullmatch(text.strip())
+    text = _RATE_AFTER.sub("", text.strip())
+    whole = _MONEY_TEXT.fullmatch(text)
     return float(_money(whole.group(1) or whole.group(2))) if whole else None
+
+
+_RATE_AFTER = re.compile(r"\s*(?:(?:per|each|a|an)\b|/)\s*[\w .]*$", re.IGNORECASE)
+"""What follows a price to make it a rate ("£1.60 per 100 g", "£42.00 a month", "€3/kg")."""
 
 
 def numeric_days(match: re.Match[str]) -> set[str]:
@@ -228,7 +248,12 @@ def numeric_days(match: re.Match[str]) -> set[str]:
 
 def text_ids(text: str) -> set[str]:
     """Return the id-like tokens (letters and digits: W1003, BIO101-B, R204) of a text."""
-    return {m.group(0) for m in _ID_TOKEN.finditer(text)}
+    return set(_text_ids_cached(text))
+
+
+@lru_cache(maxsize=_PARSED_TEXTS)
+def _text_ids_cached(text: str) -> frozenset[str]:
+    return frozenset(m.group(0) for m in _ID_TOKEN.finditer(text))
 
 
 def id_shape(token: str) -> str:
@@ -243,7 +268,7 @@ def _keyed_number(key: str, number: float) -> set[Value]:
     parts = key.split("_")
     if "of" in parts or parts[-1] in ("day", "date"):
         return set()  # `day_of_month: 20`, `bill_due_day: 28`: a day of the month, no amount
-    if key.endswith("_cents") or key == "cents":
+    if parts[-1] in ("cents", "pence", "minor", "p"):  # `refund_pence: 4140` is £41.40
         return {("money", f"{number / 100:.2f}")}
     if _MONEY_KEY.search(key):
         return {("money", f"{number:.2f}")}

@@ -104,8 +104,46 @@ async def _set_cookie(_request: Any) -> Response:
     return response
 
 
+VEILED = """<!doctype html><html><head><title>Veiled</title></head><body>
+<div id="veil" style="position:fixed;inset:0;background:#fff8">loading...</div>
+<button data-semantic-id="go" onclick="document.getElementById('out').textContent = 'clicked'">
+Go</button><p id="out"></p>
+<script>
+  // Busy for 3 s, talking to its server meanwhile, as a page still loading its data is.
+  const ticking = setInterval(() => fetch("/tick"), 200);
+  setTimeout(() => { clearInterval(ticking); document.getElementById("veil").remove(); }, 3000);
+</script></body></html>"""
+
+# A chat widget drawn in a shadow root, in the common markup: found and read through it.
+SHADOW_CHAT = """<!doctype html><html><head><title>Shadow chat</title></head><body>
+<h1>Help</h1><support-chat></support-chat>
+<script>
+customElements.define("support-chat", class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({mode: "open"});
+    root.innerHTML = `<div class="chat"><div id="chat-log"></div>
+      <textarea aria-label="Message"></textarea>
+      <button type="submit" aria-label="Send">Send</button></div>`;
+    const log = root.getElementById("chat-log"), box = root.querySelector("textarea");
+    const say = (cls, text) => { const p = document.createElement("p");
+      p.className = cls; p.textContent = text; log.appendChild(p); };
+    root.querySelector("button").onclick = () => {
+      const text = box.value; box.value = ""; say("user", text);
+      setTimeout(() => say("agent", "Echo: " + text), 300);
+    };
+  }
+});
+</script></body></html>"""
+
+
+async def _slow_page(_request: Any) -> Response:
+    await anyio.sleep(1.5)
+    return HTMLResponse("<title>Slow</title><p>the slow page</p>")
+
+
 def fixture_app() -> Starlette:
-    """Pages without semantic ids (aria fallback), links off-site, and a cookie setter."""
+    """Pages without semantic ids (aria fallback), links off-site, a cookie setter, slow and busy
+    pages, and a chat widget in a shadow root."""
     return Starlette(
         routes=[
             Route("/plain", _page(PLAIN)),
@@ -113,5 +151,9 @@ def fixture_app() -> Starlette:
             Route("/cookie", _set_cookie),
             Route("/poll", _page(POLL)),
             Route("/hang", _hang),
+            Route("/veiled", _page(VEILED)),
+            Route("/tick", _page("tick")),
+            Route("/slow-page", _slow_page),
+            Route("/shadow-chat", _page(SHADOW_CHAT)),
         ]
     )

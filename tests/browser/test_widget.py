@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from vistasim.agent import Turn, WebChatAgent
 from vistasim.browser import (
     FRAMEWORK_WIDGETS,
     WidgetMessage,
@@ -98,3 +99,20 @@ async def test_page_view_reads_the_transcript_through_the_sessions_widget(sessio
 async def test_default_selectors_read_no_transcript_from_a_framework_page(session):
     await session.page.set_content(GRADIO_LIKE)
     assert await read_chat(session.page, WidgetSelectors()) == ()
+
+
+async def test_a_widget_in_a_shadow_root_is_found_driven_and_read(session, site):
+    await session.goto(f"{site}/shadow-chat")
+    widget = await find_widget(session.page, timeout_s=5.0)
+    assert widget.framework == "generic"
+    agent = WebChatAgent(session.page, widget=widget.selectors, settle_ms=300, timeout_s=10)
+    reply = await agent.respond(Turn(episode_id="e", message="where is my parcel?"))
+    await agent.aclose()
+    assert reply.text == "Echo: where is my parcel?"
+    assert await read_chat(session.page, widget.selectors) == (
+        WidgetMessage(role="user", text="where is my parcel?"),
+        WidgetMessage(role="agent", text="Echo: where is my parcel?"),
+    )
+    view = await session.observe(widget=widget.selectors)
+    assert "Help" in view.text and "Echo" not in view.text  # the transcript is shown apart
+    assert [m.role for m in view.chat] == ["user", "agent"]

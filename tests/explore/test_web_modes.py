@@ -54,7 +54,7 @@ def _channels(episode) -> Counter:
 
 @pytest.mark.parametrize(
     ("domain", "scenario"),
-    [("shop", "shop-hybrid-refund-coupon-status"), ("school", "school-reschedule-conflict-free")],
+    [("shop", "shop-hybrid-refund-coupon-status"), ("school", "school-hybrid-waiver-exam-seats")],
 )
 async def test_hybrid_user_uses_ui_api_and_chat_in_one_episode(tmp_path, domain, scenario):
     _, view = await _run(tmp_path, _config(domain, "hybrid"), _scenarios(domain, scenario))

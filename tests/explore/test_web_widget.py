@@ -70,9 +70,9 @@ def site() -> Iterator[str]:
             page = self.path.strip("/")
             if page == "once":
                 visits["once"] += 1
-            # One navigation is two requests: the origin guard checks the page with redirects
-            # off, then the browser loads it; so "once" shows the widget to the first navigation.
-            first = page == "once" and visits["once"] <= 2
+            # One navigation is one request (the origin guard checks what the browser sends):
+            # "once" shows the widget to the first navigation only.
+            first = page == "once" and visits["once"] <= 1
             body = WIDGET if page == "chat" or first else PLAIN
             data = body.encode()
             self.send_response(404 if page == "missing" else 200)

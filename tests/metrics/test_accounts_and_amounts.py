@@ -7,7 +7,7 @@ from vistasim.metrics import find_all
 from ._builders import agent, criteria, episode, make_run, stop, user
 
 TOOLS = ["verify_member", "list_loans", "pay_fine", "replace_card"]
-WRITES = ("pay_fine", "replace_card")
+WRITES = ("pay_fine", "replace_card", "cancel_order")
 
 
 def call(name, result=None, *, error=None, **args):
@@ -204,3 +204,43 @@ def test_an_exam_date_read_out_a_day_early_is_found():
     right = labels(user("When is my HIST110 final?"), schedule,
                    agent("Your HIST110 final is on Tuesday, December 8 at 09:00."))
     assert "misquoted-result" in early and "misquoted-result" not in right
+
+
+def test_a_refund_said_as_the_total_before_the_discount_contradicts_the_call():
+    order = call("get_order", {"order_id": "FB-1", "items_total": "£46.00", "discount": "£4.60"},
+                 order_id="FB-1")  # fmt: skip
+    cancel = call("cancel_order", {"order_id": "FB-1", "refund_pence": 4140}, order_id="FB-1")
+    wrong = labels(user("Cancel FB-1."), order, cancel,
+                   agent("Done: order FB-1 is cancelled. £46.00 will be refunded."))
+    right = labels(user("Cancel FB-1."), order, cancel,
+                   agent("Done: order FB-1 is cancelled. £41.40 will be refunded."))
+    assert "contradicts-call" in wrong and "contradicts-call" not in right
+
+
+def test_a_price_per_unit_in_a_proposal_is_a_rate_the_search_read():
+    search = call("search_products", [{"sku": "P105", "price": "£1.60 per 100 g"}], query="cheddar")
+    add = call("pay_fine", {"line_total": "£8.00", "total": "£29.55"}, sku="P105")
+    found = labels(user("Add 500 g of cheddar."), search,
+                   agent("Add 500 g Mature cheddar (£1.60 per 100 g). Shall I go ahead?"),
+                   user("Yes."), add, agent("Done: cheddar added, 500 g."))  # fmt: skip
+    assert "contradicts-call" not in found
+
+
+def test_a_fee_charged_after_the_proposal_said_no_charge_is_found_even_if_the_user_knew():
+    moved = call("pay_fine", {"fee_charged": "£3.00"}, order_id="FB-2")
+    found = labels(user("Move it; I know there's a £3 charge."),
+                   agent("I'll move FB-2 to tomorrow. There's no charge for this move. Shall I?"),
+                   user("Yes, go ahead."), moved, agent("Done: moved; £3.00 charged."))
+    told = labels(user("Move it."),
+                  agent("Moving FB-2 costs £3.00; nothing else changes. Shall I?"),
+                  user("Yes, go ahead."), moved, agent("Done: moved; £3.00 charged."))
+    assert "unstated-fee" in found and "unstated-fee" not in told
+
+
+def test_a_fee_the_system_names_in_its_refusal_after_a_no_charge_proposal_is_found():
+    declined = call("pay_fine", error="the £3.00 late-change fee was declined: card expired",
+                    order_id="FB-3")  # fmt: skip
+    found = labels(agent("I'll move FB-3. There's no charge for this move. Shall I go ahead?"),
+                   user("Yep, go ahead."), declined,
+                   agent("Sorry, the £3.00 late-change fee was declined."))  # fmt: skip
+    assert "unstated-fee" in found

@@ -147,3 +147,31 @@ def test_every_call_of_a_built_in_tool_is_a_write_exactly_when_its_state_changed
     assert len(changed) >= 5
     for name, seen in changed.items():
         assert seen == {name in listed}, (name, seen)
+
+
+WRITES = {
+    "shop": {"apply_coupon", "cancel_order", "escalate_to_human", "exchange_item",
+             "return_items", "update_address"},
+    "school": {"drop_course", "enroll_student", "escalate_to_human", "reschedule_student_exam",
+               "waive_fee"},
+}  # fmt: skip
+READS = {
+    "shop": {"find_customer", "get_order", "get_product", "search_products"},
+    "school": {"get_exam_schedule", "get_fee_status", "get_schedule", "list_courses",
+               "verify_student"},
+}  # fmt: skip
+
+
+def test_each_built_in_tool_is_a_write_exactly_where_its_state_digest_changed(played):
+    """Every successful call of a tool that changes the database carries the changes the
+    environment saw (table, record, fields); a read never does, whatever its name says."""
+    domain, view, _ = played
+    changed: dict[str, set[bool]] = {}
+    for episode in view.episodes:
+        for stored in episode.events:
+            call = stored.event
+            if isinstance(call, ToolCall) and call.error is None:
+                changed.setdefault(call.name, set()).add(bool(call.changes))
+    assert set(changed) == WRITES[domain] | READS[domain]
+    assert {t for t, seen in changed.items() if seen == {True}} == WRITES[domain]
+    assert {t for t, seen in changed.items() if seen == {False}} == READS[domain]

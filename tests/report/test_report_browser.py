@@ -48,8 +48,8 @@ async def test_a_failure_leads_to_its_episode_and_the_tree_to_transcripts(browse
     target = (await link.get_attribute("href")).removeprefix("#")
     await link.click()
     episode = page.locator(f"[id='{target}']")
+    await episode.locator(".transcript .line.agent").first.wait_for()
     assert await episode.get_attribute("open") is not None
-    assert await episode.locator(".transcript .line.agent").count() > 0
     assert await episode.locator(".facts a[href^='#cause-']").count() > 0
 
     scenario = page.locator("details.scenario").last
@@ -57,6 +57,7 @@ async def test_a_failure_leads_to_its_episode_and_the_tree_to_transcripts(browse
     node = scenario.locator("details.episode").first
     await node.locator("summary").click()
     lines = node.locator(".transcript .line")
+    await lines.first.wait_for()  # drawn on the `toggle` event, which fires after the click
     assert await lines.count() > 0
     assert "user" in await lines.first.inner_text()
 

@@ -1,5 +1,6 @@
 """Adapters that reach the agent under test."""
 
+from vistasim.agent._chat_endpoint import EndpointChatModel
 from vistasim.agent._http import body_cap
 from vistasim.agent._http_json import HttpJsonAgent
 from vistasim.agent._model_agent import ModelAgent
@@ -16,15 +17,19 @@ from vistasim.agent._requests import (
 from vistasim.agent._tokens import count_tokens
 from vistasim.agent._types import AgentAdapter, Reply, RestoreStrategy, Turn, Utterance
 from vistasim.agent._web import WebChatAgent, WidgetSelectors
+from vistasim.agent._web_inspect import PageInspection, PartFound, inspect_page
 from vistasim.agent._web_trace import HttpTraceSource, TraceSource
 
 __all__ = [
     "AgentAdapter",
     "ENVIRONMENT_TOOLS",
+    "EndpointChatModel",
     "HttpJsonAgent",
     "HttpTraceSource",
     "ModelAgent",
     "OpenAIChatAgent",
+    "PageInspection",
+    "PartFound",
     "PastTurn",
     "PythonAgent",
     "Reply",
@@ -39,6 +44,7 @@ __all__ = [
     "check_agent_spec",
     "count_tokens",
     "digest_request",
+    "inspect_page",
     "open_agent",
     "past_turns",
     "proxy_requests",

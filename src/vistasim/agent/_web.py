@@ -1,32 +1,47 @@
 """Reach an agent under test through the chat widget on its web page.
 
 Many products expose their agent only as a chat widget in their site, often drawn by a chat
-framework (Gradio, Streamlit, Chainlit). `WebChatAgent` drives that widget in the Playwright page
-the simulated user also acts in: it finds the widget (`browser.find_widget`), waits until the
-widget can take a message, types and sends it, and waits until the reply is complete: no busy
-indicator (stop button, status widget, running state) and no change to the text for a settle time
-long enough for replies that stream with pauses. The agent's tool calls are read from the
-widget's network answer when it reports them (the built-in domains answer `{reply, tool_calls}`),
-else from a `data-tool-calls` attribute on the message, else from a `TraceSource`.
+framework (Gradio, Streamlit, Chainlit, Shiny, Panel, NiceGUI). `WebChatAgent` drives that
+widget in the Playwright page the simulated user also acts in: it finds the widget
+(`browser.find_widget`), waits until the widget can take a message, types and sends it, and
+waits until the reply is complete: no busy indicator (stop button, status widget, running state)
+and no change to the text for a settle time long enough for replies that stream with pauses. The
+agent's tool calls are read from the widget's network answer when it reports them (the built-in
+domains answer `{reply, tool_calls}`), else from a `data-tool-calls` attribute on the message,
+else from a `TraceSource`.
 
 Failing to reach the widget (not found, never ready, the send ignored) is a `BrowserError`: the
-episode is errored, since nothing of the agent was tested. What happens after the message was
-delivered (no reply, a failed request, a crash) is the agent's: `AgentError`.
+episode is errored, since nothing of the agent was tested; so is a reply on the page that no
+selector marks as the agent's (`_web_unread.py`). What happens after the message was delivered
+(no reply, a failed request, a crash) is the agent's: `AgentError`. Waits are measured by
+progress, not by a fixed clock: a reply that keeps moving is waited for (`timeout_s` counts
+from its last change), so a loaded machine makes turns slow, not failed.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from vistasim.agent._types import Reply, RestoreStrategy, Turn, Utterance
 from vistasim.agent._web_calls import attribute_tool_calls, glob_to_regex, network_tool_calls
-from vistasim.agent._web_send import is_navigation, send_message, wait_until_idle
+from vistasim.agent._web_send import TurnClock, send_message, wait_until_idle
 from vistasim.agent._web_trace import TraceSource
-from vistasim.browser import WidgetSelectors, WidgetState, find_widget, poll_widget, read_chat
+from vistasim.agent._web_unread import UNREAD_WORDS, page_words, unattributed, unread_error
+from vistasim.browser import (
+    PageActivity,
+    WidgetSelectors,
+    WidgetState,
+    find_widget,
+    patiently,
+    poll_widget,
+    read_chat,
+    replaced_by_navigation,
+)
 from vistasim.errors import AgentError, BrowserError, MissingExtraError
 from vistasim.events import ToolCall
 
@@ -37,9 +52,8 @@ __all__ = ["DEFAULT_SETTLE_MS", "WebChatAgent", "WidgetSelectors"]
 
 _POLL_S = 0.05
 _BODY_LIMIT = 2000
-_UNREAD_WORDS = 3
-"""New words on the page after a send, with no agent message read, that mean the reply is there
-but unreadable (fewer: the agent said nothing)."""
+_CAP_TURNS = 10
+"""A turn that keeps moving still ends after this many `timeout_s`."""
 DEFAULT_SETTLE_MS = 1500
 """A reply is complete once its text has not changed for this long (and nothing shows busy)."""
 
@@ -91,6 +105,7 @@ class WebChatAgent:
         self._crashed = False
         page.on("response", self._on_response)
         page.on("crash", self._on_crash)
+        self._activity = PageActivity(page)
 
     @property
     def widget(self) -> WidgetSelectors | None:
@@ -106,11 +121,13 @@ class WebChatAgent:
             BrowserError: the widget was not found, never became ready or ignored the send; or
                 the page or the browser was closed under the adapter.
         """
-        deadline = time.monotonic() + self._timeout_s
+        cap_s = self._timeout_s * _CAP_TURNS
+        clock = TurnClock(timeout_s=self._timeout_s, cap_s=cap_s, activity=self._activity)
         since = time.time()
         try:
-            with anyio.fail_after(self._timeout_s + 1):  # backstop; each wait has its own bound
-                return await self._turn(turn.message, deadline, since)
+            # A backstop: each wait has its own bound, which grows while the page makes progress.
+            with anyio.fail_after(cap_s + self._timeout_s):
+                return await self._turn(turn.message, clock, since)
         except TimeoutError:
             raise self._timeout_error("", ()) from None
         except _playwright().Error as exc:
@@ -135,6 +152,7 @@ class WebChatAgent:
         self._crashed = False
         page.on("response", self._on_response)
         page.on("crash", self._on_crash)
+        self._activity = PageActivity(page)
 
     async def aclose(self) -> None:
         """Stop listening to the page (the page and browser belong to the caller)."""
@@ -146,58 +164,62 @@ class WebChatAgent:
     def _stop_listening(self) -> None:
         self._page.remove_listener("response", self._on_response)
         self._page.remove_listener("crash", self._on_crash)
+        self._activity.close()
 
-    async def _turn(self, message: str, deadline: float, since: float) -> Reply:
-        widget = await self._find_widget(deadline)
-        field = await self._find_input(widget, deadline)
-        idle = await wait_until_idle(self._page, widget, field, deadline)
+    async def _turn(self, message: str, clock: TurnClock, since: float) -> Reply:
+        widget = await self._find_widget()
+        field = await self._find_input(widget, clock)
+        idle = await wait_until_idle(self._page, widget, field, clock)
         self._responses.clear()
-        self._page_before = (await self._page_words(), message)
-        sent_at = time.monotonic()
-        await send_message(self._page, widget, field, message, deadline)
-        text, attrs, first_at, changed_at = await self._wait_reply(
-            widget, len(idle.agent_texts), deadline
-        )
+        self._page_before = (await page_words(self._page, _playwright().Error), message)
+        await send_message(self._page, widget, field, message, clock)
+        reading = await self._wait_reply(widget, idle, message, clock)
         return Reply(
-            text=text,
-            tool_calls=await self._tool_calls(attrs, since, deadline),
+            text=reading.text,
+            tool_calls=await self._tool_calls(reading.attrs, since),
             metadata={
-                "latency_s": round(changed_at - sent_at, 4),
-                "first_s": round(first_at - sent_at, 4),
+                "latency_s": round(reading.changed_at - reading.sent_at, 4),
+                "first_s": round(reading.first_at - reading.sent_at, 4),
             },
         )
 
-    async def _find_widget(self, deadline: float) -> WidgetSelectors:
+    async def _find_widget(self) -> WidgetSelectors:
         if self._widget is None:
-            left = max(0.1, deadline - time.monotonic())
-            self._widget = (await find_widget(self._page, timeout_s=left)).selectors
+            self._widget = (await find_widget(self._page, timeout_s=self._timeout_s)).selectors
             self._url_re = _url_pattern(self._widget)
         return self._widget
 
-    async def _find_input(self, widget: WidgetSelectors, deadline: float) -> Locator:
+    async def _find_input(self, widget: WidgetSelectors, clock: TurnClock) -> Locator:
         """Return the visible widget input, clicking the launcher first if the widget is closed."""
         field = self._page.locator(widget.input).filter(visible=True).first
         if not await field.count() and widget.open_button:
             launcher = self._page.locator(widget.open_button).filter(visible=True).first
             if await launcher.count():
-                await launcher.click(timeout=_ms_left(deadline))
-                await self._wait_quiet(widget, deadline)
+                trial = launcher.click  # actionable yet? (a trial click does nothing)
+                await patiently(lambda ms: trial(trial=True, timeout=ms), self._activity,
+                                clock.patience())  # fmt: skip
+                await launcher.click(timeout=clock.patience().cap_s * 1000)
+                await self._wait_quiet(widget, clock)
         try:
-            await field.wait_for(state="visible", timeout=_ms_left(deadline))
+            await patiently(
+                lambda ms: field.wait_for(state="visible", timeout=ms),
+                self._activity,
+                clock.patience(),
+            )
         except _playwright().TimeoutError:
             raise BrowserError(
                 f"no chat widget input matching {widget.input!r} is visible on "
-                f"{self._page.url!r} after {self._timeout_s:g} s; set [web.widget] input (and "
+                f"{self._page.url!r} after {clock.elapsed():.0f} s; set [web.widget] input (and "
                 "open_button if a launcher opens the widget)",
                 url=self._page.url,
                 selector=widget.input,
             ) from None
         return field
 
-    async def _wait_quiet(self, widget: WidgetSelectors, deadline: float) -> None:
+    async def _wait_quiet(self, widget: WidgetSelectors, clock: TurnClock) -> None:
         """Wait until the agent messages stop changing, so a greeting on open is not a reply."""
         last, changed_at = None, time.monotonic()
-        while time.monotonic() < deadline:
+        while not clock.over():
             texts = (await poll_widget(self._page, widget)).agent_texts
             if texts != last:
                 last, changed_at = texts, time.monotonic()
@@ -206,60 +228,39 @@ class WebChatAgent:
             await anyio.sleep(_POLL_S)
 
     async def _wait_reply(
-        self, widget: WidgetSelectors, before: int, deadline: float
-    ) -> tuple[str, list[str | None], float, float]:
-        """Poll the agent messages after the first `before` until the reply is complete.
+        self, widget: WidgetSelectors, before: WidgetState, message: str, clock: TurnClock
+    ) -> _Reading:
+        """Poll the widget after the send until the reply is complete.
 
         Complete means: some text, no busy indicator, and neither changed for the settle time.
+        The wait lasts while the reply moves: it fails once nothing (its text, the busy
+        indicators, the transcript) has changed for `timeout_s`, or after `_CAP_TURNS` times
+        that in all; a reply on the page that no selector marks as the agent's is an
+        unreadable reply, not a missing one.
         """
-        last = ""
-        attrs: list[str | None] = []
-        busy: tuple[str, ...] = ()
-        first_at = changed_at = 0.0
-        quiet_since = time.monotonic()
+        reading = _Reading(before=before, message=message, sent_at=time.monotonic())
         while True:
             await self._check_failures()
             state = await self._poll(widget)
             now = time.monotonic()
             if state is not None:
-                new = state.agent_texts[before:]
-                text = "\n".join(t for t, _ in new).strip()
-                busy = state.busy
-                if text != last:
-                    last, attrs, changed_at = text, [a for _, a in new], now
-                    first_at = first_at or (now if text else 0.0)
-                if busy or changed_at == now:
-                    quiet_since = now
-            if last and not busy and now - quiet_since >= self._settle_s:
-                return last, attrs, first_at, changed_at
-            if now >= deadline:
-                if not last and not busy and await self._page_changed():
-                    raise self._unread_error()
-                raise self._timeout_error(last, busy)
+                reading.update(state, now)
+            if reading.text and not reading.busy and now - reading.quiet_since >= self._settle_s:
+                return reading
+            if reading.unread and not reading.busy and now - reading.quiet_since >= self._settle_s:
+                raise unread_error(self._page.url, _unread_detail(reading.unread))
+            if now - reading.moved_at >= self._timeout_s or clock.elapsed() >= clock.cap_s:
+                await self._give_up(reading)
             await anyio.sleep(_POLL_S)
 
-    async def _page_words(self) -> set[str]:
-        try:
-            text = await self._page.evaluate("document.body ? document.body.innerText : ''")
-        except _playwright().Error:
-            return set()
-        return set(str(text).casefold().split())
-
-    async def _page_changed(self) -> bool:
-        """Whether new text showed on the page after the send, though no agent message did."""
-        before, message = self._page_before
-        new = await self._page_words() - before - set(message.casefold().split())
-        return len(new) >= _UNREAD_WORDS
-
-    def _unread_error(self) -> BrowserError:
-        # New text appeared but no selector took it for the agent's: vistasim cannot read this
-        # widget, and a harness that cannot read must never score the agent.
-        return BrowserError(
-            f"the reply could not be read on {self._page.url!r}: the page showed new text after "
-            "the message was sent, but nothing matched the agent's messages; set "
-            "[web.widget] agent_message to a selector of the agent's replies",
-            url=self._page.url,
-        )
+    async def _give_up(self, reading: _Reading) -> None:
+        """Fail the turn: an unreadable reply if new words showed, else no complete reply."""
+        if not reading.text and not reading.busy:
+            before, message = self._page_before
+            new = await page_words(self._page, _playwright().Error) - before
+            if len(new - set(message.casefold().split())) >= UNREAD_WORDS:
+                raise unread_error(self._page.url, "the page shows new text, but no agent message")
+        raise self._timeout_error(reading.text, reading.busy)
 
     async def _poll(self, widget: WidgetSelectors) -> WidgetState | None:
         """Look at the widget; `None` while the page is being replaced."""
@@ -267,7 +268,7 @@ class WebChatAgent:
             return await poll_widget(self._page, widget)
         except _playwright().Error as exc:
             # Widgets that post a form reload the page: wait for the new page's transcript.
-            if not is_navigation(exc):
+            if not replaced_by_navigation(exc):
                 raise
             return None
 
@@ -283,9 +284,8 @@ class WebChatAgent:
                     body=body,
                 )
 
-    async def _tool_calls(
-        self, attrs: list[str | None], since: float, deadline: float
-    ) -> tuple[ToolCall, ...]:
+    async def _tool_calls(self, attrs: list[str | None], since: float) -> tuple[ToolCall, ...]:
+        deadline = time.monotonic() + self._timeout_s
         found, calls = await network_tool_calls(self._responses, deadline)
         if found:
             return calls
@@ -331,10 +331,6 @@ def _url_pattern(widget: WidgetSelectors) -> re.Pattern[str] | None:
     return None if widget.reply_url is None else glob_to_regex(widget.reply_url)
 
 
-def _ms_left(deadline: float) -> float:
-    return max(1.0, (deadline - time.monotonic()) * 1000)
-
-
 def _first_line(exc: Exception) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
@@ -347,3 +343,47 @@ def _playwright() -> Any:
     except ImportError:
         raise MissingExtraError("playwright", "browser") from None
     return api
+
+
+@dataclass(kw_only=True)
+class _Reading:
+    """What the adapter has read of one reply so far."""
+
+    before: WidgetState
+    """The widget just before the send."""
+    message: str
+    sent_at: float
+    text: str = ""
+    """The agent's new messages, joined."""
+    attrs: list[str | None] = field(default_factory=list)
+    busy: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()
+    """New transcript lines that are neither the agent's nor the message sent."""
+    first_at: float = 0.0
+    changed_at: float = 0.0
+    moved_at: float = 0.0
+    """When anything read last changed (text, busy indicators, unread lines)."""
+    quiet_since: float = 0.0
+    """Since when nothing has changed and nothing shows busy."""
+
+    def __post_init__(self) -> None:
+        self.changed_at = self.moved_at = self.quiet_since = self.sent_at
+
+    def update(self, state: WidgetState, now: float) -> None:
+        """Take in one look at the widget."""
+        new = state.agent_texts[len(self.before.agent_texts) :]
+        text = "\n".join(t for t, _ in new).strip()
+        unread = unattributed(self.before.chat, state.chat, self.message)
+        moved = text != self.text or state.busy != self.busy or unread != self.unread
+        if text != self.text:
+            self.text, self.attrs, self.changed_at = text, [a for _, a in new], now
+            self.first_at = self.first_at or (now if text else 0.0)
+        self.busy, self.unread = state.busy, unread
+        if moved:
+            self.moved_at = now
+        if moved or state.busy:
+            self.quiet_since = now
+
+
+def _unread_detail(lines: tuple[str, ...]) -> str:
+    return f"the widget shows a new message {lines[-1][:120]!r} that is not marked as the agent's"

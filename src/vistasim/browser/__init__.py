@@ -1,6 +1,7 @@
 """The browser channel: Chromium via Playwright, page observations and web actions."""
 
 from vistasim.browser._actions import ACTION_DESCRIPTIONS, StepResult, execute_step, locate
+from vistasim.browser._activity import PageActivity, Patience, patiently, replaced_by_navigation
 from vistasim.browser._discover import LAUNCH_ARGS, find_chromium
 from vistasim.browser._labels import name_unlabeled
 from vistasim.browser._observe import estimate_tokens, fit_budget, observe_page, parse_aria_snapshot
@@ -24,14 +25,18 @@ from vistasim.browser._types import (
     WidgetMessage,
 )
 from vistasim.browser._widget import (
-    FRAMEWORK_WIDGETS,
     FoundWidget,
-    WidgetFramework,
-    WidgetSelectors,
     WidgetState,
+    count_parts,
     find_widget,
     poll_widget,
     read_chat,
+)
+from vistasim.browser._widget_selectors import (
+    FRAMEWORK_WIDGETS,
+    USER_AUTHORS,
+    WidgetFramework,
+    WidgetSelectors,
 )
 
 __all__ = [
@@ -48,18 +53,22 @@ __all__ = [
     "WEB_STEPS",
     "Launcher",
     "Navigate",
+    "PageActivity",
     "PageSession",
     "PageView",
+    "Patience",
     "Scroll",
     "SelectOption",
     "StepResult",
     "TypeText",
+    "USER_AUTHORS",
     "WebActionKind",
     "WebStep",
     "WidgetFramework",
     "WidgetMessage",
     "WidgetSelectors",
     "WidgetState",
+    "count_parts",
     "estimate_tokens",
     "execute_step",
     "find_chromium",
@@ -72,6 +81,8 @@ __all__ = [
     "observe_page",
     "origin_of",
     "parse_aria_snapshot",
+    "patiently",
     "poll_widget",
     "read_chat",
+    "replaced_by_navigation",
 ]

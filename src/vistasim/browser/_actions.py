@@ -3,20 +3,30 @@
 A model picks targets from the last observation and may be wrong (a stale id, a disabled button,
 typing into a select). Those are normal outcomes for a user, not crashes: each executor returns a
 `StepResult` carrying an error the model can read and repair, and never raises for them. After an
-action we wait briefly (bounded) for the page to settle, so the next observation sees the result.
+action we wait for the page to settle, so the next observation sees the result.
+
+How long an action waits is measured by the page's progress, not by a fixed clock, so a loaded
+machine is slow but not wrong (`_activity.py`): an element is tried again while the page keeps
+working, a navigation waits for the server to answer (`FIRST_BYTE_S`) and then for the document
+to load while it keeps loading.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal, assert_never
 from urllib.parse import urljoin, urlsplit
 
-import anyio
-
+from vistasim.browser._activity import (
+    FIRST_BYTE_S,
+    NetworkWatch,
+    PageActivity,
+    Patience,
+    patiently,
+)
 from vistasim.browser._discover import import_playwright
 from vistasim.browser._types import (
     NOT_TYPEABLE_INPUT_TYPES,
@@ -32,7 +42,7 @@ from vistasim.browser._types import (
     WebStep,
 )
 
-__all__ = ["ACTION_DESCRIPTIONS", "NetworkWatch", "StepResult", "execute_step", "locate"]
+__all__ = ["ACTION_DESCRIPTIONS", "StepResult", "execute_step", "locate"]
 
 ACTION_DESCRIPTIONS: dict[WebActionKind, str] = {
     kind: step.description for kind, step in WEB_STEPS.items()
@@ -40,7 +50,11 @@ ACTION_DESCRIPTIONS: dict[WebActionKind, str] = {
 """One line per web action kind, for the simulated user's prompt (each step class says its own)."""
 
 ACTION_TIMEOUT_S = 2.0
-"""Longest wait for an element to accept an action, and for the page to settle after it."""
+"""First wait for an element to accept an action (the only one on a page without a watch)."""
+ACTING = Patience(first_s=ACTION_TIMEOUT_S, quiet_s=10.0, cap_s=30.0)
+"""An element that does not take an action is tried again while the page keeps working."""
+LOADING = Patience(first_s=5.0, quiet_s=15.0, cap_s=90.0)
+"""A page whose server answered is waited for while it keeps loading."""
 
 _TEXT_TAGS = ("INPUT", "TEXTAREA")
 
@@ -61,11 +75,6 @@ _PROBE_JS = r"""
   return {found: el ? describe(el) : null, ids: ids};
   %DESCRIBE%}
 """
-
-_NEXT_FRAME_JS = """() => new Promise((done) => {
-  requestAnimationFrame(() => setTimeout(done, 0));
-  setTimeout(done, 50);  // hidden pages get no animation frames
-})"""
 
 _DESCRIBE_FN = r"""
 function describe(el) {
@@ -96,57 +105,6 @@ class StepResult:
     """One line on what changed, e.g. "clicked 'Cancel order'; now at /orders/W1007"."""
 
 
-class NetworkWatch:
-    """Track a page's requests in flight, so we can wait for the fetches an action started.
-
-    Requests that began before the action (a long poll, a stream) are not waited for, or every
-    later action would wait out the full timeout.
-    """
-
-    def __init__(self, page: Any) -> None:
-        """Start tracking the requests of `page`."""
-        self._pending: dict[int, float] = {}
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
-
-    def _started(self, request: Any) -> None:
-        self._pending[id(request)] = time.monotonic()
-
-    def _ended(self, request: Any) -> None:
-        self._pending.pop(id(request), None)
-
-    def busy_since(self, since: float) -> bool:
-        """Whether a request that started at or after `since` (monotonic) is still in flight."""
-        return any(started >= since for started in self._pending.values())
-
-    async def settle(self, page: Any, *, since: float, timeout_s: float = ACTION_TIMEOUT_S) -> None:
-        """Wait until the page has loaded and the requests started since `since` are done.
-
-        Args:
-            page: The page this watch tracks.
-            since: `time.monotonic()` when the action began.
-            timeout_s: Give up waiting after this long (the page may keep loading).
-        """
-        error = import_playwright().Error
-        with anyio.move_on_after(timeout_s):
-            try:
-                # One frame lets the page's handlers run, so the fetches they start are seen.
-                await page.evaluate(_NEXT_FRAME_JS)
-            except error:
-                pass  # a navigation replaced the document: its requests are tracked below
-            while True:
-                while self.busy_since(since):
-                    await anyio.sleep(0.01)
-                try:
-                    await page.wait_for_load_state("domcontentloaded", timeout=timeout_s * 1000)
-                except error:
-                    return  # closed or crashed: the caller checks the browser next
-                # A navigation's document request ends before its subresources start.
-                if not self.busy_since(since):
-                    return
-
-
 def locate(page: Any, target: str, *, source: Literal["semantic", "aria"] = "semantic") -> Any:
     """Return a Playwright locator for an element id from an observation.
 
@@ -172,6 +130,24 @@ class _Context:
     known: Sequence[ElementView]
     check_url: Callable[[str], str | None]
     timeout_s: float
+    activity: PageActivity | None
+
+    async def patiently(
+        self, step: Callable[[float], Awaitable[Any]], patience: Patience = ACTING
+    ) -> Any:
+        """Run a Playwright step (given its timeout in ms) while the page makes progress."""
+        if self.activity is None:
+            return await step(self.timeout_s * 1000)
+        first = min(patience.first_s, self.timeout_s)
+        return await patiently(step, self.activity, replace(patience, first_s=first))
+
+    async def once(self, step: Callable[[float], Awaitable[Any]]) -> Any:
+        """Run a step that acts (a click, a key) once, after `patiently` saw it can act.
+
+        Never tried again: a step that timed out may have acted already (a click whose
+        navigation was slow), and a second click is not what the user did.
+        """
+        return await step((self.timeout_s if self.activity is None else ACTING.cap_s) * 1000)
 
 
 async def execute_step(
@@ -192,17 +168,21 @@ async def execute_step(
         source: The id kind of the observation the step was chosen from.
         known: That observation's elements (labels for summaries, ids for error messages).
         check_url: Returns why a URL may not be visited, or None if it may.
-        watch: The page's request counter; when given, wait for the page to settle after acting.
-        timeout_s: Bound on waiting for an element, and for the page to settle.
+        watch: The page's activity; when given, waits last while the page makes progress, and
+            the page is let settle after the action.
+        timeout_s: The first wait for an element (the only one without a watch).
     """
-    ctx = _Context(page=page, source=source, known=known, check_url=check_url, timeout_s=timeout_s)
+    ctx = _Context(
+        page=page, source=source, known=known, check_url=check_url, timeout_s=timeout_s,
+        activity=watch.activity if watch is not None else None,
+    )  # fmt: skip
     before, since = page.url, time.monotonic()
     try:
         result = await _dispatch(ctx, step)
     except import_playwright().Error as exc:
         result = _failed(ctx, f"the {step.kind} action failed: {_first_line(exc)}")
     if watch is not None and result.ok:
-        await watch.settle(page, since=since, timeout_s=timeout_s)
+        await watch.settle(since=since)
     if result.ok and step.kind in ("click", "type", "select") and page.url != before:
         summary = f"{result.summary}; now at {_short(page.url, before)}"
         result = StepResult(ok=True, url=page.url, summary=summary)
@@ -270,7 +250,8 @@ async def _click(ctx: _Context, step: Click) -> StepResult:
     locator, found, error = await _find(ctx, step.target)
     if error:
         return _failed(ctx, error)
-    await locator.click(timeout=ctx.timeout_s * 1000)
+    await ctx.patiently(lambda ms: locator.click(trial=True, timeout=ms))  # actionable yet?
+    await ctx.once(lambda ms: locator.click(timeout=ms))
     return _done(ctx, f"clicked {_label(ctx, step.target, found)!r}")
 
 
@@ -286,9 +267,9 @@ async def _type(ctx: _Context, step: TypeText) -> StepResult:
     if not typeable:
         kind = "a select; use select" if found["tag"] == "SELECT" else "not a text field; use click"
         return _failed(ctx, f"cannot type into {step.target!r} ({label!r}): it is {kind}")
-    await locator.fill(step.text, timeout=ctx.timeout_s * 1000)
+    await ctx.patiently(lambda ms: locator.fill(step.text, timeout=ms))
     if step.enter:
-        await locator.press("Enter", timeout=ctx.timeout_s * 1000)
+        await ctx.once(lambda ms: locator.press("Enter", timeout=ms))
     then = " and pressed Enter" if step.enter else ""
     return _done(ctx, f"typed {_clip(step.text)!r} into {label!r}{then}")
 
@@ -309,7 +290,7 @@ async def _select(ctx: _Context, step: SelectOption) -> StepResult:
         return _failed(ctx, f"{label!r} has no option {step.value!r}; options: {choices}")
     if match[2]:
         return _failed(ctx, f"option {match[1]!r} of {label!r} is disabled; pick another")
-    await locator.select_option(value=match[0], timeout=ctx.timeout_s * 1000)
+    await ctx.patiently(lambda ms: locator.select_option(value=match[0], timeout=ms))
     return _done(ctx, f"selected {match[1]!r} in {label!r}")
 
 
@@ -329,16 +310,29 @@ async def _navigate(ctx: _Context, step: Navigate) -> StepResult:
     refusal = ctx.check_url(url)
     if refusal:
         return _failed(ctx, refusal)
-    response = await ctx.page.goto(url, wait_until="domcontentloaded", timeout=ctx.timeout_s * 5000)
+    response = await ctx.page.goto(url, wait_until="commit", timeout=FIRST_BYTE_S * 1000)
+    loaded = await _loaded(ctx)
     status = f" (HTTP {response.status})" if response is not None and response.status >= 400 else ""
-    return _done(ctx, f"navigated to {_short(ctx.page.url, url)}{status}")
+    return _done(ctx, f"navigated to {_short(ctx.page.url, url)}{status}{loaded}")
 
 
 async def _back(ctx: _Context) -> StepResult:
-    response = await ctx.page.go_back(wait_until="domcontentloaded", timeout=ctx.timeout_s * 5000)
+    response = await ctx.page.go_back(wait_until="commit", timeout=FIRST_BYTE_S * 1000)
     if response is None and ctx.page.url in ("about:blank", ""):
         return _failed(ctx, "there is no previous page to go back to")
-    return _done(ctx, f"went back to {_short(ctx.page.url, ctx.page.url)}")
+    loaded = await _loaded(ctx)
+    return _done(ctx, f"went back to {_short(ctx.page.url, ctx.page.url)}{loaded}")
+
+
+async def _loaded(ctx: _Context) -> str:
+    """Wait for the new document while it keeps loading; a note if it is still loading."""
+    try:
+        await ctx.patiently(
+            lambda ms: ctx.page.wait_for_load_state("domcontentloaded", timeout=ms), LOADING
+        )
+    except import_playwright().TimeoutError:
+        return " (still loading)"
+    return ""
 
 
 def _done(ctx: _Context, summary: str) -> StepResult:

@@ -25,8 +25,12 @@ LAUNCH_ARGS: tuple[str, ...] = (
     "--disable-component-update",
     "--no-first-run",
     "--disable-sync",
+    # WebRTC's UDP (STUN, peer traffic) bypasses proxies, so the origin guard's proxy cannot
+    # stop it: no UDP at all. The `force-` spelling is the one older Chromium builds read.
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
-"""Chromium flags for servers and containers (no sandbox, no GPU, no phoning home)."""
+"""Chromium flags for servers and containers (no sandbox, no GPU, no phoning home, no UDP)."""
 
 SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 """Executables looked up on PATH, in this order."""

@@ -27,7 +27,7 @@ __all__ = ["estimate_tokens", "fit_budget", "observe_page", "parse_aria_snapshot
 _EXTRACT_JS = (
     r"""
 (spec) => {
-  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+  // `clean`, `all` and `readChat` are declared at the end (`CHAT_FN`).
   // The widget and its messages are shown as the transcript, not again as page text.
   const shownApart = new Set([...all(spec.container), ...all(spec.messages)]);
   const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
@@ -103,7 +103,8 @@ _EXTRACT_JS = (
   const BLOCK = /^(block|flex|grid|list-item|flow-root|table(-row|-row-group|-caption)?)$/;
   const parts = [];
   function walk(node) {
-    for (const child of node.childNodes) {
+    const slotted = node.tagName === "SLOT" ? node.assignedNodes({flatten: true}) : [];
+    for (const child of slotted.length ? slotted : node.childNodes) {
       if (child.nodeType === 3) { parts.push(child.nodeValue.replace(/\s+/g, " ")); continue; }
       if (child.nodeType !== 1 || shownApart.has(child) || SKIP.has(child.tagName)) continue;
       if (!visible(child)) continue;
@@ -111,7 +112,7 @@ _EXTRACT_JS = (
       const block = BLOCK.test(display) || child.tagName === "BR";
       const spaced = !block && (display === "table-cell" || display.startsWith("inline-"));
       parts.push(block ? "\n" : spaced ? " " : "");
-      walk(child);
+      walk(child.shadowRoot || child);  // a shadow root is what shows of its host
       parts.push(block ? "\n" : spaced ? " " : "");
     }
   }

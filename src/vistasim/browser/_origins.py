@@ -1,34 +1,43 @@
-"""Keep a browser context on the run's allowed origins, for every request it makes.
+"""Keep a browser context on the run's allowed origins, down to what the browser sends.
 
-The simulated user must reach only the product under test. Routing a context's requests is not
-enough on its own: Playwright routes the first URL of a request only, and the browser follows
-redirects by itself, so an allowed page answering 302 to another origin would be followed. The
-guard therefore performs each allowed request itself with redirects off, checks every hop of a
-redirect chain before the browser may follow it, and only then hands the response over.
+The simulated user must reach only the product under test. Checking a copy of each request and
+then letting the browser send it again is not enough: what is checked is not what is sent (a
+server may answer the two differently), every allowed page is fetched twice, and much of what a
+browser sends never passes a request handler at all (redirect hops, favicons, pre-connects,
+popups, WebRTC). So the guard works where the browser itself sends, in three layers:
 
-A blocked navigation of the main page is answered with HTTP 204 No Content, which leaves the
-browser on the page it was on (no error page, no history entry); the URL is kept in `blocked`
-so the action that caused it is recorded as failed. Other blocked requests (images, scripts,
-frames, popups, web sockets) are aborted. Service workers are blocked when the context is made.
+1. The network. Each context's proxy is a loopback port that refuses every connection
+   (`ClosedPort`), and only the allowed origins (host and port) bypass it; `<-loopback>` makes
+   Chromium tell loopback ports apart instead of bypassing them all. Whatever the browser would
+   send elsewhere (a redirect hop, a popup, a favicon, a pre-connect, a WebSocket, WebRTC over
+   TCP) fails at that port: no other origin is ever reached, not even its DNS. WebRTC's UDP does
+   not use proxies, so the launch flags keep it off (`_discover.LAUNCH_ARGS`).
+2. The page's navigations. The page's own DevTools Fetch interception sees each document
+   request before the browser sends it, every redirect hop included, and lets the allowed ones
+   go on: the browser sends each once, with its own cookies, and keeps what the server answers.
+   A disallowed main-page navigation is answered 204 No Content, which leaves the page where it
+   was (no error page, no history entry); its URL is kept in `blocked` so the action that
+   caused it is recorded as failed.
+3. Service workers are blocked when the context is made (they would fetch behind the page's
+   back), and WebSockets to other origins are closed with a reason the page can read.
 """
 
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from vistasim.browser._discover import import_playwright
-from vistasim.errors import ConfigError
+from vistasim.errors import BrowserError, ConfigError
 
-__all__ = ["OriginGuard", "normalize_origins", "origin_of"]
+__all__ = ["ClosedPort", "OriginGuard", "normalize_origins", "origin_of"]
 
 ALWAYS_ALLOWED_SCHEMES = ("about", "data", "blob")
-MAX_REDIRECTS = 10
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-_REDIRECTS = (301, 302, 303, 307, 308)
-_BODY_HEADERS = ("content-type", "content-length")
+_DOCUMENTS = {"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}
 
 
 def origin_of(url: str) -> str | None:
@@ -64,14 +73,33 @@ def normalize_origins(origins: Sequence[str], *, key: str = "allowed_origins") -
     return tuple(dict.fromkeys(normalized))
 
 
-class OriginGuard:
-    """Check every request of one browser context against the allowed origins."""
+class ClosedPort:
+    """A loopback port that refuses every connection: where other origins' requests end.
 
-    def __init__(self, allowed_origins: Sequence[str]) -> None:
+    The socket is bound but never listens, so the port stays ours (nothing else can take it)
+    and every connection to it is refused at once.
+    """
+
+    def __init__(self) -> None:
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.bind(("127.0.0.1", 0))
+        self.port: int = self._socket.getsockname()[1]
+        """The refusing port on 127.0.0.1."""
+
+    def close(self) -> None:
+        """Release the port."""
+        self._socket.close()
+
+
+class OriginGuard:
+    """Keep one browser context on the allowed origins (see the module docstring)."""
+
+    def __init__(self, allowed_origins: Sequence[str], *, closed_port: int) -> None:
         self.allowed_origins = tuple(allowed_origins)
         """Normalized origins the context may load from."""
         self.blocked: list[str] = []
         """Main-page navigations blocked since the last `take_blocked()`."""
+        self._closed_port = closed_port
 
     def refusal(self, url: str) -> str | None:
         """Return why `url` may not be visited in this run, or None if it may."""
@@ -89,84 +117,63 @@ class OriginGuard:
         blocked, self.blocked = self.blocked, []
         return blocked
 
+    def context_options(self) -> dict[str, Any]:
+        """`new_context` options: the refusing proxy, bypassed by the allowed origins only."""
+        hosts = [origin.partition("://")[2] for origin in self.allowed_origins]
+        return {
+            "service_workers": "block",
+            "proxy": {
+                "server": f"http://127.0.0.1:{self._closed_port}",
+                "bypass": ",".join(["<-loopback>", *hosts]),
+            },
+        }
+
     async def install(self, context: Any) -> None:
-        """Route every request and web socket of `context` through this guard."""
-        await context.route("**/*", self._route)
+        """Close the context's WebSockets to other origins, with a reason the page can read."""
         await context.route_web_socket(_outside(self.allowed_origins), _refuse_web_socket)
 
-    async def _route(self, route: Any) -> None:
-        try:
-            await self._serve(route)
-        except import_playwright().Error:
-            pass  # the context closed while the request was in flight; nothing left to answer
+    async def watch(self, context: Any, page: Any) -> None:
+        """Check each document request of `page`, redirect hops included, before it is sent.
 
-    async def _serve(self, route: Any) -> None:
-        request = route.request
-        if self.refusal(request.url) is not None:
-            await self._block(route, request.url)
-            return
+        Raises:
+            BrowserError: The browser does not let us intercept the page's requests.
+        """
         try:
-            response = await route.fetch(max_redirects=0, timeout=0)
+            cdp = await context.new_cdp_session(page)
+            info = await cdp.send("Target.getTargetInfo")
+            navigations = _Navigations(self, cdp, main_frame=info["targetInfo"]["targetId"])
+            cdp.on("Fetch.requestPaused", navigations.paused)
+            await cdp.send("Fetch.enable", {"patterns": [_DOCUMENTS]})
         except import_playwright().Error as exc:
-            refused = "ECONNREFUSED" in str(exc)  # the page reads the error the browser would give
-            await route.abort("connectionrefused" if refused else "failed")
-            return
-        if _location(request.url, response) is None:
-            if request.method == "GET" and request.resource_type == "document":
-                # A page the browser loads itself keeps what frameworks set up on it (Streamlit's
-                # session and XSRF cookies); the check above already knows it does not redirect.
-                await route.continue_()
+            raise BrowserError(f"cannot watch the page's navigations: {exc}") from exc
+
+
+class _Navigations:
+    """One page's document requests, paused by the browser until the guard answers."""
+
+    def __init__(self, guard: OriginGuard, cdp: Any, *, main_frame: str) -> None:
+        self._guard = guard
+        self._cdp = cdp
+        self._main_frame = main_frame
+
+    async def paused(self, event: dict[str, Any]) -> None:
+        url, request_id = event["request"]["url"], event["requestId"]
+        try:
+            if self._guard.refusal(url) is None:
+                await self._cdp.send("Fetch.continueRequest", {"requestId": request_id})
+            elif event.get("frameId") == self._main_frame:
+                self._guard.blocked.append(url)
+                # 204 leaves the browser on the page it was on: no error page, no history entry.
+                await self._cdp.send(
+                    "Fetch.fulfillRequest",
+                    {"requestId": request_id, "responseCode": 204, "body": ""},
+                )
             else:
-                await route.fulfill(response=response)
-            return
-        await self._serve_redirect(route, response)
-
-    async def _serve_redirect(self, route: Any, response: Any) -> None:
-        """Follow a redirect chain hop by hop; let the browser go only where every hop may."""
-        request = route.request
-        url, method = request.url, request.method
-        for _ in range(MAX_REDIRECTS):
-            target = _location(url, response)
-            if target is None:
-                break
-            if self.refusal(target) is not None:
-                await self._block(route, target)
-                return
-            url = target
-            if response.status == 303 or response.status in (301, 302) and method == "POST":
-                method = "GET"  # as browsers do; the body is not sent again
-                headers = {k: v for k, v in request.headers.items() if k not in _BODY_HEADERS}
-                response = await route.fetch(
-                    url=url, method=method, headers=headers, post_data="", max_redirects=0,
-                    timeout=0,
-                )  # fmt: skip
-            else:
-                response = await route.fetch(url=url, method=method, max_redirects=0, timeout=0)
-        else:
-            await route.abort("failed")  # a redirect loop
-            return
-        if method in ("GET", "HEAD"):
-            # The browser asks for the checked final URL itself, so the page has the right URL.
-            await route.fulfill(status=303 if method != request.method else 302,
-                                headers={"location": url})  # fmt: skip
-        else:
-            await route.fulfill(response=response)  # never send a non-GET request twice
-
-    async def _block(self, route: Any, url: str) -> None:
-        request = route.request
-        if request.is_navigation_request() and request.frame.parent_frame is None:
-            self.blocked.append(url)
-            # 204 leaves the browser on the page it was on: no error page, no history entry.
-            await route.fulfill(status=204, body="")
-        else:
-            await route.abort("blockedbyclient")
-
-
-def _location(url: str, response: Any) -> str | None:
-    if response.status not in _REDIRECTS:
-        return None
-    location = response.headers.get("location")
-    return urljoin(url, location) if location else None
+                await self._cdp.send(
+                    "Fetch.failRequest", {"requestId": request_id, "errorReason": "BlockedByClient"}
+                )
+        except import_playwright().Error:
+            pass  # the page closed while the request waited; nothing is left to answer
 
 
 async def _refuse_web_socket(web_socket: Any) -> None:

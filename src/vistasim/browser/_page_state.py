@@ -6,16 +6,30 @@ but did not submit lives only in the form fields, so it is captured apart: every
 and select whose state differs from what the page was served with, named by a stable CSS locator
 (its `data-semantic-id`, else its id, else its position from the root), and put back after the
 page loads. The back-history is the list of pages before the current one (Chromium's navigation
-history over CDP); it is rebuilt by opening them in order, so `Back` lands where it did.
+history over CDP); it is rebuilt by opening them in order, so `Back` lands where it did. The
+snapshot's own format is read and checked here too (`parse_snapshot`, `check_restorable`), so a
+snapshot that cannot come back exactly is refused before the live page is closed.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from vistasim.errors import BrowserError
 
-__all__ = ["capture_fields", "navigation_history", "restore_fields"]
+__all__ = [
+    "SNAPSHOT_VERSION",
+    "capture_fields",
+    "check_restorable",
+    "navigation_history",
+    "parse_snapshot",
+    "restore_fields",
+]
+
+SNAPSHOT_VERSION = 2
+"""2 added `fields`, `scroll`, `history`, `document` and `lost_posts`; 1 is still read."""
+_READABLE_VERSIONS = (1, 2)
 
 _CAPTURE_FIELDS_JS = r"""
 () => {
@@ -138,3 +152,36 @@ async def navigation_history(context: Any, page: Any) -> tuple[list[tuple[int, s
         await cdp.detach()
     entries = [(int(e["id"]), str(e["url"])) for e in history["entries"]]
     return entries, int(history["currentIndex"])
+
+
+def check_restorable(data: dict[str, Any]) -> None:
+    """Refuse, before anything is closed, a snapshot whose page cannot come back exactly."""
+    if data.get("lost_posts"):
+        raise BrowserError(
+            f"cannot restore the history of {data['url']!r}: {data['lost_posts']} form post "
+            "answer(s) were left before a snapshot kept them, so their pages cannot be rebuilt",
+            url=data["url"],
+        )
+    posted = [data.get("document"), *(e.get("document") for e in data.get("history", []))]
+    for document in posted:
+        if document is not None and "body" not in document:
+            raise BrowserError(
+                f"cannot restore the page {data['url']!r} or its history: a "
+                f"{document.get('method', 'form post')}'s answer could not be kept "
+                f"({document.get('unreadable', 'missing')})",
+                url=data["url"],
+            )
+
+
+def parse_snapshot(state: bytes) -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = json.loads(state)
+        if data.get("version") not in _READABLE_VERSIONS:
+            raise ValueError(f"version {data.get('version')!r}, expected {SNAPSHOT_VERSION}")
+        for key in ("url", "storage_state", "session_storage"):
+            data[key]  # noqa: B018 - fail early on a truncated snapshot
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise BrowserError(
+            f"not a browser snapshot ({exc}); pass the bytes PageSession.snapshot() returned"
+        ) from None
+    return data

@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 
 from vistasim.browser._discover import LAUNCH_ARGS, find_chromium, import_playwright
-from vistasim.browser._origins import normalize_origins
+from vistasim.browser._origins import ClosedPort, normalize_origins
 from vistasim.browser._session import PageSession
 from vistasim.errors import BrowserError
 
@@ -65,6 +65,7 @@ class BrowserPool:
         self._browser: Any = None
         self._lock = anyio.Lock()
         self._sessions: list[PageSession] = []
+        self._closed_port: ClosedPort | None = None
         self.launches = 0
         """How many times this pool has launched a browser (relaunches after a crash count)."""
 
@@ -88,7 +89,8 @@ class BrowserPool:
 
         Args:
             allowed_origins: Origins (`http://127.0.0.1:8000`) the page may load from; requests
-                elsewhere are blocked. `about:blank` and `data:` URLs are always allowed.
+                elsewhere never leave the browser. `about:blank` and `data:` URLs are always
+                allowed.
             viewport: Page size in CSS pixels.
 
         Raises:
@@ -96,7 +98,14 @@ class BrowserPool:
         """
         origins = normalize_origins(allowed_origins)
         browser = await self._running_browser()
-        session = PageSession(browser=browser, allowed_origins=origins, viewport=viewport)
+        if self._closed_port is None:
+            self._closed_port = ClosedPort()
+        session = PageSession(
+            browser=browser,
+            allowed_origins=origins,
+            viewport=viewport,
+            closed_port=self._closed_port.port,
+        )
         try:
             await session.open()
         except import_playwright().Error as exc:
@@ -143,6 +152,9 @@ class BrowserPool:
                 await session.close()
             self._sessions = []
             await self._drop_browser()
+            if self._closed_port is not None:
+                self._closed_port.close()
+                self._closed_port = None
             playwright, self._playwright = self._playwright, None
             if playwright is not None:
                 await playwright.stop()

@@ -1,10 +1,11 @@
 """One episode's browser: a context and page restricted to the run's origins, with snapshots.
 
-The simulated user must only reach the product under test, so every request of the context,
-redirect hops included, is checked against the allowed origins (`_origins.py`) and the rest are
-blocked; a blocked navigation leaves the page where it was and comes back to the caller as an
-action error it can read. A dead browser is different: that is an infrastructure failure, raised
-as `BrowserError` so the runner marks the episode errored. Snapshots capture what a branch needs
+The simulated user must only reach the product under test: the context's requests go nowhere
+but the allowed origins, and the page's navigations are checked hop by hop before the browser
+sends them (`_origins.py`); a blocked navigation leaves the page where it was and comes back to
+the caller as an action error it can read. A dead browser is different: that is an
+infrastructure failure, raised as `BrowserError` so the runner marks the episode errored.
+Snapshots capture what a branch needs
 to resume the page: URL, cookies, local and session storage, the widget transcript, the form
 fields the user changed, the scroll position and the back-history (`_page_state.py`). A page
 that answered a form post is not what a GET of its URL shows, so its answer is kept too: the
@@ -12,13 +13,16 @@ restore posts again to the URL and answers from the snapshot (the server is not 
 also leaves a post entry in the history, as the original had. Restoring rebuilds the history,
 opens the URL, puts the fields back and checks that the widget shows the stored transcript; what
 cannot be brought back exactly is a `BrowserError` naming it, never a silently different page.
-Version 1 snapshots (no fields, scroll, history or posted answers) still restore.
+Version 1 snapshots (no fields, scroll, history or posted answers) still restore. Snapshots and
+page views are of a settled page: a navigation under way is waited for (`_activity.py`), and a
+read that a navigation cut short is taken again.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
@@ -26,22 +30,31 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from vistasim.browser._actions import NetworkWatch, StepResult, execute_step
+from vistasim.browser._actions import StepResult, execute_step
+from vistasim.browser._activity import FIRST_BYTE_S, NetworkWatch, replaced_by_navigation
 from vistasim.browser._discover import import_playwright
 from vistasim.browser._observe import observe_page
 from vistasim.browser._origins import OriginGuard, origin_of
-from vistasim.browser._page_state import capture_fields, navigation_history, restore_fields
+from vistasim.browser._page_state import (
+    SNAPSHOT_VERSION,
+    capture_fields,
+    check_restorable,
+    navigation_history,
+    parse_snapshot,
+    restore_fields,
+)
 from vistasim.browser._types import Navigate, PageView, WebStep
 from vistasim.browser._widget import WidgetSelectors, read_chat
 from vistasim.errors import BrowserError
 
 __all__ = ["PageSession"]
 
-SNAPSHOT_VERSION = 2
-"""2 added `fields`, `scroll`, `history`, `document` and `lost_posts`; 1 is still read."""
-_READABLE_VERSIONS = (1, 2)
 _CHAT_SETTLE_S = 2.0
-"""How long a restored page may take to draw its widget transcript before it counts as lost."""
+"""How long a restored page may take to draw its widget transcript, after its last activity,
+before the transcript counts as lost."""
+_CHAT_CAP_S = 30.0
+_READ_TRIES = 3
+"""Reads of a page that a navigation keeps replacing, before the last one is kept."""
 T = TypeVar("T")
 
 _RESTORE_SESSION_STORAGE = """
@@ -72,9 +85,22 @@ class PageSession:
     """A browser context and page for one episode (make one with `BrowserPool.new_session`)."""
 
     def __init__(
-        self, *, browser: Any, allowed_origins: Sequence[str], viewport: tuple[int, int]
+        self,
+        *,
+        browser: Any,
+        allowed_origins: Sequence[str],
+        viewport: tuple[int, int],
+        closed_port: int,
     ) -> None:
-        """Bind to `browser`; `open()` creates the context."""
+        """Bind to `browser`; `open()` creates the context.
+
+        Args:
+            browser: The Playwright `Browser` the context is made on.
+            allowed_origins: Normalized origins the page may reach.
+            viewport: Page size in CSS pixels.
+            closed_port: A loopback port refusing every connection (`ClosedPort`), where
+                requests to other origins end.
+        """
         self._browser = browser
         self.allowed_origins = tuple(allowed_origins)
         """Normalized origins this session may load from."""
@@ -83,7 +109,7 @@ class PageSession:
         self._page: Any = None
         self._watch: NetworkWatch | None = None
         self._crashed = False
-        self._origins = OriginGuard(self.allowed_origins)
+        self._origins = OriginGuard(self.allowed_origins, closed_port=closed_port)
         self._last: PageView | None = None
         self._devtools: tuple[Any, Any] | None = None
         """The page screenshots are taken of, and its DevTools session."""
@@ -99,13 +125,15 @@ class PageSession:
 
     async def open(self, storage_state: dict[str, Any] | None = None) -> None:
         """Create the context (optionally with cookies and storage) and its page."""
-        # A service worker could fetch from any origin behind the routes' back.
         self._context = await self._browser.new_context(
-            viewport=self._viewport, storage_state=storage_state, service_workers="block"
+            viewport=self._viewport, storage_state=storage_state, **self._origins.context_options()
         )
-        self._context.set_default_timeout(10_000)
+        # Slow machines are not wrong: an answer may be slow (waits are bounded by progress).
+        self._context.set_default_timeout(30_000)
+        self._context.set_default_navigation_timeout(FIRST_BYTE_S * 1000)
         await self._origins.install(self._context)
         self._page = await self._context.new_page()
+        await self._origins.watch(self._context, self._page)
         self._page.on("crash", self._on_crash)
         self._page.on("response", self._on_response)
         self._document: Any = None
@@ -161,7 +189,7 @@ class PageSession:
         if widget is not None:
             self.widget = widget
         chosen = self.widget
-        self._last = await self._guard(
+        self._last = await self._read_settled(
             "observe the page",
             lambda: observe_page(self._page, budget_tokens=budget_tokens, widget=chosen),
         )
@@ -215,7 +243,27 @@ class PageSession:
             }
             return json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
 
-        return await self._guard("snapshot the browser", capture)
+        return await self._read_settled("snapshot the browser", capture)
+
+    async def _read_settled(self, doing: str, read: Callable[[], Awaitable[T]]) -> T:
+        """Read the page once no navigation is under way; again if one replaced it meanwhile.
+
+        A snapshot or a view of a page that is being replaced would be of neither page.
+        """
+        for tries_left in range(_READ_TRIES - 1, -1, -1):
+            if self._watch is not None and self._watch.navigating:
+                await self._watch.settle(since=time.monotonic())
+            url = self._page.url
+            try:
+                result = await self._guard(doing, read)
+            except BrowserError as exc:
+                if tries_left and replaced_by_navigation(exc.__cause__):
+                    continue
+                raise
+            moved = self._page.url != url or (self._watch is not None and self._watch.navigating)
+            if not moved or not tries_left:
+                return result
+        raise AssertionError("unreachable: the last try returns or raises")
 
     async def _history(self) -> dict[str, Any]:
         """The back-history and the current page's posted answer (if a form post drew it)."""
@@ -259,8 +307,8 @@ class PageSession:
                 not kept, a typed field that is not on the restored page, a widget transcript
                 the page does not show again), naming what.
         """
-        data = _parse_snapshot(state)
-        _check_restorable(data)
+        data = parse_snapshot(state)
+        check_restorable(data)
         self._check_alive("restore the browser")
         await self._close_context()
         await self._guard("restore the browser", lambda: self._reopen(data), check_first=False)
@@ -313,12 +361,14 @@ class PageSession:
 
     async def _check_chat(self, stored: list[dict[str, str]]) -> None:
         """Wait until the widget shows the stored transcript; a page that does not is an error."""
-        deadline = anyio.current_time() + _CHAT_SETTLE_S
+        started = time.monotonic()
         while True:
             shown = [asdict(m) for m in await read_chat(self._page, self.widget)]
             if shown == stored:
                 return
-            if anyio.current_time() >= deadline:
+            quiet = self._watch.activity.quiet_for() if self._watch else time.monotonic() - started
+            waited = time.monotonic() - started
+            if waited >= _CHAT_CAP_S or min(quiet, waited) >= _CHAT_SETTLE_S:
                 break
             await anyio.sleep(0.05)
         raise BrowserError(
@@ -391,36 +441,3 @@ class PageSession:
 def _web_origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
-
-
-def _check_restorable(data: dict[str, Any]) -> None:
-    """Refuse, before anything is closed, a snapshot whose page cannot come back exactly."""
-    if data.get("lost_posts"):
-        raise BrowserError(
-            f"cannot restore the history of {data['url']!r}: {data['lost_posts']} form post "
-            "answer(s) were left before a snapshot kept them, so their pages cannot be rebuilt",
-            url=data["url"],
-        )
-    posted = [data.get("document"), *(e.get("document") for e in data.get("history", []))]
-    for document in posted:
-        if document is not None and "body" not in document:
-            raise BrowserError(
-                f"cannot restore the page {data['url']!r} or its history: a "
-                f"{document.get('method', 'form post')}'s answer could not be kept "
-                f"({document.get('unreadable', 'missing')})",
-                url=data["url"],
-            )
-
-
-def _parse_snapshot(state: bytes) -> dict[str, Any]:
-    try:
-        data: dict[str, Any] = json.loads(state)
-        if data.get("version") not in _READABLE_VERSIONS:
-            raise ValueError(f"version {data.get('version')!r}, expected {SNAPSHOT_VERSION}")
-        for key in ("url", "storage_state", "session_storage"):
-            data[key]  # noqa: B018 - fail early on a truncated snapshot
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise BrowserError(
-            f"not a browser snapshot ({exc}); pass the bytes PageSession.snapshot() returned"
-        ) from None
-    return data

@@ -11,7 +11,7 @@ import anyio
 import click
 
 from vistasim.cli._common import console, store_option
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 
 
 @click.command("compare")

@@ -11,7 +11,7 @@ from vistasim.cli._common import store_option
 from vistasim.cli._progress import progress_bar
 from vistasim.cli._summary import finish
 from vistasim.config import RunConfig
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 from vistasim.scenario import Scenario
 
 DEMO_SCENARIOS = (
@@ -57,7 +57,7 @@ def demo_scenarios() -> list[Scenario]:
               show_default=True, help="Channels the simulated users may use.")  # fmt: skip
 def command(store_path: Path | None, rollouts: int, mode: str) -> None:
     """Run the offline demo (no key, no network) and say where the results are."""
-    from vistasim.explore import run
+    from vistasim.explore import load_ahead, run
 
     mode = _usable_mode(mode)
     scenarios = demo_scenarios()
@@ -68,10 +68,14 @@ def command(store_path: Path | None, rollouts: int, mode: str) -> None:
         + (" (web UI in Chromium + user-side APIs + chat widget)" if mode == "hybrid" else "")
     )
     store = default_store_path(config, store_path)
+    load_ahead(config)  # before the event loop starts: no episode waits on an import
     with progress_bar("demo", store) as on_episode:
         result = anyio.run(
-            lambda: run(config, scenarios=scenarios, store=store, on_episode=on_episode)
-        )
+            lambda: run(
+                config, scenarios=scenarios, store=store, on_episode=on_episode,
+                on_notice=lambda line: click.echo(line, err=True),
+            )
+        )  # fmt: skip
     code = finish(result)
     if code:
         click.get_current_context().exit(code)

@@ -16,7 +16,7 @@ import click
 
 from vistasim.cli._common import store_option
 from vistasim.errors import ConfigError
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 
 
 @click.command("export")

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "scenarios": "List or generate scenarios of a built-in domain (shop, school).",
     "serve": "Serve a built-in domain's web site (shop, school) with its rule-based chat agent.",
     "schema": "Print the JSON schema of a scenario file (use it in a yaml-language-server line).",
+    "web": "Look at a chat page: the widget vistasim finds and the selectors to paste.",
 }
 """Command name -> its short help; each command is `vistasim.cli.<name>:command`."""
 

@@ -16,7 +16,7 @@ from vistasim.errors import ConfigError
 
 if TYPE_CHECKING:
     from vistasim.llm import RoleModel
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 
 
 @click.command("metrics")

@@ -8,7 +8,7 @@ import anyio
 import click
 
 from vistasim.cli._common import store_option
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 
 
 @click.command("report")

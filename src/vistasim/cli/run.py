@@ -89,8 +89,7 @@ def execute(
 
     With gate options, check the gates after the summary and exit with their code.
     """
-    from vistasim.explore import run
-    from vistasim.explore._setup import default_store_path
+    from vistasim.explore import default_store_path, load_ahead, run
 
     if config_path is None and resume is None:
         raise ConfigError("give a CONFIG file to run, or --resume RUN_ID", key="CONFIG")
@@ -100,6 +99,8 @@ def execute(
         if gates is not None:
             gates.require_gates(config.gates)
     store = default_store_path(config, store_path)
+    if config is not None:
+        load_ahead(config)  # before the event loop starts: no episode waits on an import
     with progress_bar(verb, store) as on_episode:
         result = anyio.run(
             lambda: run(
@@ -109,6 +110,7 @@ def execute(
                 on_episode=on_episode,
                 preflight=not skip_preflight,
                 on_warning=lambda text: click.echo(f"warning: {text}", err=True),
+                on_notice=lambda line: click.echo(line, err=True),
             )
         )
     command = "explore" if verb == "exploring" else "run"

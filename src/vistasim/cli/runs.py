@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from vistasim.cli._common import printable, store_option
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 
 
 @click.command("runs")

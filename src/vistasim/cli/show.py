@@ -16,7 +16,7 @@ import click
 from vistasim.cli._common import console, printable, store_option
 from vistasim.errors import StoreError
 from vistasim.events import describe_event
-from vistasim.explore._setup import default_store_path
+from vistasim.explore import default_store_path
 from vistasim.metrics import MetricsReport
 from vistasim.store import EpisodePlan, Store
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import httpx2
 
-from vistasim.agent._chat_endpoint import EndpointChatModel
+from vistasim.agent import EndpointChatModel
 from vistasim.config import OpenAIChatAgentSpec
 from vistasim.errors import AgentError, ConfigError
 from vistasim.llm import ChatMessage, ChatRequest, ChatResponse, ToolSpec

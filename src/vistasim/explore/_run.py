@@ -17,6 +17,7 @@ from vistasim.divert import check_explore
 from vistasim.errors import ConfigError
 from vistasim.explore._explorer import Explorer
 from vistasim.explore._guard import describe_failure, leaf_errors
+from vistasim.explore._imports import load_ahead
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
 from vistasim.explore._runner import Runner, play_one
@@ -33,6 +34,8 @@ logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[int, int, EpisodePlan, str], None]
 """Called after each episode with (done, total, episode, stop reason)."""
+NoticeCallback = Callable[[str], None]
+"""Called with a line the person running the run should see (how many pages open at once)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,6 +82,7 @@ async def run(
     on_episode: ProgressCallback | None = None,
     preflight: bool = True,
     on_warning: Callable[[str], None] | None = None,
+    on_notice: NoticeCallback | None = None,
 ) -> RunResult:
     """Run (or, with `resume=RUN_ID`, finish) a run and return its summary.
 
@@ -92,6 +96,7 @@ async def run(
         preflight: Check endpoints, keys, targets and extras before the first episode.
         on_warning: Called with each warning of the checks, before the first episode (default:
             logged); the result holds them too.
+        on_notice: Told, before the first episode, how many web episodes play at once.
 
     Raises:
         PreflightError: the checks before the run found mistakes (nothing was recorded).
@@ -106,6 +111,7 @@ async def run(
         elif config is None:
             raise ConfigError("run() needs a config (or resume=RUN_ID)")
         db.add_secrets(known_secrets(config, os.environ))
+        load_ahead(config)  # no episode waits on an import while the others play
         _check_user_and_explore(config, models)
         # Everything that can be checked is checked before the run is recorded: the config's
         # endpoints, keys and targets first, then the scenarios against the environment.
@@ -128,6 +134,8 @@ async def run(
                     web = await web_metadata(config, pool)
                     assert scenarios is not None  # prepare loaded them
                     run_id, plans = record(db, config, scenarios, {**metadata, **web})
+                if on_notice is not None and needed and settings.concurrency_note:
+                    on_notice(settings.concurrency_note)  # checks passed: the episodes start
                 runner = Runner(
                     db=db, run_id=run_id, config=config, settings=settings, parts=parts,
                     pool=pool, roots=db.scenario_roots(run_id),
@@ -188,6 +196,8 @@ async def _play_recorded(
 
 def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:
     """Blocking `run()`, for scripts and notebooks."""
+    if config is not None:
+        load_ahead(config)  # before the event loop starts
     return anyio.run(lambda: run(config, **kwargs))  # type: ignore[arg-type]
 
 

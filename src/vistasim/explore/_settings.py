@@ -1,13 +1,20 @@
 """The run's settings, resolved once from the config: what episodes and the explorer read.
 
 The config is the user's file; these are its decisions, made once per run: the mode, the turn
-and reply limits, the episode timeout, the seed, and which built-in domain (if any) the
-environment names — looked up here only, so set-up, the web channel and the explorer agree.
+and reply limits, the episode timeout, the seed, how many episodes play at once, and which
+built-in domain (if any) the environment names — looked up here only, so set-up, the web channel
+and the explorer agree.
+
+Web episodes each drive a browser page, and a page costs CPU (a chat framework's page runs
+megabytes of script): more pages than the machine has CPUs make every page slow, and its waits
+long. So in `ui` and `hybrid` modes episodes play `web.concurrency` at a time, by default one per
+CPU (at least 2), and the run says so when it starts (`concurrency_note`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +24,14 @@ from vistasim.scenario import Scenario
 if TYPE_CHECKING:
     from vistasim.domains import Domain
 
-__all__ = ["RunSettings", "builtin_domain", "episode_seed", "settings_of", "widget_only"]
+__all__ = [
+    "RunSettings",
+    "builtin_domain",
+    "episode_seed",
+    "settings_of",
+    "web_concurrency",
+    "widget_only",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,6 +46,9 @@ class RunSettings:
     """Bound on one episode's wall time."""
     seed: int
     concurrency: int
+    """Episodes in flight at once."""
+    concurrency_note: str | None
+    """How many web episodes play at once and why, said when the run starts (None: no web)."""
     perturb: float
     """`user.perturb`: the chance that each sub-goal of a rollout gets one behaviour operation."""
     explore: ExploreSpec
@@ -47,16 +64,25 @@ class RunSettings:
         return episode_seed(self.seed, scenario_id, rollout)
 
 
-def settings_of(config: RunConfig) -> RunSettings:
-    """Resolve a config's settings."""
+def settings_of(config: RunConfig, *, cpus: int | None = None) -> RunSettings:
+    """Resolve a config's settings.
+
+    Args:
+        config: The run's config.
+        cpus: The machine's CPU count (default: `os.cpu_count()`).
+    """
     run = config.run
+    concurrency, note = run.concurrency, None
+    if run.mode in ("ui", "hybrid"):
+        concurrency, note = web_concurrency(config, cpus=cpus or os.cpu_count() or 1)
     return RunSettings(
         mode=run.mode,
         max_turns=run.max_turns,
         max_reply_bytes=run.max_reply_bytes,
         timeout_s=run.episode_timeout_s,
         seed=run.seed,
-        concurrency=run.concurrency,
+        concurrency=concurrency,
+        concurrency_note=note,
         perturb=config.user.perturb,
         explore=config.explore,
         domain=builtin_domain(config),
@@ -69,6 +95,17 @@ def widget_only(config: RunConfig) -> bool:
     Then an `[agent]` section is never called, so it is neither imported nor checked.
     """
     return config.run.mode in ("ui", "hybrid") and bool(config.web.start_url)
+
+
+def web_concurrency(config: RunConfig, *, cpus: int) -> tuple[int, str]:
+    """How many web episodes play at once, and the line that says why."""
+    chosen = config.web.concurrency
+    slots, why = (chosen, "web.concurrency") if chosen else (max(2, cpus), f"{cpus} CPUs here")
+    if config.run.concurrency < slots:
+        slots, why = config.run.concurrency, "run.concurrency"
+    change = "" if chosen else "; set web.concurrency to change"
+    page = "page" if slots == 1 else "pages"
+    return slots, f"browser: {slots} web episode(s) at a time, {slots} {page} open ({why}{change})"
 
 
 def builtin_domain(config: RunConfig) -> Domain | None:

@@ -197,10 +197,13 @@ async def check_widget(config: RunConfig, pool: BrowserPool) -> str:
     try:
         result = await session.goto(url)
         if not result.ok:
-            raise ConfigError(
-                f"cannot open {url!r}: {result.error}; start the app, or fix web.start_url",
-                key="web.start_url",
+            error = result.error or ""
+            fix = (
+                "the server took the connection but did not answer; check that it is not stuck"
+                if "Timeout" in error
+                else "start the app, or fix web.start_url"
             )
+            raise ConfigError(f"cannot open {url!r}: {error}; {fix}", key="web.start_url")
         try:
             found = await _find_widget(config, session.page)
             framework: str = found.framework
@@ -227,7 +230,8 @@ async def _find_widget(config: RunConfig, page: Any) -> FoundWidget:
 
 
 _SELECTOR_KEYS = {
-    "input", "send", "messages", "agent_message", "open_button", "container", "busy", "ready"
+    "input", "send", "messages", "agent_message", "author", "open_button", "container", "busy",
+    "ready",
 }  # fmt: skip
 _BUILTIN_SETTLE_MS = 300
 """The built-in domains' widgets show a reply in one piece, so a short settle is enough."""

@@ -9,7 +9,9 @@ it:
   successful tool call still used the old one.
 - `partial-items`: one message listed several things ("the toaster and the coffee maker"), the
   agent's write calls covered some but not all of them, and it said it was done; or, before any
-  write, it proposed only some of them and never wrote the others.
+  write, it proposed only some of them and never wrote the others; or it said it was done
+  without a word about a record the user had asked about, which was written only after the
+  user asked for it a second time.
 - `ignored-amendment`: the user said yes to a confirmation question and added a change ("yes, but
   make it BIO101-B"); the next write call lacks the change.
 - `unclear-confirmation`: the agent acted on an answer to its confirmation question that said yes
@@ -44,6 +46,7 @@ from vistasim.metrics._mentions import (
 from vistasim.metrics._outcome import is_errored
 from vistasim.metrics._writes import WriteTools
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
+from vistasim.values import iter_strings, text_ids
 
 __all__ = ["DETECTORS", "BehaviourSpec", "detect_behaviour"]
 
@@ -238,7 +241,47 @@ def _partial_items(episode: _Episode) -> list[int]:
             done = next((s for s in after if episode.says(s, episode.spec.done_cues)), None)
             if done is not None:
                 return [stored.id, *(w.id for w in acting), done.id]
+    return _asked_again(episode)
+
+
+def _asked_again(episode: _Episode) -> list[int]:
+    """A record the user asked about, left out of a done report, then asked for a second time.
+
+    "Waive F-1003 and move my ECON301 final" - "Done, F-1003 is waived. Anything else?" -
+    "Also, I'd like to reschedule my ECON301 exam": ECON301 was named, no reply spoke of it and
+    no call carried it before "Done", and only the user's second asking got it written.
+    """
+    events = episode.events
+    for first, stored in enumerate(events):
+        if not isinstance(stored.event, UserMessage):
+            continue
+        text = stored.event.text
+        for record in sorted(text_ids(text)):
+            if re.search(rf"(?:\bis|:)\s+{re.escape(record)}\b", text, re.IGNORECASE):
+                continue  # "my reservation number is RS411": a fact told, not a request
+            later = events[first + 1 :]
+            done = next((i for i, s in enumerate(later) if episode.says(s, episode.spec.done_cues)
+                         and not _speaks_of(s, record)), None)  # fmt: skip
+            if done is None or any(_speaks_of(s, record) for s in later[:done]):
+                continue
+            after = later[done + 1 :]
+            again = next((i for i, s in enumerate(after) if isinstance(s.event, UserMessage)
+                          and _speaks_of(s, record)), None)  # fmt: skip
+            if again is not None and any(
+                episode.is_write(s) and _speaks_of(s, record) for s in after[again + 1 :]
+            ):
+                return [stored.id, later[done].id, after[again].id]
     return []
+
+
+def _speaks_of(stored: StoredEvent, record: str) -> bool:
+    """Whether a message names the record, or a call carries it (`EX-ECON301-FIN`: ECON301)."""
+    event = stored.event
+    if isinstance(event, AgentReply | UserMessage):
+        return record.casefold() in event.text.casefold()
+    if isinstance(event, ToolCall):
+        return any(record.casefold() in text.casefold() for text in iter_strings(event.args))
+    return False
 
 
 def _partial_proposal(

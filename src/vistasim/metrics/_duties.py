@@ -30,7 +30,7 @@ from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import text_values
+from vistasim.values import iter_strings, text_values
 
 __all__ = ["DUTY_DETECTORS", "detect_duties"]
 
@@ -128,15 +128,28 @@ def _changed_before_identity(ctx: _Duties) -> list[int]:
     checks = ctx.identity_tools()
     if not checks:
         return []
+    said = ""
+    keys: list[set[str]] = []  # the user's own facts that found a record together
     for stored in ctx.events:
         event = stored.event
+        if isinstance(event, UserMessage):
+            said += " " + event.text.casefold()
         if not isinstance(event, ToolCall) or event.error is not None:
             continue
         if event.name in checks:
             return []
         if ctx.writes.changed_state(event) and not _HANDOFF.search(event.name):
+            if any(key <= _arg_values(event) for key in keys):
+                continue  # a notice's number and the car's registration prove the right to it
             return [stored.id]
+        given = {v for v in _arg_values(event) if len(v) >= 4 and v in said}
+        if len(given) >= 2 and event.result:
+            keys.append(given)
     return []
+
+
+def _arg_values(call: ToolCall) -> set[str]:
+    return {v.casefold() for v in iter_strings(call.args)}
 
 
 def _dropped_request(ctx: _Duties) -> list[int]:
@@ -214,25 +227,43 @@ _NOT_A_FEE = re.compile(
 def _unstated_fee(ctx: _Duties) -> list[int]:
     evidence: list[int] = []
     told: set[str] = set()  # amounts the agent's replies (or the user) stated so far
-    pending: list[tuple[int, set[str]]] = []  # (write id, fees) awaiting the reply that reports it
     proposal: int | None = None  # the agent's question the user answered before this change
+    proposed = ""  # its text
     for stored in ctx.events:
         event = stored.event
         if isinstance(event, AgentReply):
             told |= {v for k, v in text_values(event.text) if k == "money"}
-            evidence += [i for write, fees in pending if fees - told for i in (write, stored.id)]
-            pending = []
             proposal = stored.id if _ASKS_TO_PROCEED.search(event.text) else None
+            proposed = event.text
         elif isinstance(event, UserMessage):
             told |= {v for k, v in text_values(event.text) if k == "money"}
-        elif isinstance(event, ToolCall) and ctx.writes.changed_state(event):
-            fees = _fees(event.args) | _fees(event.result)
-            if fees - told:
+        elif isinstance(event, ToolCall) and (event.error or ctx.writes.changed_state(event)):
+            fees = _fees(event.args) | _fees(event.result) | _error_fees(event.error)
+            offered = {v for k, v in text_values(proposed) if k == "money"}
+            if fees - offered and proposal is not None and _NO_CHARGE.search(proposed):
+                # "There's no charge for this move. Shall I go ahead?", then £3.00 charged (or
+                # "the £3.00 late-change fee was declined": the system says it costs).
+                evidence += [proposal, stored.id]
+            elif fees - told and event.error is None:
                 # Nobody stated the fee before the change: telling it afterwards ("a fee of
                 # 120.00 has been charged") is too late, asked or not.
                 evidence += [proposal, stored.id] if proposal is not None else [stored.id]
     return evidence
 
+
+def _error_fees(error: str | None) -> set[str]:
+    """Amounts an error gives as a fee or charge ("the £3.00 late-change fee was declined")."""
+    if not error or not re.search(r"\b(?:fee|charge|surcharge|penalty)\b", error, re.I):
+        return set()
+    return {v for k, v in text_values(error) if k == "money" and float(v) > 0}
+
+
+_NO_CHARGE = re.compile(
+    r"\b(?:no (?:charge|fee|cost)|free of charge|at no (?:extra )?(?:cost|charge)|(?:is|it's|are) "
+    r"free|won't (?:be charged|cost)|will not (?:be charged|cost)|nothing to pay)\b",
+    re.IGNORECASE,
+)
+"""A proposal that says the change costs nothing."""
 
 _ASKS_TO_PROCEED = re.compile(
     r"\b(?:shall i|should i|do you want me to|would you like me to|go ahead\?|proceed\?|"
@@ -250,7 +281,7 @@ def _fees(value: object, key: str = "") -> set[str]:
     if not _FEE_KEY.search(key) or _NOT_A_FEE.search(key) or isinstance(value, bool):
         return set()
     if isinstance(value, int | float) and value > 0:
-        amount = value / 100 if key.lower().endswith("cents") else value
+        amount = value / 100 if key.lower().endswith(("cents", "pence")) else value
         return {f"{amount:.2f}"}
     if isinstance(value, str):
         return {v for k, v in text_values(value) if k == "money" and float(v) > 0}

@@ -83,13 +83,22 @@ def _misdated(events: tuple[StoredEvent, ...]) -> list[int]:
                 for record_id in ids:
                     named.setdefault(record_id, (set(), stored.id))[0].update(days)
         elif isinstance(event, AgentReply) and latest:
+            # A proposal that waits for a yes ("Cancelling RP-5107 from Friday 11 December
+            # refunds £17.39. Shall I cancel it?") says the day of a change to come: the call
+            # that makes it is checked against it (contradicts-call), no record holds it yet.
+            proposing = _ASKS_YES.search(event.text) is not None
             for sentence in _SENTENCES.split(event.text):
                 if _HYPOTHETICAL.search(sentence) or _OFFER.search(sentence):
                     continue
                 mentions = find_dates(sentence, None)
                 for mention in mentions:
                     call_id = _wrong_day(sentence, mention.start, mention.days, latest)
-                    if call_id is None and len(mentions) == 1 and not mention.days & seen:
+                    if (
+                        call_id is None
+                        and not proposing
+                        and len(mentions) == 1
+                        and not mention.days & seen
+                    ):
                         # One date for a record the sentence names ("your HIST110 final is
                         # on ..."), a day no call returned; with two, one may be the old one.
                         call_id = _wrong_record_day(sentence, mention.days, named)
@@ -109,6 +118,12 @@ def _wrong_record_day(
     return spoken[0][1]
 
 
+_ASKS_YES = re.compile(
+    r"\b(?:shall|should|can|may) (?:i|we) (?!help)[^.!?]*\?"
+    r"|\b(?:do|would) you (?:like|want) me to\b|\bgo ahead\?|\(yes/no\)",
+    re.IGNORECASE,
+)
+"""A question that asks for a yes to a change."""
 _OFFER = re.compile(r"\b(?:i|we) can\b|\bcan i\b", re.IGNORECASE)
 """An offer ("I can switch it to delivery, arriving Friday"): what would be, not what is."""
 
@@ -270,10 +285,16 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
                                   words[max(0, before - 5):before], strict=True) if s > low]
         near += [w for s, w in zip(starts[after:after + 3], words[after:after + 3], strict=True)
                  if s < high]  # fmt: skip
+        duration = _DURATION.match(sentence, match.end())
         for field in fields:
             wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS}
+            if duration is not None and duration.group(1).lower()[:3] not in field.lower():
+                continue  # "the 14-day discount": a length of time, not the discount's amount
             if len(wanted) >= 2 and wanted <= set(near):
                 yield match.start(), field, _figure(match.group(1))
+
+
+_DURATION = re.compile(r"(?:-|\s)(day|week|month|year|hour|minute)s?\b", re.IGNORECASE)
 
 
 def _figure(text: str) -> float:
@@ -301,7 +322,7 @@ def _records(value: object) -> Iterator[tuple[str, _Record]]:
         return
     ids = [v for v in value.values() if isinstance(v, str) and text_ids(v) == {v}]
     fields = {
-        str(k).lower(): float(v) / (100 if str(k).lower().endswith("_cents") else 1)
+        str(k).lower(): float(v) / (100 if str(k).lower().endswith(("_cents", "_pence")) else 1)
         for k, v in value.items()
         if isinstance(v, int | float) and not isinstance(v, bool) and "_" in str(k)
     }  # `lab_fee_cents: 8000` is said "$80.00"

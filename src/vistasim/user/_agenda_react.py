@@ -16,7 +16,7 @@ from datetime import date
 from vistasim.scenario import BehaviourOp, Scalar
 from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
-from vistasim.user._agenda_say import say_value, withholds
+from vistasim.user._agenda_say import say_value, spoken_goal, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
@@ -100,7 +100,7 @@ def task_words(step: Step, entry: AgendaEntry) -> str:
     if entry.task:
         return entry.task.strip().rstrip(".")
     slots = {k: v for k, v in entry.slots.items() if k != "api"}
-    return step.phrasing.task(entry.intent, slots, goal=step.view.scenario.goal)
+    return step.phrasing.task(entry.intent, slots, goal=spoken_goal(step.view.scenario.goal))
 
 
 def react(
@@ -246,7 +246,11 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
     named = [
         s
         for s in mentioned_slots(refused.sentence, step.lexicon)
-        if s in held and s not in _NOT_FACTS and str(held[s]).casefold() not in said
+        if s in held
+        and s not in _NOT_FACTS
+        and str(held[s]).casefold() not in said
+        # "I can't sell 2 books": the refusal itself states the value, so it is not missing.
+        and not re.search(rf"(?<!\w){re.escape(str(held[s]))}(?!\w)", refused.sentence, re.I)
     ]
     if named:
         answer = _answer(step, state, message, named[:1])

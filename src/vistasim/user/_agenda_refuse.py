@@ -20,7 +20,7 @@ from vistasim.user._agenda_check import goal_facts, mismatch
 from vistasim.user._facts import TASK, stated_values
 from vistasim.user._lexicon import is_confirmation_request
 from vistasim.user._phrasing import lower_first
-from vistasim.user._reading import Refusal, is_change_intent
+from vistasim.user._reading import Refusal, is_change_intent, requested_kinds
 from vistasim.user._tasks import goal_is_question
 from vistasim.values import text_ids, text_values
 
@@ -88,7 +88,7 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     if is_question(step, entry):
         return Reaction(text="", progress=True, refused=True)  # the refusal answers it
     if entry.fallback and not entry.fallback_used:
-        if _ACCEPTS.search(entry.fallback):
+        if _ACCEPTS.search(entry.fallback) or _answers_fallback(entry.fallback, message):
             return Reaction(text="", progress=True, refused=True)
         changes = {"task": entry.fallback, "fallback_used": True, "alternative_asked": False}
         offer = message.replace(refused.sentence, " ")
@@ -110,6 +110,18 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
         changes = {"alternative_asked": True, "refused_with": refused.sentence}
         return Reaction(text=text, progress=True, changes=changes)
     return Reaction(text="", progress=True, stopped=refused.sentence)
+
+
+def _answers_fallback(fallback: str, message: str) -> bool:
+    """Whether the refusal already answers a fallback that asks ("...just tell me when I can").
+
+    "Renewal opens on Friday 1 January 2027. I can't renew it yet." answers "when".
+    """
+    kinds = requested_kinds(fallback)
+    if not kinds or not goal_is_question(fallback):
+        return False
+    said = {kind.split(":")[0] for kind, _ in text_values(message)}
+    return bool(said & kinds) or ("weekday" in said and "date" in kinds)
 
 
 _PARTS_OF_DAY = {

@@ -65,6 +65,9 @@ CONFIRM_PHRASES: tuple[str, ...] = (
     "shall i",
     "should i",
     "would you like me to",
+    "would you like that",
+    "would you like this",
+    "would you like it",
     "do you want",
     "do you want me to",
     "confirm",
@@ -331,9 +334,17 @@ def is_done(text: str) -> bool:
 
 
 def _negated(sentence: str, start: int) -> bool:
-    # Only nearby words negate: "cancelled; you will not be charged" is still done.
+    # Only nearby words negate: "cancelled; you will not be charged" is still done. An offer
+    # is unreal throughout: "I can sell you 1 book for £25.00, charged to your card ...".
     before = sentence[max(0, start - 24) : start]
-    return _contains(before, NEGATIONS) or _contains(before, UNREAL)
+    return (
+        _contains(before, NEGATIONS)
+        or _contains(before, UNREAL)
+        or _OFFERING.match(sentence) is not None
+    )
+
+
+_OFFERING = re.compile(r"\W*(?:i|we)\s+(?:can|could|would|will)\b(?!\s+see\b)", re.IGNORECASE)
 
 
 def find_mismatch(

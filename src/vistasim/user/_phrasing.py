@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from vistasim.errors import ConfigError
 from vistasim.scenario import Persona, Scalar
 from vistasim.user._tasks import built_task, goal_clause, request_clauses
+from vistasim.values import text_ids
 
 _ID_WORDS = frozenset({"id", "number", "no", "code", "ref", "num"})
 Formality = Literal["casual", "neutral", "formal"]
@@ -175,13 +177,17 @@ class Phrasing:
         Intent and slot names are never said: an intent no template knows is asked for with
         the goal's own clause about it, else with words built from its verb and values.
         """
+        clause = goal_clause(goal, intent, slots) if goal else None
+        if clause is not None and _names_a_value(clause, slots):
+            # The owner's own words for this part ("find out how many seats are left in CS201")
+            # say more than a template's ("find out more about CS201").
+            return clause
         template = self.templates.intents.get(intent)
         if template is not None:
             try:
                 return template.format(**{k: str(v) for k, v in slots.items()})
             except (KeyError, IndexError):
                 pass  # a slot the template needs is missing: fall back to plain words
-        clause = goal_clause(goal, intent, slots) if goal else None
         return clause if clause is not None else built_task(intent, slots)
 
     def fact(self, slot: str, value: Scalar, context: str = "") -> str:
@@ -272,3 +278,12 @@ def lower_first(text: str) -> str:
     if len(text) > 1 and text[0].isupper() and text[1].islower():
         return text[0].lower() + text[1:]
     return text
+
+
+def _names_a_value(clause: str, slots: Mapping[str, Scalar]) -> bool:
+    """Whether the clause names this part's values and no id of another part's."""
+    values = {str(v).casefold() for k, v in slots.items() if k != "api" and len(str(v)) >= 3}
+    lowered = clause.casefold()
+    return any(v in lowered for v in values) and all(
+        i.casefold() in values for i in text_ids(clause)
+    )

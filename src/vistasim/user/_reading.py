@@ -151,7 +151,8 @@ def refusal(text: str) -> Refusal | None:
     >>> refusal("Your appointment has just been booked.") is None
     True
     """
-    for sentence in statements(text):
+    said = statements(text)
+    for index, sentence in enumerate(said):
         if _UNAVAILABLE.search(sentence) or (
             _TAKEN.search(sentence) and not _YOURS.search(sentence)
         ):
@@ -161,7 +162,10 @@ def refusal(text: str) -> Refusal | None:
             continue
         # The reason may come first ("R204 isn't on your account, so I can't share it").
         rest = sentence[: found.start()] + " " + sentence[found.end() :]
-        if _REASON.search(rest):
+        # Or in the statement just before ("Renewal only opens on 1 January. I can't renew it
+        # yet.").
+        before = said[index - 1] if index else ""
+        if _REASON.search(rest) or _REASON.search(before):
             return Refusal(kind="policy", sentence=sentence.strip())
     return None
 

@@ -1,4 +1,5 @@
-"""Start one of the chat apps on a free loopback port and stop it (tests and benchmarks)."""
+"""Start one of the chat apps on a free loopback port and stop it, and load the CPU meanwhile
+(tests and benchmarks)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 APPS = Path(__file__).parent
-FRAMEWORKS = ("gradio", "streamlit", "chainlit")
+FRAMEWORKS = ("gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui")
 STARTUP_TIMEOUT_S = 90.0
 
 
@@ -33,9 +36,18 @@ def command(framework: str, port: int) -> tuple[list[str], str]:
         flags += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
         flags += ["--server.fileWatcherType", "none", "--global.developmentMode", "false"]
         return [sys.executable, "-m", "streamlit", "run", app, *flags], base + "/_stcore/health"
-    assert framework == "chainlit", framework
-    flags = ["--host", "127.0.0.1", "--port", str(port), "--headless"]
-    return [sys.executable, "-m", "chainlit", "run", app, *flags], base + "/"
+    if framework == "chainlit":
+        flags = ["--host", "127.0.0.1", "--port", str(port), "--headless"]
+        return [sys.executable, "-m", "chainlit", "run", app, *flags], base + "/"
+    if framework == "shiny":
+        flags = ["--host", "127.0.0.1", "--port", str(port)]
+        return [sys.executable, "-m", "shiny", "run", *flags, app], base + "/"
+    if framework == "panel":
+        flags = ["--address", "127.0.0.1", "--port", str(port), "--num-procs", "1"]
+        flags += ["--allow-websocket-origin", f"127.0.0.1:{port}"]
+        return [sys.executable, "-m", "panel", "serve", app, *flags], base + "/panel_app"
+    assert framework == "nicegui", framework
+    return [sys.executable, app, str(port)], base + "/"
 
 
 def start_app(framework: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -47,6 +59,7 @@ def start_app(framework: str, workdir: Path) -> tuple[subprocess.Popen[bytes], s
     port = free_port()
     argv, health = command(framework, port)
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "CHAINLIT_APP_ROOT": str(workdir)}
+    env.pop("PYTEST_CURRENT_TEST", None)  # NiceGUI changes its ways under pytest
     log = workdir / f"{framework}.log"
     with log.open("w", encoding="utf-8") as out:
         proc = subprocess.Popen(
@@ -59,7 +72,7 @@ def start_app(framework: str, workdir: Path) -> tuple[subprocess.Popen[bytes], s
             stop_app(proc)
             raise RuntimeError(f"{framework} app did not start:\n{log.read_text(encoding='utf-8')}")
         time.sleep(0.2)
-    return proc, f"http://127.0.0.1:{port}/"
+    return proc, health if framework == "panel" else f"http://127.0.0.1:{port}/"
 
 
 def stop_app(proc: subprocess.Popen[bytes]) -> None:
@@ -80,3 +93,15 @@ def _answers(url: str) -> bool:
             return response.status == 200
     except OSError:
         return False
+
+
+@contextmanager
+def cpu_burners(count: int) -> Iterator[None]:
+    """Keep `count` processes spinning on the CPU for the block (as nice as their parent)."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait(10)
