@@ -63,6 +63,8 @@ class Variant:
     name: str
     rollouts: int
     explore: dict[str, Any]
+    perturb: float = 0.0
+    """`user.perturb`: the linear baseline whose user varies (README, DIVERT)."""
 
 
 def _config(domain: str, variant: Variant, mode: str, base_url: str | None) -> RunConfig:
@@ -75,7 +77,7 @@ def _config(domain: str, variant: Variant, mode: str, base_url: str | None) -> R
         {
             "run": {"name": variant.name, "rollouts": variant.rollouts, "mode": mode,
                     "concurrency": 8},
-            "user": {"policy": "agenda"},
+            "user": {"policy": "agenda", "perturb": variant.perturb},
             "agent": agent,
             "environment": {"target": domain},
             "cache": {"mode": "off"},
@@ -171,6 +173,10 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         "branches": len(branches),
         "agent_tokens": eff.agent_tokens,
         "failed": len(failed),
+        "unique_failures": eff.unique_failures,
+        "new_causes": eff.new_causes,
+        "unique_per_100k": eff.unique_failures_per_100k_agent_tokens,
+        "by_operation": {k: v.model_dump() for k, v in eff.by_operation.items()},
         "err_per_100k": eff.err_per_100k_agent_tokens,
         "failing_scenarios": eff.task_failure_count,
         "flaws_found": sorted(found),
@@ -267,6 +273,16 @@ async def bench_domain(
         rows.append(row)
         linear[r] = row
         _progress(row)
+    for r in args.linear:
+        if r == 1 or not args.perturb:
+            continue
+        variant = Variant(name=f"perturbed-R{r}", rollouts=r, explore={}, perturb=args.perturb)
+        row = await measure(domain, variant, scenarios, args.mode, store_dir, args.agent)
+        row["budget_of"] = f"linear-R{r}"
+        budget = linear[r]["agent_tokens"]
+        row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
+        rows.append(row)
+        _progress(row)
     big = len(scenarios) * 400  # enough branches: the token budget stops them
     for r in args.linear:
         if r == 1:
@@ -286,6 +302,7 @@ async def bench_domain(
             "ablate-junction-only": {"generator": "same"},
             "ablate-directed": {"selection": "random"},
             "ablate-diverse": {},
+            "ablate-no-novelty": {"novelty": False},
             "ablate-random-junction": {"chooser": "random"},
         }
         for name, extra in ablations.items():
@@ -316,7 +333,8 @@ def _fmt(value: object, pct: bool = False) -> str:
 
 
 def _print(rows: list[dict], timings: dict[str, dict]) -> None:
-    head = ("domain", "variant", "eps", "agent tok", "source", "tok/lin", "failed", "Err/100K",
+    head = ("domain", "variant", "eps", "agent tok", "source", "tok/lin", "unique", "new causes",
+            "Uniq/100K", "failed", "Err/100K",
             "fail scen", "flaws", "unwritten", "savings", "prefix", "prefix-head",
             "br prefix-head", "overhead", "converged", "sim-fault?")  # fmt: skip
     print("| " + " | ".join(head) + " |")
@@ -325,6 +343,7 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
         cells = [
             r["domain"], r["variant"], str(r["episodes"]), f"{r['agent_tokens']:,}",
             r.get("agent_tokens_source", "proxy"), _fmt(r.get("tokens_vs_linear")),
+            str(r["unique_failures"]), str(r["new_causes"]), _fmt(r["unique_per_100k"]),
             str(r["failed"]), _fmt(r["err_per_100k"]),
             str(r["failing_scenarios"]), _fmt(r["flaws_found"]), _fmt(r["flaws_unwritten"]),
             _fmt(r["token_savings"], pct=True), _fmt(r["shared_prefix"], pct=True),
@@ -363,6 +382,9 @@ async def main() -> None:
     parser.add_argument("--linear", default="1,2,4,8")
     parser.add_argument("--mode", default="chat")
     parser.add_argument("--quick", action="store_true", help="no ablation rows")
+    parser.add_argument("--perturb", type=float, default=0.5,
+                        help="user.perturb of the perturbed linear baseline (0: no such rows)")
+    parser.add_argument("--out", type=Path, help="where the JSON goes (default: a temp folder)")
     parser.add_argument("--keep", type=Path, help="keep the stores in this folder")
     parser.add_argument("--agent", choices=["rule", "model"], default="rule",
                         help="model: the rule agent as a tool-calling model behind the loopback"
@@ -379,10 +401,12 @@ async def main() -> None:
             domain_rows, timings[domain] = await bench_domain(domain, args, folder)
             rows += domain_rows
     _print(rows, timings)
-    out = ROOT / "benchmarks" / "results"
-    out.mkdir(exist_ok=True)
+    # Outside the repo by default: a benchmark run must not leave files in the work tree.
+    out = args.out or Path(tempfile.mkdtemp(prefix="vistasim-divert-results-"))
+    out.mkdir(parents=True, exist_ok=True)
     name = f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
     (out / name).write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
+    print(f"figures: {out / name}", file=sys.stderr)
 
 
 if __name__ == "__main__":

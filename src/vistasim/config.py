@@ -171,6 +171,11 @@ class UserSpec(_Section):
     its user turns, e.g. one `vistasim export RUN --episode ID --as-test` wrote."""
     max_repairs: int = Field(default=2, ge=0, le=10)
     """Re-prompts with the validation error before a `simulator_error` stop."""
+    perturb: float = Field(default=0.0, ge=0.0, le=1.0)
+    """`agenda` policy: the chance that each sub-goal of a rollout gets one behaviour operation
+    (hesitate, correct, change mind, withhold...) drawn from the generator DIVERT branches use,
+    seeded per rollout: linear rollouts of a user that varies, the baseline branching must beat.
+    0 (the default): every rollout of a scenario plays its agenda as written."""
 
 
 class WidgetSpec(_Section):
@@ -301,6 +306,11 @@ class ExploreSpec(_Section):
     `auto` uses the model when one is configured, else the agenda operations."""
     selection: Literal["diverse", "random"] = "diverse"
     """Keep the candidate least cosine-similar to the original, or one at random (ablation)."""
+    novelty: bool = True
+    """Seek what was not tried and has not failed yet: junctions and operations tried less in
+    the scenario, operations that re-found a known cause ranked down, candidates far from
+    siblings and from actions that failed for a known cause. `false`: the paper's method alone
+    (heuristic junction, argmin cosine to the original)."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)

@@ -21,7 +21,7 @@ from vistasim.domains import get_domain
 from vistasim.errors import StoreError
 from vistasim.events import AgentReply, Snapshot, ToolCall, UserMessage
 from vistasim.explore import run
-from vistasim.explore._branch import junctions
+from vistasim.explore._junctions import junctions
 from vistasim.explore._state import EpisodeState, fold, state_at
 from vistasim.metrics import compute_metrics
 from vistasim.metrics._verdicts import find_all

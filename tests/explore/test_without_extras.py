@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from vistasim.config import ExploreSpec
+from vistasim.divert import check_explore
 from vistasim.errors import ConfigError
-from vistasim.explore._branch import check_explore
 from vistasim.metrics import default_embedder
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.metrics._builders import criteria, episode, make_run, model_call, stop, user
@@ -9,7 +11,7 @@ from vistasim.agent import PastTurn, proxy_requests
 from vistasim.events import AgentReply, Event
 from vistasim.llm import ToolSpec
 from vistasim.metrics import compute_metrics, efficiency
-from vistasim.store._view import BranchView, EpisodeView, RunView
+from vistasim.store._view import BranchCandidate, BranchView, EpisodeView, RunView
 
 POLICY = "You are the support agent of a shop. Be polite, look orders up before acting. " * 8
 TOOLS = [
@@ -174,3 +176,32 @@ async def test_format_metrics_shows_an_efficiency_line():
     text = console.export_text()
     assert "errors / 100K agent tokens" in text and "proxy" in text
     assert "token savings" in text and "1 done" in text
+
+
+def test_unique_failures_new_causes_and_their_split_by_operation():
+    parent, branch = parent_and_branch()
+    played = replace(
+        branch_view("b1", "e1", overhead=0),
+        candidates=(BranchCandidate(action={"kind": "say"}, source="hesitate:confirm"),),
+    )
+    run = with_branches(make_run([parent, branch]), [played])
+    # c1: a named cause only the branch shows; c2: a cause the rollout showed already;
+    # s1: a symptom only the branch shows (a distinct failure, but not a cause).
+    failures = {"c1": ["b1"], "c2": ["e1", "b1"], "s1": ["b1"], "empty": []}
+    result = efficiency(
+        run, {"e1": "passed", "b1": "failed"}, failures=failures, causes=["c1", "c2", "empty"]
+    )
+    assert result.unique_failures == 3  # a failure no episode shows is not counted
+    assert result.new_causes == 1
+    per_token = result.unique_failures_per_100k_agent_tokens
+    assert per_token == pytest.approx(3 / (result.agent_tokens / 1e5))
+    assert set(result.by_operation) == {"hesitate"}
+    hesitate = result.by_operation["hesitate"]
+    assert (hesitate.branches, hesitate.failed_episodes) == (1, 1)
+    assert (hesitate.unique_failures, hesitate.new_causes) == (3, 1)
+
+
+def test_a_linear_run_finds_no_new_causes():
+    run = make_run([linear("e1", "s1", PARENT_TURNS, passed=False)])
+    result = efficiency(run, {"e1": "failed"}, failures={"c1": ["e1"]}, causes=["c1"])
+    assert (result.unique_failures, result.new_causes, result.by_operation) == (1, 0, {})

@@ -31,6 +31,7 @@ def test_migrate_builds_the_exact_schema():
         ("table", "branches"),
         ("table", "episodes"),
         ("table", "events"),
+        ("table", "explorations"),
         ("table", "metric_results"),
         ("table", "model_calls"),
         ("table", "runs"),
@@ -46,6 +47,7 @@ def test_migrate_builds_the_exact_schema():
         "kind",
         "payload",
         "created_at",
+        "exact_payload",
     ]
 
 

@@ -35,6 +35,8 @@ from vistasim.config import merge
 @click.option("--mode", type=click.Choice(["chat", "ui", "api", "hybrid"]), help="Channels.")
 @click.option("--policy", type=click.Choice(["agenda", "llm", "scripted"]),
               help="Simulated user policy.")  # fmt: skip
+@click.option("--perturb", type=float, metavar="P",
+              help="Chance each sub-goal of a rollout gets a behaviour operation.")  # fmt: skip
 @scenario_options
 @click.option("--no-preflight", "skip_preflight", is_flag=True, help="Skip the checks before.")
 @gate_options

@@ -35,6 +35,13 @@ from vistasim.errors import ConfigError
 )
 @click.option("--policy", type=click.Choice(["agenda", "llm", "scripted"]),
               help="Simulated user policy.")  # fmt: skip
+@click.option(
+    "--perturb",
+    type=float,
+    metavar="P",
+    help="Agenda user: chance (0-1) that each sub-goal gets one behaviour operation "
+    "(the baseline DIVERT branching must beat).",
+)
 @scenario_options
 @click.option(
     "--no-preflight",
@@ -120,6 +127,7 @@ FLAGS = {
     "run.max_turns": "--max-turns",
     "run.mode": "--mode",
     "user.policy": "--policy",
+    "user.perturb": "--perturb",
     "models": "--model",
     "run.select": "--scenario",
     "run.tags": "--tag",
@@ -142,7 +150,7 @@ def overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, 
                 "tags": list(flags["tags"]) or None,
                 "seed": flags["seed"],
             },
-            "user": {"policy": flags["policy"]},
+            "user": {"policy": flags["policy"], "perturb": flags["perturb"]},
             "models": models,
         }
     )

@@ -1,23 +1,34 @@
-"""Keep the candidate least like the original action: the branch that explores the most.
+"""Keep one candidate per junction: the least like the original (the paper), the most novel, or any.
 
 Candidates all keep the scenario's intent, so the one furthest from the original in embedding
-space is the one most likely to take the agent somewhere the original path did not go.
+space is the one most likely to take the agent somewhere the original path did not go
+(`MostDiverse`, DIVERT's argmin cosine). `NoveltySelector` also keeps away from the junction's
+siblings and from actions that already failed for a known cause, weighted by how new the
+candidate's operation is (`_novelty`); `RandomSelector` is the ablation without either.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import anyio.to_thread
 
-from vistasim.divert._types import Selection
+from vistasim.divert._types import Candidate, Selection
 from vistasim.llm import Embedder
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["AsyncEmbedder", "embed_texts", "select_most_diverse"]
+__all__ = [
+    "AsyncEmbedder",
+    "MostDiverse",
+    "NoveltySelector",
+    "RandomSelector",
+    "embed_texts",
+    "select_most_diverse",
+]
 
 
 @runtime_checkable
@@ -69,12 +80,101 @@ async def select_most_diverse(
     """
     if not candidates:
         raise ValueError("select_most_diverse needs at least one candidate")
-    import numpy as np
-
-    vectors = await embed_texts(embedder, [original, *candidates])
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = vectors / np.where(norms == 0, 1.0, norms)
+    unit = _unit(await embed_texts(embedder, [original, *candidates]))
     cosines = tuple(float(c) for c in unit[1:] @ unit[0])
     # min() returns the first of equal values, as the contract says (no NaN: checked above).
     index = min(range(len(cosines)), key=lambda i: cosines[i])
     return Selection(index=index, cosines=cosines, embedder=embedder.name)
+
+
+class MostDiverse:
+    """The paper's selection: the candidate least cosine-similar to the original action."""
+
+    name = "diverse"
+
+    def __init__(self, embedder: Embedder | AsyncEmbedder) -> None:
+        self.embedder = embedder
+
+    async def select(
+        self,
+        original: str,
+        candidates: Sequence[Candidate],
+        *,
+        rng: random.Random,
+        avoid: Sequence[str] = (),
+        weights: Sequence[float] = (),
+    ) -> Selection:
+        """Argmin of the cosine to the original (ties: the first); `avoid`/`weights` unused."""
+        return await select_most_diverse(original, [c.text for c in candidates], self.embedder)
+
+
+class NoveltySelector:
+    """The candidate most novel and most distant from what was already tried or failed.
+
+    Score = the candidate's operation weight (`Memory.op_weights`) times its distance, 1 - the
+    highest cosine to the original, its siblings and the actions that failed for a known cause
+    (`avoid`). Ties go to the first. The cosines to the original are kept for the record.
+    """
+
+    name = "novelty"
+
+    def __init__(self, embedder: Embedder | AsyncEmbedder) -> None:
+        self.embedder = embedder
+
+    async def select(
+        self,
+        original: str,
+        candidates: Sequence[Candidate],
+        *,
+        rng: random.Random,
+        avoid: Sequence[str] = (),
+        weights: Sequence[float] = (),
+    ) -> Selection:
+        """Rank by weight x distance (see the class)."""
+        if not candidates:
+            raise ValueError("a selection needs at least one candidate")
+        others = [original, *avoid]
+        vectors = _unit(await embed_texts(self.embedder, [*others, *(c.text for c in candidates)]))
+        near = vectors[len(others) :] @ vectors[: len(others)].T
+        cosines = tuple(float(c) for c in near[:, 0])
+        weight = list(weights) or [1.0] * len(candidates)
+        scores = [w * (1 - float(row.max())) for w, row in zip(weight, near, strict=True)]
+        index = max(range(len(scores)), key=lambda i: scores[i])
+        reason = (
+            f"most novel: operation weight {weight[index]:.2f} x distance "
+            f"{1 - float(near[index].max()):.2f} from the original and {len(avoid)} action(s) "
+            "already tried or failed"
+        )
+        return Selection(index=index, cosines=cosines, embedder=self.embedder.name, reason=reason)
+
+
+class RandomSelector:
+    """One candidate at random (the ablation without diversity)."""
+
+    name = "random"
+
+    async def select(
+        self,
+        original: str,
+        candidates: Sequence[Candidate],
+        *,
+        rng: random.Random,
+        avoid: Sequence[str] = (),
+        weights: Sequence[float] = (),
+    ) -> Selection:
+        """Draw one with `rng`."""
+        if not candidates:
+            raise ValueError("a selection needs at least one candidate")
+        return Selection(
+            index=rng.randrange(len(candidates)),
+            cosines=(),
+            embedder=None,
+            reason="drawn at random",
+        )
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms)

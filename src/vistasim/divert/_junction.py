@@ -31,6 +31,8 @@ __all__ = [
     "HeuristicChooser",
     "LLMChooser",
     "RandomChooser",
+    "cue_label",
+    "junction_kind",
 ]
 
 _MAX_QUOTE = 80
@@ -133,7 +135,8 @@ class HeuristicChooser:
 
     `used` (cue label -> branches already made at such a cue in this scenario) lowers a cue's
     score with each use, score / (1 + uses): once the confirmation junctions of a scenario have
-    been branched, its fact requests and its opening get their turn.
+    been branched, its fact requests and its opening get their turn. `weights` (cue label ->
+    novelty, `vistasim.divert.Memory.cue_weights`) multiplies the score instead.
     """
 
     name = "heuristic"
@@ -145,18 +148,30 @@ class HeuristicChooser:
         rng: random.Random,
         exclude: Collection[int] = (),
         used: Mapping[str, int] | None = None,
+        weights: Mapping[str, float] | None = None,
     ) -> Junction | None:
         """Score every allowed turn by its cue and pick a best one (None if none is allowed)."""
         uses = used or {}
         scored = []
         for turn in _allowed(turns, exclude):
             score, rationale = _score(turn)
-            scored.append((score / (1 + uses.get(cue_label(rationale), 0)), rationale, turn))
+            cue = cue_label(rationale)
+            factor = weights.get(cue, 1.0) if weights is not None else 1 / (1 + uses.get(cue, 0))
+            scored.append((score * factor, rationale, turn))
         if not scored:
             return None
         best = max(score for score, _, _ in scored)
         _, rationale, turn = rng.choice([item for item in scored if item[0] == best])
         return Junction(turn_index=turn.index, rationale=rationale, chooser=self.name)
+
+
+def junction_kind(turn: UserTurn) -> str:
+    """What kind of junction a turn is, by the cue of the agent message it answered.
+
+    >>> junction_kind(UserTurn(index=2, kind="say", text="Yes.", before="Shall I proceed?"))
+    'the agent asked for confirmation'
+    """
+    return cue_label(_score(turn)[1])
 
 
 def cue_label(rationale: str) -> str:

@@ -9,7 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Protocol
+
+from pydantic import JsonValue
+
+from vistasim.user import UserView, ValuePool
 
 TURN_KINDS = ("say", "api", "web")
 """What a user turn can be: a chat message, a user-side API call, a web action."""
@@ -53,9 +58,18 @@ class Candidate:
     """One alternative user action proposed for a junction."""
 
     text: str
-    """The alternative user message."""
+    """The alternative user message (or a one-line rendering of a non-chat action)."""
     source: str
-    """Who proposed it: `llm`, or an operation name such as `hesitate`."""
+    """Who proposed it: `llm`, `same`, or an operation such as `hesitate`, `correct:order_id`."""
+    action: Mapping[str, JsonValue] | None = None
+    """The action as JSON (`vistasim.user.action_json`); `None`: say `text`."""
+    user_state: JsonValue = None
+    """The user's state after the action (the agenda user's); `None`: the junction's own."""
+
+    @property
+    def operation(self) -> str:
+        """The operation alone: `correct` for `correct:order_id`, `llm` for a model's rewrite."""
+        return self.source.split(":", 1)[0]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,9 +79,11 @@ class Selection:
     index: int
     """The chosen candidate (argmin of the cosine to the original; ties: the first)."""
     cosines: tuple[float, ...]
-    """Cosine of each candidate to the original, in candidate order."""
-    embedder: str
-    """Name of the embedder the cosines come from."""
+    """Cosine of each candidate to the original, in candidate order (empty: none computed)."""
+    embedder: str | None
+    """Name of the embedder the cosines come from (`None`: no embedding, a random pick)."""
+    reason: str = "least similar to the original"
+    """Why this candidate: what the selector ranked by."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,6 +100,20 @@ class CandidateContext:
     """The user's action at the junction, as taken on the original path."""
     rationale: str = ""
     """Why the chooser picked this junction (helps the generator aim its rewrites)."""
+    original_action: Mapping[str, JsonValue] | None = None
+    """The original action as JSON, when the generator replays it (`same`)."""
+    view: UserView | None = None
+    """What the user saw at the junction (the agenda operations play from it)."""
+    user_state: JsonValue = None
+    """The user's state at the junction."""
+    state_after: JsonValue = None
+    """The user's state after the original action (what `same` continues with)."""
+    on_page: bool = False
+    """The original action was a web action: asking in chat instead is an alternative."""
+    values: ValuePool | None = None
+    """Values the environment holds at the junction, for plausible other values."""
+    today: date | None = None
+    """The environment's day: no alternative may name a date before it."""
 
 
 class JunctionChooser(Protocol):
@@ -102,6 +132,32 @@ class JunctionChooser(Protocol):
 class CandidateGenerator(Protocol):
     """Anything that writes alternative user actions for a junction."""
 
+    name: str
+    """`agenda`, `llm` or `same`: how the run's branches were made."""
+
     async def generate(self, ctx: CandidateContext, k: int) -> tuple[list[Candidate], int]:
         """Return at most `k` candidates and the model tokens spent writing them."""
+        ...
+
+
+class CandidateSelector(Protocol):
+    """Anything that keeps one of a junction's candidates."""
+
+    name: str
+    """`diverse`, `novelty` or `random`: recorded with the run's settings."""
+
+    async def select(
+        self,
+        original: str,
+        candidates: Sequence[Candidate],
+        *,
+        rng: random.Random,
+        avoid: Sequence[str] = (),
+        weights: Sequence[float] = (),
+    ) -> Selection:
+        """Pick one candidate for the branch.
+
+        `avoid`: texts the branch should be far from (its siblings, actions that failed for a
+        known cause); `weights`: each candidate's novelty (1: never tried), in candidate order.
+        """
         ...

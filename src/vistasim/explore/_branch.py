@@ -1,489 +1,285 @@
-"""Make one DIVERT branch: pick a junction on a trajectory, make and score alternatives, record it.
+"""Grow one DIVERT branch: restore a trajectory once, ask the policy, record the branch, play it.
 
-The trajectory's user turns are read from the store; the chooser picks one; the episode is
-restored at the snapshot before it (the same restore path as resume), so the candidates see
-exactly what the user saw there; the least cosine-similar candidate is recorded with every other
-and the branch is queued. Playing it is the runner's job: a queued branch is an ordinary pending
-episode whose first action is given.
+The trajectory's user turns are read from the store; the run's `BranchPolicy` picks a junction;
+the episode is restored at the snapshot before it, once (the same restore path as resume, with
+the secrets the live run saw), so the candidates see exactly what the user saw there; the policy
+generates and selects an alternative; the branch is recorded and then played on in the very
+episode that was restored, never restored a second time. Only a junction that offers no
+alternative costs another restore (at the next junction, in the same episode).
 """
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from pydantic import JsonValue
-
-from vistasim.config import ExploreSpec, ModelSpec
 from vistasim.divert import (
+    BranchPolicy,
     CandidateContext,
-    HeuristicChooser,
-    LLMCandidates,
-    LLMChooser,
-    RandomChooser,
+    Choice,
+    Junction,
+    Memory,
     UserTurn,
     cue_label,
-    select_most_diverse,
+    junction_kind,
 )
-from vistasim.errors import ConfigError
-from vistasim.events import AgentReply, ApiCall, Snapshot, Stop, ToolCall, UserMessage, WebAction
+from vistasim.errors import BrowserError, EnvError, StoreError
+from vistasim.events import Snapshot
 from vistasim.explore._episode import Episode, view_of
+from vistasim.explore._junctions import junctions, state_after
 from vistasim.explore._resume import restore
-from vistasim.llm import ChatModel, collect_calls
-from vistasim.store import BranchCandidate, EpisodePlan, NewBranch, Store, StoredEvent
+from vistasim.explore._runner import Runner, guarded, open_episode, play_from
+from vistasim.explore._state import EpisodeState
+from vistasim.explore._values import today_for, value_pool
+from vistasim.llm import ModelCall, collect_calls
+from vistasim.scenario import Scenario
+from vistasim.store import BranchCandidate, EpisodePlan, NewBranch, StoredEvent
 from vistasim.user import (
     Action,
     AgendaPolicy,
-    Alternative,
     Finish,
-    Say,
+    action_from_json,
     action_json,
-    action_of_event,
-    agenda_alternatives,
     describe_action,
-    pick_alternatives,
 )
 
-__all__ = ["BranchMaker", "check_explore", "converged", "junctions"]
+__all__ = ["Grown", "grow_branch"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Junction:
-    turn: UserTurn
-    snapshot: StoredEvent
-    original: Action
-    rationale: str
-    chooser: str
-    overhead: int
+class Grown:
+    """What one attempt to branch a trajectory came to."""
+
+    plan: EpisodePlan | None = None
+    """The branch played (None: none was)."""
+    reason: str | None = None
+    """Its stop reason."""
+    recorded: bool = False
+    """A branch was recorded (played, or abandoned with why); False: no junction was left."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Pick:
-    """A chosen junction whose original action may still be unknown (a web action)."""
+class _Site:
+    """The junction being tried, on the parent's path."""
 
+    junction: Junction
     turn: UserTurn
     snapshot: StoredEvent
     original: Action | None
-    rationale: str
-    chooser: str
-    overhead: int
 
 
-class BranchMaker:
-    """Creates the branches of one run, one at a time."""
+async def grow_branch(
+    run: Runner, policy: BranchPolicy, memory: Memory, parent: EpisodePlan, number: int
+) -> Grown:
+    """Make branch `number` of `parent`'s scenario and play it (see the module)."""
+    scenario = run.roots[parent.scenario_id][1]
+    assert parent.leaf_event_id is not None  # only finished episodes are parents
+    path = run.db.read_path(parent.leaf_event_id, exact=True)
+    rng = random.Random(f"{run.settings.seed}:{parent.scenario_id}:{number}")
+    grower = _Grower(run=run, policy=policy, memory=memory, parent=parent, path=path, rng=rng)
+    site = await grower.next_site()
+    if site is None:
+        return Grown()
+    try:
+        async with open_episode(run, parent, scenario) as ep:
+            return await grower.grow(ep, site)
+    except (BrowserError, EnvError, StoreError) as exc:
+        grower.abandon(site, f"could not open the trajectory again: {exc}")
+        return Grown(recorded=True)
 
-    def __init__(
-        self,
-        spec: ExploreSpec,
-        *,
-        store: Store,
-        run_id: str,
-        policy: object,
-        models: Mapping[str, ChatModel],
-        model_specs: Mapping[str, ModelSpec],
-        seed: int,
-    ) -> None:
-        """Resolve the chooser, the generator and the embedder once for the run.
 
-        Raises:
-            ConfigError: the spec asks for a model role the config does not define.
-        """
-        self.spec, self.store, self.run_id, self.policy = spec, store, run_id, policy
-        self.seed = seed
-        self.chooser = _chooser(spec, models)
-        self.generator = _generator(spec, policy, models)
-        self.embedder = _embedder(spec, model_specs) if spec.selection == "diverse" else None
+@dataclass(kw_only=True)
+class _Grower:
+    run: Runner
+    policy: BranchPolicy
+    memory: Memory
+    parent: EpisodePlan
+    path: list[StoredEvent]
+    rng: random.Random
+    spent: int = 0
+    """Model tokens the chooser and generator spent on this branch so far."""
 
-    async def make(
-        self,
-        parent: EpisodePlan,
-        number: int,
-        open_episode: Callable[[EpisodePlan], Any],
-    ) -> tuple[EpisodePlan | None, bool]:
-        """Record branch `number` of `parent`'s scenario and return its pending episode.
+    def __post_init__(self) -> None:
+        self.located = junctions(self.path)
+        self.tried: set[int] = set()
+        self.branches = self.run.db.list_branches(self.run.run_id)
+        self.calls: list[ModelCall] = []
+        """The chooser's and the generator's calls, stored with the branch they made."""
 
-        Returns `(None, True)` when the branch was recorded abandoned (nothing to play), and
-        `(None, False)` when `parent` has no junction left. `open_episode(plan)` is an async
-        context manager yielding a live `Episode` for `plan`.
-        """
-        # The chooser's and the generator's calls are stored with the branch they made.
+    async def next_site(self) -> _Site | None:
+        """The next junction to try on the parent (None: every allowed one was tried)."""
+        scenario_id = self.parent.scenario_id
+        kin = [b for b in self.branches if b.scenario_id == scenario_id]
         with collect_calls() as calls:
-            plan, recorded = await self._make(parent, number, open_episode)
-        self.store.record_calls(self.run_id, plan.episode_id if plan else None, calls)
-        return plan, recorded
-
-    async def _make(
-        self, parent: EpisodePlan, number: int, open_episode: Callable[[EpisodePlan], Any]
-    ) -> tuple[EpisodePlan | None, bool]:
-        rng = random.Random(f"{self.seed}:{parent.scenario_id}:{number}")
-        last: _Junction | None = None
-        path = self.store.read_path(parent.leaf_event_id) if parent.leaf_event_id else []
-        # A junction where no alternative differs from what the user did is passed over for the
-        # chooser's next pick, so a branch is not spent on it.
-        tried: set[int] = set()
-        spent = 0
-        while True:
-            pick = await self._junction(parent, path, rng, tried)
-            if pick is None:
-                if spent and last is not None:  # model tokens were spent: say so
-                    return self._abandon(parent, last, "no junction had an alternative", spent)
-                return None, False
-            tried.add(pick.turn.index)
-            spent += pick.overhead
-            fork_path = path[: path.index(pick.snapshot) + 1]
-            async with open_episode(parent) as ep:
-                state, stop = await restore(ep, fork_path)
-                if stop is not None:
-                    why = f"could not restore: {stop.detail}"
-                    return self._abandon(
-                        parent, await self._resolved(pick, None, state), why, spent
-                    )
-                view = await view_of(ep, state)
-                junction = await self._resolved(pick, view, state)
-                last = junction
-                alternatives, made = await self._candidates(ep, junction, view, state, path, rng)
-            spent += made
-            if alternatives:
-                break
-        chosen, cosines, embedder = await self._select(junction, alternatives, rng)
-        candidates = tuple(
-            BranchCandidate(
-                action=action_json(a.action), source=a.source, cosine=None if not cosines else c
+            junction = await self.policy.junction(
+                [t for t, _, _ in self.located],
+                scenario_id=scenario_id,
+                rng=self.rng,
+                exclude=self._excluded(),
+                memory=self.memory,
+                cue_uses=Counter(cue_label(b.rationale) for b in kin),
             )
-            for a, c in zip(alternatives, cosines or [0.0] * len(alternatives), strict=True)
-        )
-        played = alternatives[chosen]
-        injected = {"action": action_json(played.action), "user_state": played.user_state}
-        plan = self._record(
-            parent, junction, spent, candidates=candidates, chosen=chosen, injected=injected,
-            embedder=embedder,
-        )  # fmt: skip
-        return plan, True
-
-    async def _junction(
-        self, parent: EpisodePlan, path: list[StoredEvent], rng: random.Random, tried: set[int]
-    ) -> _Pick | None:
-        located = junctions(path)
-        turns = [t for t, _, _ in located]
-        fork_turn = -1
-        if parent.fork_event_id is not None:
-            fork_turn = next(
-                (
-                    s.turn
-                    for s in path
-                    if s.id == parent.fork_event_id and isinstance(s.event, Snapshot)
-                ),
-                -1,
-            )
-        branches = self.store.list_branches(self.run_id)
-        used = {b.turn for b in branches if b.parent_episode_id == parent.episode_id}
-        # A branch's prefix and its injected turn belong to its parents: branch after them.
-        exclude = used | tried | {t.index for t in turns if t.index <= fork_turn}
-        if self.spec.generator == "same":
-            exclude |= {t.index for t in turns if t.kind == "stop"}
-        if not isinstance(self.policy, AgendaPolicy):  # only it can be asked again, exactly
-            exclude |= {t.index for t, _, action in located if action is None}
-        if isinstance(self.chooser, HeuristicChooser):
-            scenario = [b for b in branches if b.scenario_id == parent.scenario_id]
-            cues = Counter(cue_label(b.rationale) for b in scenario)
-            junction = await self.chooser.choose(turns, rng=rng, exclude=exclude, used=cues)
-        else:
-            junction = await self.chooser.choose(turns, rng=rng, exclude=exclude)
+        self.calls += calls
         if junction is None:
             return None
-        for turn, snapshot, original in located:
-            if turn.index == junction.turn_index:
-                return _Pick(
-                    turn=turn,
-                    snapshot=snapshot,
-                    original=original,
-                    rationale=junction.rationale,
-                    chooser=junction.chooser,
-                    overhead=junction.overhead_tokens,
-                )
-        return None
+        self.tried.add(junction.turn_index)
+        self.spent += junction.overhead_tokens
+        turn, snapshot, original = next(
+            j for j in self.located if j[0].index == junction.turn_index
+        )
+        return _Site(junction=junction, turn=turn, snapshot=snapshot, original=original)
 
-    async def _resolved(self, pick: _Pick, view: Any, state: Any) -> _Junction:
-        """The junction with its original action: the stored one, or the agenda user's again."""
-        original = pick.original
-        if original is None:
-            if view is None or not isinstance(self.policy, AgendaPolicy):
-                original = Finish(reason="user_stop", text="(a web action; not restored)")
-            else:
-                original, _ = await self.policy.next_action(view, state.user_state)
-        return _Junction(
-            turn=pick.turn, snapshot=pick.snapshot, original=original,
-            rationale=pick.rationale, chooser=pick.chooser, overhead=pick.overhead,
+    def _excluded(self) -> set[int]:
+        used = {b.turn for b in self.branches if b.parent_episode_id == self.parent.episode_id}
+        fork_turn = next(
+            (s.event.turn for s in self.path
+             if s.id == self.parent.fork_event_id and isinstance(s.event, Snapshot)),
+            -1,
         )  # fmt: skip
+        # A branch's prefix and its injected turn belong to its parents: branch after them.
+        excluded = used | self.tried | {t.index for t, _, _ in self.located if t.index <= fork_turn}
+        if self.policy.replays_original:
+            excluded |= {t.index for t, _, _ in self.located if t.kind == "stop"}
+        if not isinstance(self.run.parts.policy, AgendaPolicy):  # only it can be asked again
+            excluded |= {t.index for t, _, action in self.located if action is None}
+        return excluded
 
-    async def _candidates(
-        self,
-        ep: Episode,
-        junction: _Junction,
-        view: Any,
-        state: Any,
-        path: list[StoredEvent],
-        rng: random.Random,
-    ) -> tuple[list[Alternative], int]:
-        if self.generator == "same":
-            after = _state_after(path, junction)
-            return [Alternative(source="same", action=junction.original, user_state=after)], 0
-        if self.generator == "agenda":
-            assert isinstance(self.policy, AgendaPolicy)
-            found = await agenda_alternatives(
-                self.policy, view, state.user_state, junction.original
-            )
-            return pick_alternatives(found, self.spec.k, rng), 0
-        assert isinstance(self.generator, LLMCandidates)
+    async def grow(self, ep: Episode, site: _Site) -> Grown:
+        """Restore at each junction until one offers an alternative; record and play it."""
+        while True:
+            fork_path = self.path[: self.path.index(site.snapshot) + 1]
+            state, stop = await restore(ep, fork_path)
+            if stop is not None:
+                self.abandon(site, f"could not restore: {stop.detail}")
+                return Grown(recorded=True)
+            original = await self._original(ep, site, state)
+            choice = await self._choose(ep, site, state, original)
+            if choice is not None:
+                return await self._play(ep, site, state, original, choice)
+            following = await self.next_site()
+            if following is None:
+                break
+            site = following
+        if self.spent:  # model tokens were spent: say so
+            self.abandon(site, "no junction had an alternative")
+            return Grown(recorded=True)
+        return Grown()
+
+    async def _original(self, ep: Episode, site: _Site, state: EpisodeState) -> Action:
+        """The action taken at the junction: the stored one, or the agenda user's again."""
+        if site.original is not None:
+            return site.original
+        policy = self.run.parts.policy
+        if not isinstance(policy, AgendaPolicy):
+            return Finish(reason="user_stop", text="(a web action; not restored)")
+        action, _ = await policy.next_action(await view_of(ep, state), state.user_state)
+        return action
+
+    async def _choose(
+        self, ep: Episode, site: _Site, state: EpisodeState, original: Action
+    ) -> Choice | None:
         scenario = ep.scenario
-        facts = {k: str(v) for k, v in {**scenario.knowledge, **scenario.hidden}.items()}
-        for item in scenario.agenda:
-            facts.update({k: str(v) for k, v in item.slots.items()})
+        view = await view_of(ep, state)
         ctx = CandidateContext(
             persona=scenario.persona.model_dump_json(),
             goal=scenario.goal,
-            facts=facts,
+            facts=_facts(scenario),
             transcript=[(u.role, u.text) for u in state.transcript],
-            original=describe_action(junction.original),
-            rationale=junction.rationale,
+            original=describe_action(original),
+            rationale=site.junction.rationale,
+            original_action=action_json(original),
+            view=view,
+            user_state=state.user_state,
+            state_after=state_after(self.path, site.turn.index),
+            on_page=site.turn.kind == "web",
+            values=value_pool(ep.env, scenario),
+            today=today_for(ep.env, scenario),
         )
-        made, overhead = await self.generator.generate(ctx, self.spec.k)
-        return [
-            Alternative(source=c.source, action=Say(text=c.text), user_state=state.user_state)
-            for c in made
-        ], overhead
+        with collect_calls() as calls:
+            choice = await self.policy.choose(
+                ctx,
+                scenario_id=scenario.id,
+                cue=junction_kind(site.turn),
+                rng=self.rng,
+                memory=self.memory,
+                siblings=self._siblings(),
+            )
+        self.calls += calls
+        if choice is not None:
+            self.spent += choice.overhead_tokens
+        return choice
 
-    async def _select(
-        self, junction: _Junction, alternatives: list[Alternative], rng: random.Random
-    ) -> tuple[int, list[float], str | None]:
-        if self.embedder is None or len(alternatives) == 1 and self.generator == "same":
-            return rng.randrange(len(alternatives)), [], None
-        texts = [describe_action(a.action) for a in alternatives]
-        selection = await select_most_diverse(
-            describe_action(junction.original), texts, self.embedder
-        )
-        return selection.index, list(selection.cosines), selection.embedder
+    def _siblings(self) -> list[str]:
+        grown = [b for b in self.branches if b.parent_episode_id == self.parent.episode_id]
+        return [describe_action(action_from_json(b.injected["action"])) for b in grown
+                if b.injected.get("action")]  # fmt: skip
 
-    def _abandon(
-        self, parent: EpisodePlan, junction: _Junction, why: str, overhead: int
-    ) -> tuple[None, bool]:
-        self._record(parent, junction, overhead, abandoned=why)
-        return None, True
+    async def _play(
+        self, ep: Episode, site: _Site, state: EpisodeState, original: Action, choice: Choice
+    ) -> Grown:
+        chosen = choice.chosen
+        action = chosen.action or {"kind": "say", "text": chosen.text}
+        user_state = chosen.user_state if chosen.user_state is not None else state.user_state
+        cosines = choice.selection.cosines
+        plan = self.run.db.create_branch(
+            self.run.run_id,
+            self._new_branch(
+                site, original,
+                candidates=tuple(
+                    BranchCandidate(action=dict(c.action or {"kind": "say", "text": c.text}),
+                                    source=c.source, cosine=cosines[i] if cosines else None)
+                    for i, c in enumerate(choice.candidates)
+                ),
+                chosen=choice.selection.index,
+                injected={"action": dict(action), "user_state": user_state},
+                embedder=choice.selection.embedder,
+            ),
+        )  # fmt: skip
+        assert plan is not None  # not abandoned: the branch has an episode
+        self.run.db.record_calls(self.run.run_id, plan.episode_id, self.calls)
+        ep.plan = plan
+        ep.first_action = (action_from_json(action), user_state)
+        self.run.db.set_branch_status(plan.episode_id, "playing")
+        reason = await guarded(self.run, plan, lambda: play_from(self.run, ep, state, None))
+        return Grown(plan=plan, reason=reason, recorded=True)
 
-    def _record(
+    def abandon(self, site: _Site, why: str) -> None:
+        """Record a branch that is not played, with why."""
+        original = site.original or Finish(reason="user_stop", text="(a web action)")
+        self.run.db.create_branch(self.run.run_id, self._new_branch(site, original, abandoned=why))
+        self.run.db.record_calls(self.run.run_id, None, self.calls)
+
+    def _new_branch(
         self,
-        parent: EpisodePlan,
-        junction: _Junction,
-        overhead: int,
+        site: _Site,
+        original: Action,
         *,
         candidates: tuple[BranchCandidate, ...] = (),
         chosen: int = -1,
-        injected: Mapping[str, Any] | None = None,
+        injected: Mapping[str, object] | None = None,
         embedder: str | None = None,
         abandoned: str | None = None,
-    ) -> EpisodePlan | None:
-        return self.store.create_branch(
-            self.run_id,
-            NewBranch(
-                parent=parent,
-                fork_event_id=junction.snapshot.id,
-                turn=junction.turn.index,
-                chooser=junction.chooser,
-                rationale=junction.rationale,
-                original=action_json(junction.original),
-                candidates=candidates,
-                chosen=chosen,
-                injected=injected or {},
-                embedder=embedder,
-                overhead_tokens=overhead,
-                abandoned=abandoned,
-            ),
+    ) -> NewBranch:
+        return NewBranch(
+            parent=self.parent,
+            fork_event_id=site.snapshot.id,
+            turn=site.turn.index,
+            chooser=site.junction.chooser,
+            rationale=site.junction.rationale,
+            original=action_json(original),
+            candidates=candidates,
+            chosen=chosen,
+            injected=injected or {},
+            embedder=embedder,
+            overhead_tokens=self.spent,
+            abandoned=abandoned,
         )
 
 
-def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, Action | None]]:
-    """Each user turn with the snapshot before it and the action taken, rebuilt from events.
-
-    A web action is not rebuilt (its target is an element id of that page): its action is
-    `None`, and the offline user, which is deterministic, is asked again at the junction.
-    """
-    found = []
-    before = ""
-    for index, stored in enumerate(path[:-1]):
-        event = stored.event
-        if isinstance(event, AgentReply):
-            before = event.text
-        if not isinstance(event, Snapshot):
-            continue
-        kind, text = _describe_event(path[index + 1].event)
-        action = None if kind == "web" else action_of_event(path[index + 1].event)
-        if kind is not None and (action is not None or kind == "web"):
-            turn = UserTurn(index=event.turn, kind=kind, text=text, before=before)
-            found.append((turn, stored, action))
-    return found
-
-
-def _describe_event(event: object) -> tuple[str | None, str]:
-    match event:
-        case UserMessage(text=text):
-            return "say", text
-        case ApiCall(name=name, args=args):
-            return "api", f"call {name} {args}"
-        case WebAction(action=action, target=target, value=value):
-            return "web", f"{action} {target or ''} {value or ''}".strip()
-        case Stop(reason=reason, detail=detail):
-            return (
-                ("stop", f"stop ({reason.value}): {detail}")
-                if reason.value in ("goal_met", "user_stop")
-                else (None, "")
-            )
-        case _:
-            return None, ""
-
-
-def _state_after(path: list[StoredEvent], junction: _Junction) -> JsonValue:
-    after = next(
-        (
-            s.event
-            for s in path
-            if isinstance(s.event, Snapshot) and s.event.turn == junction.turn.index + 1
-        ),
-        None,
-    )
-    return after.user_state if isinstance(after, Snapshot) else None
-
-
-def converged(parent: Sequence[StoredEvent], branch: Sequence[StoredEvent], fork_id: int) -> bool:
-    """Whether a branch's continuation is its parent's.
-
-    After the action at the junction (which differs by construction): the same agent replies
-    and tool calls, the same later user actions and the same end. Snapshots and timings are
-    left out; they differ without meaning.
-    """
-    return _continuation(parent, fork_id) == _continuation(branch, fork_id)
-
-
-def _continuation(path: Sequence[StoredEvent], fork_id: int) -> list[str]:
-    after = [s.event for s in path if s.id > fork_id]
-    start = next((i for i, e in enumerate(after) if _describe_event(e)[0] is not None), None)
-    if start is None:
-        return []
-    seen = []
-    for event in after[start + 1 :]:
-        match event:
-            case AgentReply(text=text):
-                seen.append(f"agent:{text}")
-            case ToolCall() | ApiCall() | WebAction() | Stop():
-                # Canonical: a restored agent may build the same arguments in another key order,
-                # and each episode's built-in site is served on a port of its own.
-                data = event.model_dump(mode="json", exclude={"latency_s", "screenshot_ref"})
-                seen.append(_LOOPBACK_PORT.sub(r"\1:PORT", json.dumps(data, sort_keys=True)))
-            case UserMessage(text=text):
-                seen.append(f"user:{text}")
-            case _:
-                pass
-    return seen
-
-
-def check_explore(spec: ExploreSpec, *, user_policy: str, roles: set[str]) -> None:
-    """Refuse, before anything is recorded, branching settings the run cannot play.
-
-    Raises:
-        ConfigError: a model role the settings need is missing, or the agenda operations are
-            asked for without the agenda user.
-    """
-    if not spec.branches:
-        return
-    needs = {"chooser": spec.chooser == "llm", "embedder": spec.embedder == "model"}
-    generator = spec.generator
-    if generator == "auto":
-        generator = "llm" if "generator" in roles else "agenda"
-    needs["generator"] = generator == "llm"
-    for role, needed in needs.items():
-        if needed and role not in roles:
-            key = f"explore.{role}"
-            raise ConfigError(
-                f"{key} = {getattr(spec, role)!r} needs a model for the {role} role: "
-                f"add [models.{role}]",
-                key=key,
-            )
-    if spec.selection == "diverse":
-        _check_embedding_extra(spec)
-    if generator == "agenda" and user_policy != "agenda":
-        raise ConfigError(
-            "explore.generator = 'agenda' needs the agenda user (user.policy = 'agenda'); "
-            "configure [models.generator] and set explore.generator = 'llm' instead",
-            key="explore.generator",
-        )
-
-
-_LOOPBACK_PORT = re.compile(r"(127\.0\.0\.1|localhost):\d+")
-
-
-def _chooser(spec: ExploreSpec, models: Mapping[str, ChatModel]) -> Any:
-    if spec.chooser == "heuristic":
-        return HeuristicChooser()
-    if spec.chooser == "random":
-        return RandomChooser()
-    if "chooser" not in models:
-        raise ConfigError(
-            "explore.chooser = 'llm' needs a model for the chooser role: add [models.chooser]",
-            key="explore.chooser",
-        )
-    return LLMChooser(models["chooser"])
-
-
-def _generator(spec: ExploreSpec, policy: object, models: Mapping[str, ChatModel]) -> Any:
-    wanted = spec.generator
-    if wanted == "auto":
-        wanted = "llm" if "generator" in models else "agenda"
-    if wanted == "agenda" and not isinstance(policy, AgendaPolicy):
-        raise ConfigError(
-            "explore.generator = 'agenda' needs the agenda user (user.policy = 'agenda'); "
-            "configure [models.generator] and set explore.generator = 'llm' instead",
-            key="explore.generator",
-        )
-    if wanted == "llm":
-        if "generator" not in models:
-            raise ConfigError(
-                "explore.generator = 'llm' needs a model for the generator role: "
-                "add [models.generator]",
-                key="explore.generator",
-            )
-        return LLMCandidates(models["generator"])
-    return wanted
-
-
-def _check_embedding_extra(spec: ExploreSpec) -> None:
-    """The diversity selection embeds candidates: without the `embed` extra it cannot run."""
-    from importlib.util import find_spec
-
-    missing = [m for m in ("numpy", "wordllama") if find_spec(m) is None]
-    if spec.embedder == "model":
-        missing = [m for m in missing if m == "numpy"]
-    if missing:
-        raise ConfigError(
-            f"explore.selection = 'diverse' embeds the candidates and needs {', '.join(missing)}:"
-            " pip install 'vistasim[embed]', or pass --selection random",
-            key="explore.selection",
-        )
-
-
-def _embedder(spec: ExploreSpec, specs: Mapping[str, ModelSpec]) -> Any:
-    if spec.embedder == "model":
-        from vistasim.divert import OpenAIEmbedder
-
-        if "embedder" not in specs:
-            raise ConfigError(
-                "explore.embedder = 'model' needs [models.embedder] (an /v1/embeddings endpoint)",
-                key="explore.embedder",
-            )
-        return OpenAIEmbedder(specs["embedder"])
-    from vistasim.llm import WordLlamaEmbedder
-
-    return WordLlamaEmbedder()
+def _facts(scenario: Scenario) -> dict[str, str]:
+    facts = {k: str(v) for k, v in {**scenario.knowledge, **scenario.hidden}.items()}
+    for item in scenario.agenda:
+        facts.update({k: str(v) for k, v in item.slots.items()})
+    return facts

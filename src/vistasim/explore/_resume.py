@@ -17,7 +17,7 @@ from vistasim.events import Note, Snapshot, Stop
 from vistasim.explore._episode import Episode
 from vistasim.explore._guard import stop_for
 from vistasim.explore._state import EpisodeState, state_at
-from vistasim.store._view import StoredEvent
+from vistasim.store import StoredEvent
 
 __all__ = ["restore", "resume"]
 
@@ -30,11 +30,15 @@ async def resume(ep: Episode, leaf_id: int) -> tuple[EpisodeState, Stop | None]:
     Raises:
         StoreError: the stored path does not end in a snapshot.
     """
-    return await restore(ep, ep.store.read_path(leaf_id))
+    return await restore(ep, ep.store.read_path(leaf_id, exact=True))
 
 
 async def restore(ep: Episode, path: list[StoredEvent]) -> tuple[EpisodeState, Stop | None]:
-    """Rebuild the state at the end of `path` and bring agent, environment and page there."""
+    """Rebuild the state at the end of `path` and bring agent, environment and page there.
+
+    `path` must be read with `Store.read_path(..., exact=True)`: the restored user and agent
+    see the values the live run saw, not the `***` the store shows everyone else.
+    """
     state, snapshot = state_at(path)
     try:
         # Without a page, a replayed agent goes first: the tool calls it makes again change the

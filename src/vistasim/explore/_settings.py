@@ -50,6 +50,8 @@ class RunSettings:
     """Episodes in flight at once."""
     concurrency_note: str | None
     """How many web episodes play at once and why, said when the run starts (None: no web)."""
+    perturb: float
+    """`user.perturb`: the chance that each sub-goal of a rollout gets one behaviour operation."""
     explore: ExploreSpec
     domain: Domain | None
     """The built-in domain the environment names, else `None`."""
@@ -82,6 +84,7 @@ def settings_of(config: RunConfig, *, cpus: int | None = None) -> RunSettings:
         seed=run.seed,
         concurrency=concurrency,
         concurrency_note=note,
+        perturb=config.user.perturb,
         explore=config.explore,
         domain=builtin_domain(config),
     )

@@ -7,7 +7,9 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+import anyio
 
 from vistasim._secrets import known_secrets
 from vistasim.agent import Reply, RestoreStrategy, Turn, body_cap
@@ -18,6 +20,7 @@ from vistasim.env._types import Environment
 from vistasim.errors import AgentError, ConfigError, user_frame
 from vistasim.explore._guard import GuardedAgent, guard_env_factory
 from vistasim.explore._settings import builtin_domain, is_tau2_target, widget_only
+from vistasim.llm import RequestCache
 from vistasim.llm._clients import HttpClients
 from vistasim.llm._types import ChatModel
 from vistasim.user._types import UserPolicy
@@ -40,7 +43,7 @@ class Parts:
     make_agent: AgentFactory | None
     """A fresh adapter for the agent under test (one per episode, or per web session); None
     when the agent is reached only through the chat widget at `web.start_url`."""
-    cache: Any = None
+    cache: RequestCache | None = None
     """The record/replay cache, closed at the end of the run."""
     clients: HttpClients | None = None
     """The run's HTTP clients (one set per endpoint), closed at the end of the run."""
@@ -183,7 +186,7 @@ def _agent_factory(
     config: RunConfig,
     models: Mapping[str, ChatModel],
     clients: HttpClients,
-    limiters: Mapping[str, Any],
+    limiters: Mapping[str, anyio.CapacityLimiter],
 ) -> AgentFactory:
     from vistasim.agent import open_agent
 
@@ -221,7 +224,7 @@ def _chat_setup(
     config: RunConfig,
     spec: OpenAIChatAgentSpec,
     clients: HttpClients,
-    limiters: Mapping[str, Any],
+    limiters: Mapping[str, anyio.CapacityLimiter],
 ) -> ChatAgentSetup:
     """The run's one metered model for an `openai_chat` agent, on the run's shared client."""
     from vistasim.agent._chat_endpoint import EndpointChatModel

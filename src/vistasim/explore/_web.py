@@ -29,7 +29,7 @@ import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 import anyio
@@ -40,30 +40,46 @@ from vistasim.config import RunConfig
 from vistasim.env._types import Environment
 from vistasim.errors import BrowserError, ConfigError, MissingExtraError
 
+if TYPE_CHECKING:
+    from vistasim.agent import HttpTraceSource, WebChatAgent
+    from vistasim.browser import BrowserPool, FoundWidget, PageSession, StepResult
+
 __all__ = ["WebChannel", "check_widget", "open_pool", "serve_app", "web_channel"]
+
+
+class SiteSessions(Protocol):
+    """A built-in domain's site, whose per-session state (logins, chats) snapshots carry."""
+
+    def snapshot_sessions(self) -> dict[str, Any]:
+        """Every session's state, as JSON."""
+        ...
+
+    def restore_sessions(self, state: dict[str, Any]) -> None:
+        """Bring back what `snapshot_sessions` returned."""
+        ...
 
 
 @dataclass(kw_only=True)
 class WebChannel:
     """One episode's page: observe it, act on it, snapshot it."""
 
-    session: Any
-    """The `browser.PageSession` of the episode (its `widget` is the one found on the page)."""
+    session: PageSession
+    """The episode's page (its `widget` is the one found on the page)."""
     budget_tokens: int
     screenshots: bool
     site_origin: str
     """Origin of the site the episode started on."""
-    site: Any = None
+    site: SiteSessions | None = None
     """The built-in domain's `Site` serving the page, whose sessions the snapshots carry."""
-    widget_agent: Any = None
-    """The `WebChatAgent` on the page, moved to the new page after a restore."""
+    widget_agent: WebChatAgent | None = None
+    """The chat widget's adapter on the page, moved to the new page after a restore."""
 
     async def observe(self) -> PageView:
         """The current page, trimmed to the token budget."""
         view: PageView = await self.session.observe(budget_tokens=self.budget_tokens)
         return view
 
-    async def act(self, step: WebStep) -> Any:
+    async def act(self, step: WebStep) -> StepResult:
         """Carry out one web action; errors come back in the result."""
         return await self.session.act(step)
 
@@ -115,7 +131,7 @@ class WebChannel:
         return self.site_origin + url[len(old) :] if url.startswith(old) else url
 
 
-def open_pool(config: RunConfig) -> Any:
+def open_pool(config: RunConfig) -> BrowserPool:
     """The run's browser pool (one browser, one context per episode), not yet launched."""
     from vistasim.browser import BrowserPool, find_chromium
 
@@ -125,9 +141,9 @@ def open_pool(config: RunConfig) -> Any:
 @asynccontextmanager
 async def web_channel(
     config: RunConfig,
-    pool: Any,
+    pool: BrowserPool,
     env: Environment | None,
-    make_agent: Callable[[], Any] | None,
+    make_agent: Callable[[], AgentAdapter] | None,
 ) -> AsyncIterator[tuple[WebChannel, AgentAdapter]]:
     """Open the episode's site and page; yield the channel and the widget agent adapter.
 
@@ -168,7 +184,7 @@ async def web_channel(
             await session.close()
 
 
-async def check_widget(config: RunConfig, pool: Any) -> str:
+async def check_widget(config: RunConfig, pool: BrowserPool) -> str:
     """Open `web.start_url` once and find its chat widget; return the framework that drew it.
 
     Raises:
@@ -200,7 +216,7 @@ async def check_widget(config: RunConfig, pool: Any) -> str:
         await session.close()
 
 
-async def _find_widget(config: RunConfig, page: Any) -> Any:
+async def _find_widget(config: RunConfig, page: Any) -> FoundWidget:
     from vistasim.browser import find_widget
 
     spec = config.web.widget
@@ -230,8 +246,8 @@ def _settle_ms(config: RunConfig) -> int | None:
 
 @asynccontextmanager
 async def _site(
-    config: RunConfig, env: Environment | None, make_agent: Callable[[], Any] | None
-) -> AsyncIterator[tuple[str, Any]]:
+    config: RunConfig, env: Environment | None, make_agent: Callable[[], AgentAdapter] | None
+) -> AsyncIterator[tuple[str, SiteSessions | None]]:
     """The start URL, and the built-in domain's `Site` when vistasim serves it (else None)."""
     if config.web.start_url:
         yield config.web.start_url, None
@@ -313,7 +329,7 @@ def _quiet_server(app: Any, host: str) -> Any:
     return _Server(uvicorn.Config(app, host=host, port=0, log_level="critical", lifespan="off"))
 
 
-def _trace(config: RunConfig) -> Any:
+def _trace(config: RunConfig) -> HttpTraceSource | None:
     if config.web.trace_url is None:
         return None
     from vistasim.agent import HttpTraceSource
@@ -335,10 +351,15 @@ class EpisodeAgent:
     def __init__(self, agent: AgentAdapter, *, episode_id: str) -> None:
         self._agent = agent
         self._episode_id = episode_id
+        self.restore_strategy = agent.restore_strategy
 
     async def respond(self, turn: Turn) -> Reply:
         """Answer the site's turn as a turn of this episode."""
         return await self._agent.respond(dataclasses.replace(turn, episode_id=self._episode_id))
+
+    async def aclose(self) -> None:
+        """Close the wrapped agent."""
+        await self._agent.aclose()
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._agent, name)

@@ -30,7 +30,20 @@ from pydantic import BaseModel, ConfigDict
 from vistasim.events import AgentReply, RequestDigest
 from vistasim.store import EpisodeView, RunView, StoredEvent
 
-__all__ = ["Efficiency", "efficiency"]
+__all__ = ["Efficiency", "OperationYield", "efficiency"]
+
+
+class OperationYield(BaseModel):
+    """What the branches that played one operation found."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    branches: int
+    failed_episodes: int
+    unique_failures: int
+    """Distinct failures some branch of this operation shows."""
+    new_causes: int
+    """Named causes only branches show, one of them of this operation."""
 
 
 class Efficiency(BaseModel):
@@ -45,6 +58,14 @@ class Efficiency(BaseModel):
     model call, bundled tokenizer) or `none` (neither is known: the token measures are `None`)."""
     failed_episodes: int
     """Episodes with outcome `failed`, branches included."""
+    unique_failures: int
+    """Distinct failures of the catalogue (named causes and unexplained symptoms) in the run."""
+    new_causes: int
+    """Named causes that only branches show: no linear rollout of the run shows them."""
+    unique_failures_per_100k_agent_tokens: float | None
+    """unique_failures / (agent_tokens / 1e5): what exploration is for, per token spent."""
+    by_operation: dict[str, OperationYield] = {}
+    """Branches by the operation they played (`hesitate`, `correct`, `llm`...)."""
     err_per_100k_agent_tokens: float | None
     """failed_episodes / (agent_tokens / 1e5); `None` without agent tokens."""
     task_failure_count: int
@@ -72,7 +93,12 @@ class Efficiency(BaseModel):
 
 
 def efficiency(
-    run: RunView, outcomes: Mapping[str, str], *, only: Collection[str] | None = None
+    run: RunView,
+    outcomes: Mapping[str, str],
+    *,
+    only: Collection[str] | None = None,
+    failures: Mapping[str, Collection[str]] | None = None,
+    causes: Collection[str] = (),
 ) -> Efficiency:
     """Compute DIVERT's efficiency measures of a run.
 
@@ -82,6 +108,8 @@ def efficiency(
             `not_applicable`); only `failed` counts as an error.
         only: Count the shared-prefix fractions over these episodes' requests (every
             episode's requests still count as earlier ones), e.g. the branches alone.
+        failures: The catalogue's distinct failures: id -> the episodes that show it.
+        causes: Which of those ids are named causes (the rest are symptoms).
     """
     metered = [
         call
@@ -105,10 +133,18 @@ def efficiency(
     overheads = [b.overhead_tokens for b in run.branches]
     overhead = sum(overheads)
     shared, shared_without_head = _shared_prefix(run.episodes, only)
+    found = {k: set(v) for k, v in (failures or {}).items() if v}
+    new = _new_causes(run, found, set(causes))
     return Efficiency(
         agent_tokens=agent_tokens,
         agent_tokens_source=source,
         failed_episodes=len(failed),
+        unique_failures=len(found),
+        new_causes=len(new),
+        unique_failures_per_100k_agent_tokens=(
+            len(found) / (agent_tokens / 1e5) if agent_tokens else None
+        ),
+        by_operation=_by_operation(run, failed, found, new),
         err_per_100k_agent_tokens=len(failed) / (agent_tokens / 1e5) if agent_tokens else None,
         task_failure_count=len(scenarios),
         requests=len(own),
@@ -124,6 +160,29 @@ def efficiency(
         ),
         branch_status=dict(sorted(Counter(b.status for b in run.branches).items())),
     )
+
+
+def _new_causes(run: RunView, found: Mapping[str, set[str]], causes: set[str]) -> set[str]:
+    """Named causes that no linear rollout shows (a run without branches has none)."""
+    linear = {e.episode_id for e in run.episodes if e.branch_of is None}
+    return {k for k, shown in found.items() if k in causes and not shown & linear}
+
+
+def _by_operation(
+    run: RunView, failed: set[str], found: Mapping[str, set[str]], new: set[str]
+) -> dict[str, OperationYield]:
+    played: dict[str, set[str]] = {}
+    for branch in run.branches:
+        played.setdefault(branch.operation, set()).add(branch.episode_id)
+    return {
+        op: OperationYield(
+            branches=len(episodes),
+            failed_episodes=len(episodes & failed),
+            unique_failures=sum(bool(shown & episodes) for shown in found.values()),
+            new_causes=sum(bool(found[k] & episodes) for k in new),
+        )
+        for op, episodes in sorted(played.items())
+    }
 
 
 def _digests(events: Iterable[StoredEvent]) -> list[RequestDigest]:

@@ -144,7 +144,12 @@ async def compute_metrics(
         coverage=covered,
         failures=failures,
         success=succeeded,
-        efficiency=efficiency(run, succeeded.episodes),
+        efficiency=efficiency(
+            run,
+            succeeded.episodes,
+            failures={u.id: u.episodes for u in failures.unique},
+            causes=failures.causes,
+        ),
         user_checks=list(findings.user),
     )
 
@@ -273,17 +278,34 @@ def _latency_rows(cost: CostReport) -> list[tuple[str, str, str]]:
     return rows
 
 
+def _operations(value: Efficiency) -> str:
+    """`; by operation: hesitate 2 (1 new), ...`: what each operation's branches found."""
+    if not value.by_operation:
+        return ""
+    parts = [
+        f"{op} {y.unique_failures} ({y.new_causes} new)" for op, y in value.by_operation.items()
+    ]
+    return "; by operation: " + ", ".join(parts)
+
+
 def _efficiency_rows(value: Efficiency) -> list[tuple[str, str, str]]:
     if value.agent_tokens_source == "none" and not value.branches:
         return []
     per_100k = value.err_per_100k_agent_tokens
+    unique = value.unique_failures_per_100k_agent_tokens
     rows = [
+        (
+            "unique failures / 100K agent tokens",
+            "n/a" if unique is None else f"{unique:.2f}",
+            f"{value.unique_failures} distinct failures; {value.new_causes} causes only "
+            f"branches found{_operations(value)}",
+        ),
         (
             "errors / 100K agent tokens",
             "n/a" if per_100k is None else f"{per_100k:.2f}",
             f"{value.failed_episodes} failed in {value.task_failure_count} scenarios; "
             f"{value.agent_tokens} tokens, {value.agent_tokens_source}",
-        )
+        ),
     ]
     if value.token_savings is not None:
         rows.append(

@@ -11,8 +11,8 @@ episode.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from vistasim.metrics._behaviour import BehaviourSpec, detect_behaviour
@@ -55,15 +55,19 @@ def find_all(
     behaviour: BehaviourSpec | None = None,
     disclosure: Sequence[DisclosureRule] = (),
     judged: Sequence[Failure] = (),
+    only: Collection[str] | None = None,
 ) -> RunFindings:
     """Run every detector and user check over a run and classify each episode.
 
     `judged`: findings an LLM judge made with evidence (the policy judge's), counted like the
-    detectors' own.
+    detectors' own. `only`: judge these episodes alone (what the tools write is still learnt
+    from the whole run), as an explorer does after each wave.
     """
     spec = BehaviourSpec() if behaviour is None else behaviour
     events = (s.event for e in run.episodes for s in e.events)
     writes = WriteTools.from_events(events, listed=spec.write_tools)
+    if only is not None:
+        run = replace(run, episodes=tuple(e for e in run.episodes if e.episode_id in only))
     errored = {e.episode_id for e in run.episodes if is_errored(e)}
     failures = [
         *detect_failures(run, rules, recovered_errors=True),

@@ -99,12 +99,15 @@ def _realism_card(metrics: MetricsReport) -> Card:
 
 def _efficiency_card(metrics: MetricsReport) -> Card:
     value = metrics.efficiency
-    per = value.err_per_100k_agent_tokens
+    per = value.unique_failures_per_100k_agent_tokens
+    errors = value.err_per_100k_agent_tokens
     statuses = ", ".join(f"{n} {status}" for status, n in sorted(value.branch_status.items()))
     return Card(
-        label="errors / 100K agent tokens",
+        label="unique failures / 100K agent tokens",
         value="n/a" if per is None else f"{per:.2f}",
-        note=f"{value.branches} branches ({statuses}); {value.agent_tokens_source} tokens",
+        note=f"{value.unique_failures} distinct, {value.new_causes} new causes from branches; "
+        f"errors / 100K {'n/a' if errors is None else f'{errors:.2f}'}; "
+        f"{value.branches} branches ({statuses}); {value.agent_tokens_source} tokens",
     )
 
 

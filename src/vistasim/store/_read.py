@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator
@@ -84,6 +85,7 @@ def _read(store: Store, run_id: str, *, snapshots: bool) -> RunView:
                 model_calls=tuple(calls.get(row["id"], ())),
                 started_at=row["started_at"],
                 ended_at=row["ended_at"],
+                perturbations=tuple(json.loads(row["perturbations_json"] or "[]")),
             )
         )
     scenarios = {

@@ -12,7 +12,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +21,8 @@ from vistasim.errors import StoreError
 from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm._meter import ModelCall
 from vistasim.scenario import Scenario
-from vistasim.store._view import (
-    BranchCandidate,
-    BranchStatus,
-    BranchView,
-    EpisodeStatus,
-    StoredEvent,
-)
+from vistasim.store._branches import BranchRecords, NewBranch
+from vistasim.store._view import EpisodeStatus, StoredEvent
 from vistasim.store.migrations import migrate
 
 __all__ = ["EpisodePlan", "NewBranch", "RunRow", "Store", "blob_hash", "open_store"]
@@ -53,26 +48,8 @@ class EpisodePlan:
     fork_event_id: int | None = None
     """For a branch: the snapshot event it continues from."""
     stop_reason: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class NewBranch:
-    """What `Store.create_branch` records about a branch before it is played."""
-
-    parent: EpisodePlan
-    fork_event_id: int
-    turn: int
-    chooser: str
-    rationale: str
-    original: Mapping[str, Any]
-    candidates: Sequence[BranchCandidate]
-    chosen: int
-    injected: Mapping[str, Any]
-    """`{"action": ..., "user_state": ...}`."""
-    embedder: str | None = None
-    overhead_tokens: int = 0
-    abandoned: str | None = None
-    """Why no episode is played (no candidate differs from the original...): recorded only."""
+    perturbations: tuple[dict[str, Any], ...] = ()
+    """The behaviour operations `--perturb` drew for this rollout (empty: none)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,7 +72,7 @@ class RunRow:
     """Number of episodes ended (done or errored)."""
 
 
-class Store:
+class Store(BranchRecords):
     """A connection to a store file. Use from one thread (the event loop's)."""
 
     def __init__(self, db: sqlite3.Connection, path: str) -> None:
@@ -183,94 +160,6 @@ class Store:
             self._insert_calls(run_id, episode_id, calls, now)
             self._update_episode(episode_id, leaf, turns, status, stop_reason, now)
         return leaf
-
-    def create_branch(self, run_id: str, branch: NewBranch) -> EpisodePlan | None:
-        """Record a branch and its (pending) episode, which continues from `fork_event_id`.
-
-        The episode's leaf starts at the fork, so a run killed before the branch plays resumes
-        it there; the branch record holds the action it plays first. An `abandoned` branch is
-        recorded without an episode (returns `None`).
-        """
-        parent = branch.parent
-        now = time.time()
-        with self._transaction():
-            number = self.db.execute(
-                "SELECT COUNT(*) FROM branches WHERE run_id = ? AND scenario_id = ?",
-                (run_id, parent.scenario_id),
-            ).fetchone()[0]
-            episode_id = f"{run_id}:{parent.scenario_id}:{parent.rollout}.b{number + 1}"
-            self._insert_branch(run_id, episode_id, branch, now)
-            if branch.abandoned is not None:
-                return None
-            self.db.execute(
-                "INSERT INTO episodes (id, run_id, scenario_id, rollout, branch_of, fork_event_id,"
-                " mode, status, leaf_event_id, turns)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
-                (episode_id, run_id, parent.scenario_id, parent.rollout, parent.episode_id,
-                 branch.fork_event_id, parent.mode, branch.fork_event_id, branch.turn),
-            )  # fmt: skip
-        return self.episode(episode_id)
-
-    def _insert_branch(self, run_id: str, episode_id: str, branch: NewBranch, now: float) -> None:
-        status, detail = (
-            ("queued", None) if branch.abandoned is None else ("abandoned", branch.abandoned)
-        )
-        self.db.execute(
-            "INSERT INTO branches (episode_id, run_id, scenario_id, parent_episode_id,"
-            " fork_event_id, turn, chooser, rationale, original_json, candidates_json, chosen,"
-            " injected_json, embedder, overhead_tokens, status, detail, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (episode_id, run_id, branch.parent.scenario_id, branch.parent.episode_id,
-             branch.fork_event_id, branch.turn, branch.chooser, self._text(branch.rationale),
-             self._json(branch.original), self._json([asdict(c) for c in branch.candidates]),
-             branch.chosen, self._json(branch.injected), branch.embedder,
-             branch.overhead_tokens, status, detail and self._text(detail), now),
-        )  # fmt: skip
-
-    def add_rollout(self, run_id: str, scenario_id: str) -> EpisodePlan:
-        """Plan one more linear rollout of a scenario (pending), numbered after the last one."""
-        with self._transaction():
-            row = self.db.execute(
-                "SELECT MAX(rollout), MAX(mode) FROM episodes WHERE run_id = ? AND scenario_id = ?",
-                (run_id, scenario_id),
-            ).fetchone()
-            if row[0] is None:
-                raise StoreError(f"run {run_id!r} has no scenario {scenario_id!r}")
-            rollout = int(row[0]) + 1
-            episode_id = f"{run_id}:{scenario_id}:{rollout}"
-            self.db.execute(
-                "INSERT INTO episodes (id, run_id, scenario_id, rollout, mode, status)"
-                " VALUES (?, ?, ?, ?, ?, 'pending')",
-                (episode_id, run_id, scenario_id, rollout, row[1]),
-            )
-        return self.episode(episode_id)
-
-    def set_branch_status(
-        self, episode_id: str, status: BranchStatus, *, detail: str | None = None
-    ) -> None:
-        """Move a branch to `status` (playing, done, converged, diverged, abandoned)."""
-        with self._transaction():
-            self.db.execute(
-                "UPDATE branches SET status = ?, detail = ? WHERE episode_id = ?",
-                (status, detail and self._text(detail), episode_id),
-            )
-
-    def list_branches(self, run_id: str) -> list[BranchView]:
-        """The run's branches in creation order."""
-        rows = self.db.execute(
-            "SELECT * FROM branches WHERE run_id = ? ORDER BY rowid",
-            (run_id,),
-        ).fetchall()
-        return [_branch_view(row) for row in rows]
-
-    def branch(self, episode_id: str) -> BranchView:
-        """The branch record of a branch episode."""
-        row = self.db.execute(
-            "SELECT * FROM branches WHERE episode_id = ?", (episode_id,)
-        ).fetchone()
-        if row is None:
-            raise StoreError(f"episode {episode_id!r} is not a branch in {self.path}")
-        return _branch_view(row)
 
     def spent_tokens(self, run_id: str) -> int:
         """Tokens the run has spent so far (what `explore.budget_tokens` bounds).
@@ -363,8 +252,13 @@ class Store:
             roots[event.scenario.id] = (event_id, event.scenario)
         return roots
 
-    def read_path(self, leaf_event_id: int) -> list[StoredEvent]:
-        """Events from the root to `leaf_event_id`, oldest first."""
+    def read_path(self, leaf_event_id: int, *, exact: bool = False) -> list[StoredEvent]:
+        """Events from the root to `leaf_event_id`, oldest first.
+
+        With `exact`, events that held a secret come back as they were played, the secret's
+        value filled in from the run's secret list: what a restored episode must see again.
+        Every other reader gets `***`.
+        """
         rows = self.db.execute(
             """WITH RECURSIVE path(id) AS (
                    SELECT ? UNION ALL
@@ -373,7 +267,9 @@ class Store:
                SELECT e.* FROM events e JOIN path ON e.id = path.id ORDER BY e.id""",
             (leaf_event_id,),
         ).fetchall()
-        return [stored_event(row) for row in rows]
+        if not exact:
+            return [stored_event(row) for row in rows]
+        return [stored_event(row, secrets=self.secrets) for row in rows]
 
     def get_blob(self, digest: str) -> bytes:
         """A blob by hash, as stored (a state's secrets masked)."""
@@ -435,10 +331,11 @@ class Store:
         event: Event,
         now: float,
     ) -> int:
+        payload, exact = self._payloads(event)
         cursor = self.db.execute(
-            "INSERT INTO events (run_id, episode_id, parent_id, turn, kind, payload, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (run_id, episode_id, parent_id, turn, event.kind, self._payload(event), now),
+            "INSERT INTO events (run_id, episode_id, parent_id, turn, kind, payload, created_at,"
+            " exact_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, episode_id, parent_id, turn, event.kind, payload, now, exact),
         )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
@@ -449,9 +346,20 @@ class Store:
     def _text(self, value: str) -> str:
         return redact(value, self.secrets) if self.secrets else value
 
-    def _payload(self, event: Event) -> str:
+    def _payloads(self, event: Event) -> tuple[str, str | None]:
+        """The payload as every view reads it (secrets cut out), and as a restore needs it.
+
+        The second is `None` unless the event held a secret: then it is the payload with each
+        secret replaced by a same-length placeholder (`mask_state`) that only the run's secret
+        list, held in memory, turns back (`read_path(exact=True)`).
+        """
         payload = event.model_dump_json()
-        return redact_json(payload, self.secrets) if self.secrets else payload
+        if not self.secrets:
+            return payload, None
+        redacted = redact_json(payload, self.secrets)
+        if redacted == payload:
+            return payload, None
+        return redacted, mask_state(payload.encode(), self.secrets).decode()
 
     def _insert_calls(
         self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall], now: float
@@ -538,15 +446,18 @@ def open_store(path: str | Path) -> Store:
     return Store(db, path)
 
 
-def stored_event(row: sqlite3.Row) -> StoredEvent:
-    """Parse an `events` row."""
+def stored_event(row: sqlite3.Row, *, secrets: tuple[str, ...] | None = None) -> StoredEvent:
+    """Parse an `events` row; with `secrets`, as played (its masked secrets filled back in)."""
+    payload = row["payload"]
+    if secrets is not None and row["exact_payload"] is not None:
+        payload = unmask_state(row["exact_payload"].encode(), secrets).decode()
     return StoredEvent(
         id=row["id"],
         parent_id=row["parent_id"],
         episode_id=row["episode_id"],
         turn=row["turn"],
         created_at=row["created_at"],
-        event=EVENT_ADAPTER.validate_json(row["payload"]),
+        event=EVENT_ADAPTER.validate_json(payload),
     )
 
 
@@ -562,26 +473,7 @@ def _episode_plan(row: sqlite3.Row) -> EpisodePlan:
         branch_of=row["branch_of"],
         fork_event_id=row["fork_event_id"],
         stop_reason=row["stop_reason"],
-    )
-
-
-def _branch_view(row: sqlite3.Row) -> BranchView:
-    return BranchView(
-        episode_id=row["episode_id"],
-        parent_episode_id=row["parent_episode_id"],
-        scenario_id=row["scenario_id"],
-        fork_event_id=row["fork_event_id"],
-        turn=row["turn"],
-        chooser=row["chooser"],
-        rationale=row["rationale"],
-        original=json.loads(row["original_json"]),
-        candidates=tuple(BranchCandidate(**c) for c in json.loads(row["candidates_json"])),
-        chosen=row["chosen"],
-        injected=json.loads(row["injected_json"]),
-        embedder=row["embedder"],
-        overhead_tokens=row["overhead_tokens"],
-        status=row["status"],
-        detail=row["detail"],
+        perturbations=tuple(json.loads(row["perturbations_json"] or "[]")),
     )
 
 

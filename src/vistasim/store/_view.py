@@ -50,6 +50,17 @@ class EpisodeView:
     model_calls: tuple[ModelCall, ...] = ()
     started_at: float | None = None
     ended_at: float | None = None
+    perturbations: tuple[dict[str, Any], ...] = ()
+    """The behaviour operations `--perturb` drew for this rollout: `{subgoal, intent, operation,
+    behaviour}` each (empty: none)."""
+
+    @property
+    def operations(self) -> tuple[str, ...]:
+        """The operations `--perturb` drew for this rollout (`correct`, ...).
+
+        A branch's own operation is its `BranchView.operation`.
+        """
+        return tuple(str(p["operation"]).split(":", 1)[0] for p in self.perturbations)
 
     @property
     def own_events(self) -> tuple[StoredEvent, ...]:
@@ -115,6 +126,16 @@ class BranchView:
     overhead_tokens: int
     status: BranchStatus
     detail: str | None = None
+
+    @property
+    def operation(self) -> str:
+        """The operation the branch played: `hesitate`, `correct`, `llm`, `same`...
+
+        `none` when it was abandoned before a candidate was chosen.
+        """
+        if not 0 <= self.chosen < len(self.candidates):
+            return "none"
+        return self.candidates[self.chosen].source.split(":", 1)[0]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -166,6 +166,28 @@ def m006_branches(db: sqlite3.Connection) -> None:
     )
 
 
+def m007_exploration(db: sqlite3.Connection) -> None:
+    """Keep what makes exploration repeatable: perturbations, exact payloads, explorer state."""
+    db.execute(
+        "ALTER TABLE episodes ADD COLUMN perturbations_json TEXT"
+        " /* -- behaviour operations drawn for this rollout (`--perturb`); NULL if none */"
+    )
+    db.execute(
+        "ALTER TABLE events ADD COLUMN exact_payload TEXT"
+        " /* -- the payload with its secrets masked reversibly, for restores; NULL if none */"
+    )
+    _run_script(
+        db,
+        """
+        CREATE TABLE explorations (
+            run_id TEXT PRIMARY KEY REFERENCES runs(id), -- the exploring run
+            state_json TEXT NOT NULL,       -- queue, used-up trajectories, verdicts, memory
+            updated_at REAL NOT NULL        -- unix seconds
+        );
+        """,
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m001_initial,
     m002_step_tree_view,
@@ -173,6 +195,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m004_run_failure,
     m005_metrics_fingerprint,
     m006_branches,
+    m007_exploration,
 ]
 """Applied in order; each runs once. Never edit one that has shipped: add a new one."""
 

@@ -209,8 +209,11 @@ def _episode(episode: EpisodeView, metrics: MetricsReport) -> EpisodeResult:
         reason=metrics.success.reasons.get(episode.episode_id, outcome),
         stop_reason=episode.stop_reason.value if episode.stop_reason else None,
         criteria=[
-            Check(check=str(c.get("check")), passed=bool(c.get("passed")),
-                  detail=str(c.get("detail") or ""))  # fmt: skip
+            Check(
+                check=str(c.get("check")),
+                passed=bool(c.get("passed")),
+                detail=str(c.get("detail") or ""),
+            )  # fmt: skip
             for c in checks
         ],
         failures=[u for u in metrics.failures.unique if episode.episode_id in u.episodes],

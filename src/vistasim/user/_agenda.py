@@ -189,6 +189,8 @@ def _start_item(step: Step, state: AgendaState) -> tuple[Action, AgendaState] | 
                 reason="user_stop", text=f"the agent refused: {state.refusals[-1]}"
             ), state
         return Finish(reason="goal_met", text=step.phrasing.styled("thanks")), state
+    if state.stack[0].to_chat:
+        return _to_chat(step, state)
     api_call = _api_call(step.view, state)
     if api_call is not None:
         return api_call
@@ -239,6 +241,17 @@ def _after_api(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
     request = step.phrasing.request(task_words(step, state.stack[0]))
     text = opening(step, state, [failed, request])
     return Say(text=text), state.model_copy(update={"greeted": True})
+
+
+def _to_chat(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:
+    """Leave the page and ask in chat for the current sub-goal, in so many words.
+
+    The chat may have moved on while the user was on the page: reacting to the agent's last
+    message there would answer something long past.
+    """
+    request = step.phrasing.request(task_words(step, state.stack[0]))
+    state = state.with_entry(to_chat=False, asked=True)
+    return Say(text=opening(step, state, [request])), state.model_copy(update={"greeted": True})
 
 
 def _said_error(error: str) -> str:

@@ -1,35 +1,42 @@
-"""Offline alternatives at a DIVERT junction: the agenda user's behaviour operations.
+"""The agenda user's behaviour operations: the one generator of ways to play a sub-goal differently.
 
-At a junction the user is in a known state. Each operation (hesitate, correct, change mind,
-withhold, out of order, second request, impatient) is added to the current sub-goal as if the
-scenario had asked for it, and the agenda policy plays that step: the action it takes and the
-state after it form one candidate. The facts stay the scenario's own: a value said wrongly (to
-`correct` or `change_mind`) is one the user takes back, derived from a true one.
+Each operation (hesitate, correct, change mind, withhold, out of order, second request,
+impatient) is a behaviour added to a sub-goal as if the scenario had asked for it, and every one
+keeps the scenario's intent: a hesitation is resolved by confirming later (`then: confirm`), a
+value said wrongly (`correct`) or asked for first (`change_mind`) is a plausible other value
+(`_plausible`) the user takes back. Two users of the generator: `vistasim run --perturb P` draws
+operations per rollout at the start (`perturbed`), and a DIVERT branch plays one at a junction
+(`current_operations`, `apply_operation`). Actions are stored as JSON (`action_json`).
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from datetime import date
 
 from pydantic import JsonValue
 
 from vistasim.browser import WEB_STEPS
-from vistasim.scenario import Behaviour, BehaviourOp, Scalar
-from vistasim.user._agenda import AgendaPolicy
+from vistasim.scenario import Behaviour, BehaviourOp
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
-from vistasim.user._types import Action, CallApi, Finish, Say, UserView
+from vistasim.user._plausible import ValuePool, choice_slot, other_value
+from vistasim.user._types import Action, CallApi, Finish, Say
 
 __all__ = [
+    "CHAT_INSTEAD",
     "OPERATIONS",
-    "Alternative",
+    "Operation",
     "action_from_json",
     "action_json",
-    "agenda_alternatives",
+    "action_key",
+    "apply_operation",
+    "current_operations",
     "describe_action",
-    "pick_alternatives",
+    "operations_for",
+    "perturbed",
 ]
 
 OPERATIONS: tuple[BehaviourOp, ...] = (
@@ -41,100 +48,144 @@ OPERATIONS: tuple[BehaviourOp, ...] = (
     "second_request",
     "impatient",
 )
+CHAT_INSTEAD = "chat_instead"
+"""In the UI: ask in chat for what the user was doing on the page (no behaviour: a channel)."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class Alternative:
-    """One alternative user action and the user state after it."""
+class Operation:
+    """One way of playing the current sub-goal differently."""
 
     source: str
-    """The operation that produced it (`hesitate`, `correct:order_id`, ...)."""
-    action: Action
-    user_state: JsonValue
+    """The operation and the slot it concerns: `hesitate`, `correct:order_id`, `chat_instead`."""
+    behaviour: Behaviour | None
+    """The behaviour added to the sub-goal (`None` for `chat_instead`)."""
+
+    @property
+    def op(self) -> str:
+        """The operation alone (`correct` for `correct:order_id`)."""
+        return self.source.split(":", 1)[0]
 
 
-async def agenda_alternatives(
-    policy: AgendaPolicy, view: UserView, state: JsonValue, original: Action
-) -> list[Alternative]:
-    """Every behaviour operation that makes the user act differently at this step.
+def operations_for(
+    entry: AgendaEntry,
+    *,
+    more: bool,
+    said: str = "",
+    pool: ValuePool | None = None,
+    today: date | None = None,
+) -> list[Operation]:
+    """Every operation that can still be played on a sub-goal, in a fixed order.
 
-    Operations whose action equals the original (the behaviour does not apply here) are left
-    out, and so are operations that produce the same action as an earlier one.
+    One the scenario already gives the sub-goal is not played twice (a user who withheld a fact
+    once does not withhold it again), and the slot operations apply only to facts not said yet
+    (`said`: the user's words so far): taking back a value makes no sense once the true one is
+    out. `more`: another sub-goal follows (a second request is possible).
     """
+    out = [
+        Operation(source="hesitate", behaviour=Behaviour(op="hesitate", then="confirm")),
+        Operation(source="out_of_order", behaviour=Behaviour(op="out_of_order")),
+        Operation(source="impatient", behaviour=Behaviour(op="impatient")),
+    ]
+    if more:
+        out.append(Operation(source="second_request", behaviour=Behaviour(op="second_request")))
+    for slot, value in entry.slots.items():
+        if slot == "api" or str(value).lower() in said.lower():
+            continue
+        out.append(
+            Operation(source=f"withhold:{slot}", behaviour=Behaviour(op="withhold", slot=slot))
+        )
+        other = other_value(slot, value, pool=pool, today=today)
+        if other is None:
+            continue
+        wrong = Behaviour(op="correct", slot=slot, wrong=other)
+        out.append(Operation(source=f"correct:{slot}", behaviour=wrong))
+        if choice_slot(slot, value):
+            changed = Behaviour(op="change_mind", slot=slot, first=other)
+            out.append(Operation(source=f"change_mind:{slot}", behaviour=changed))
+    return [o for o in out if o.behaviour is None or entry.has(o.behaviour.op) is None]
+
+
+def current_operations(
+    state: JsonValue,
+    *,
+    said: str,
+    on_page: bool,
+    pool: ValuePool | None = None,
+    today: date | None = None,
+) -> list[Operation]:
+    """The operations the user can play at this step (on its current sub-goal)."""
     current = AgendaState.model_validate(state)
     if not current.stack:
         return []
-    found: list[Alternative] = []
-    seen = {_key(original)}
-    said = " ".join(u.text for u in view.transcript if u.role == "user").lower()
-    changes = [(source, _with_behaviour(current, b)) for source, b in _behaviours(current, said)]
-    if view.page is not None and not current.stack[0].web_off:
-        # In the UI, another channel is an alternative too: ask in chat instead of clicking on.
-        changes.append(("chat_instead", current.with_entry(web_off=True)))
-    for source, changed in changes:
-        action, after = await policy.next_action(view, changed.model_dump(mode="json"))
-        if _key(action) in seen:
-            continue
-        seen.add(_key(action))
-        found.append(Alternative(source=source, action=action, user_state=after))
+    entry = current.stack[0]
+    found = operations_for(entry, more=len(current.stack) > 1, said=said, pool=pool, today=today)
+    if on_page and not entry.web_off:
+        # The user was acting on the page: asking in chat instead is an alternative too.
+        found.append(Operation(source=CHAT_INSTEAD, behaviour=None))
     return found
 
 
-def _behaviours(state: AgendaState, said: str) -> list[tuple[str, Behaviour]]:
-    """The operations that can still be played on the current sub-goal.
+def apply_operation(state: JsonValue, operation: Operation) -> JsonValue:
+    """The user state with `operation` added to the current sub-goal."""
+    current = AgendaState.model_validate(state)
+    if operation.behaviour is None:
+        return current.with_entry(web_off=True, to_chat=True).model_dump(mode="json")
+    return _with_behaviour(current, 0, operation.behaviour).model_dump(mode="json")
 
-    One the scenario already gives this sub-goal is not played twice (a user who withheld a fact
-    once does not withhold it again), and the slot operations apply only to facts the user has
-    not said yet: taking back a value makes no sense once the true one is out.
+
+def perturbed(
+    state: JsonValue,
+    probability: float,
+    *,
+    seed: int,
+    pool: ValuePool | None = None,
+    today: date | None = None,
+) -> tuple[JsonValue, list[dict[str, JsonValue]]]:
+    """Give each sub-goal, with `probability`, one operation drawn from `operations_for`.
+
+    The draw is seeded by the episode's seed, so a rollout always plays the same way. An
+    operation kind is drawn first, then its slot, so that a sub-goal with many facts is not
+    mostly given value operations. Returns the state and what was drawn, per sub-goal.
     """
-    entry = state.stack[0]
-    out: list[tuple[str, Behaviour]] = [
-        ("hesitate", Behaviour(op="hesitate", then="confirm")),
-        ("out_of_order", Behaviour(op="out_of_order")),
-        ("impatient", Behaviour(op="impatient")),
-    ]
-    if len(state.stack) > 1:
-        out.append(("second_request", Behaviour(op="second_request")))
-    for slot, value in entry.slots.items():
-        if str(value).lower() in said:
+    current = AgendaState.model_validate(state)
+    rng = random.Random(f"{seed}:perturb")
+    drawn: list[dict[str, JsonValue]] = []
+    for index, entry in enumerate(current.stack):
+        if rng.random() >= probability:
             continue
-        out.append((f"withhold:{slot}", Behaviour(op="withhold", slot=slot)))
-        other = _other_value(value)
-        if other is not None:
-            out.append((f"correct:{slot}", Behaviour(op="correct", slot=slot, wrong=other)))
-            out.append((f"change_mind:{slot}", Behaviour(op="change_mind", slot=slot, first=other)))
-    return [(source, b) for source, b in out if entry.has(b.op) is None]
+        options = operations_for(entry, more=index + 1 < len(current.stack), pool=pool, today=today)
+        if not options:
+            continue
+        kinds = sorted({o.op for o in options})
+        kind = rng.choice(kinds)
+        operation = rng.choice([o for o in options if o.op == kind])
+        assert operation.behaviour is not None  # operations_for gives behaviours only
+        current = _with_behaviour(current, index, operation.behaviour)
+        behaviour = operation.behaviour.model_dump(mode="json", exclude_defaults=True)
+        drawn.append({"subgoal": index, "intent": entry.intent, "operation": operation.source,
+                      "behaviour": behaviour})  # fmt: skip
+    return current.model_dump(mode="json"), drawn
 
 
-def _with_behaviour(state: AgendaState, behaviour: Behaviour) -> AgendaState:
-    entry: AgendaEntry = state.stack[0]
-    changed = state.with_entry(behaviours=[*entry.behaviours, behaviour])
+def _with_behaviour(state: AgendaState, index: int, behaviour: Behaviour) -> AgendaState:
+    entry = state.stack[index]
+    changed = entry.model_copy(update={"behaviours": [*entry.behaviours, behaviour]})
+    stack = [*state.stack[:index], changed, *state.stack[index + 1 :]]
+    updated = state.model_copy(update={"stack": stack})
     if behaviour.op == "impatient":
-        changed = changed.model_copy(update={"patience": max(1, state.patience - 1)})
-    return changed
-
-
-def _other_value(value: Scalar) -> Scalar | None:
-    """A plausible wrong value for a slot: a digit off, one more (what a user mistypes)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return value + 1
-    if isinstance(value, str):
-        digits = [i for i, ch in enumerate(value) if ch.isdigit()]
-        if digits:
-            i = digits[-1]
-            return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1 :]
-    return None
-
-
-def _key(action: Action) -> str:
-    return json.dumps(action_json(action), sort_keys=True)
+        updated = updated.model_copy(update={"patience": max(1, state.patience - 1)})
+    return updated
 
 
 def action_json(action: Action) -> dict[str, JsonValue]:
     """An action as JSON (its fields and `kind`), as the branch record stores it."""
     return {k: v for k, v in asdict(action).items()}
+
+
+def action_key(action: Action) -> str:
+    """A canonical text of an action: two actions with one key are the same action."""
+    return json.dumps(action_json(action), sort_keys=True)
 
 
 def action_from_json(data: Mapping[str, object]) -> Action:
@@ -158,13 +209,4 @@ def describe_action(action: Action) -> str:
     text = getattr(action, "text", None)
     if isinstance(text, str) and text:
         return text
-    return _key(action)
-
-
-def pick_alternatives(
-    alternatives: Sequence[Alternative], k: int, rng: random.Random
-) -> list[Alternative]:
-    """K alternatives drawn without replacement (all of them when there are fewer)."""
-    if len(alternatives) <= k:
-        return list(alternatives)
-    return rng.sample(list(alternatives), k)
+    return action_key(action)

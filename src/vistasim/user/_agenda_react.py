@@ -144,7 +144,12 @@ def react(
         return _on_confirmation(step, state, message, previous)
     if objection is not None and (done or _proposes(step, message)):
         return objection
-    if entry.has("hesitate") is not None and "hesitate" in entry.played:
+    hesitation = entry.has("hesitate")
+    if hesitation is not None and "hesitate" in entry.played:
+        if hesitation.then == "confirm" and not entry.resumed:
+            # The agent held off, as asked; the user still wants it done and says so now.
+            text = step.phrasing.pick(step.phrasing.templates.confirm_later)
+            return Reaction(text=text, progress=True, changes={"resumed": True})
         return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
     if entry.alternative_asked and entry.refused_with:
         # It asked for another option and got none: the refusal stands.

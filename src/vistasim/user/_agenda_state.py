@@ -28,6 +28,11 @@ class AgendaEntry(_Strict):
     """Steps of the entry's web skill already taken."""
     web_off: bool = False
     """The web route failed for this entry: the user now asks in chat."""
+    to_chat: bool = False
+    """The user leaves the page for the chat at its next step (a DIVERT `chat_instead`): it asks
+    for this sub-goal there in so many words."""
+    resumed: bool = False
+    """After hesitating (`then: confirm`) the user came back and said to go ahead."""
     web_facts: dict[str, str] = {}
     """What the web skill's steps learned on the pages (`bind`), for its later steps."""
     asked: bool = False

@@ -75,6 +75,7 @@ class AgendaTemplates(BaseModel):
     thanks: _ByFormality
     give_up: _ByFormality
     hesitate: list[str]
+    confirm_later: list[str]
     decline: list[str]
     too_costly: list[str]
     self_correct: list[str]

@@ -1,0 +1,73 @@
+"""Alternatives at a junction without a model: the agenda user's operations, or the same action.
+
+At a junction the agenda user is in a known state. Each of its behaviour operations
+(`vistasim.user.current_operations`: hesitate, correct, change mind, withhold...) is added to the
+current sub-goal as if the scenario had asked for it, and the user plays that step: the action it
+takes and its state after form one candidate. Operations that make the user act as it did are
+left out, and so are those that repeat an earlier candidate. `SameAction` proposes the original
+action itself: the junction-only ablation, which checks that a restore is exact.
+"""
+
+from __future__ import annotations
+
+from vistasim.divert._types import Candidate, CandidateContext
+from vistasim.user import (
+    AgendaPolicy,
+    action_from_json,
+    action_json,
+    action_key,
+    apply_operation,
+    current_operations,
+    describe_action,
+)
+
+__all__ = ["AgendaCandidates", "SameAction"]
+
+
+class AgendaCandidates:
+    """Every operation that makes the agenda user act differently at the junction.
+
+    Returns all of them (`k` is the policy's to apply: it keeps the most novel or a random K).
+    """
+
+    name = "agenda"
+
+    def __init__(self, policy: AgendaPolicy) -> None:
+        self.policy = policy
+
+    async def generate(self, ctx: CandidateContext, k: int) -> tuple[list[Candidate], int]:
+        """Play each operation from the junction's state; no model tokens are spent."""
+        if ctx.view is None or ctx.user_state is None:
+            return [], 0
+        said = " ".join(u.text for u in ctx.view.transcript if u.role == "user")
+        operations = current_operations(
+            ctx.user_state, said=said, on_page=ctx.on_page, pool=ctx.values, today=ctx.today
+        )
+        seen = {action_key(action_from_json(ctx.original_action))} if ctx.original_action else set()
+        found: list[Candidate] = []
+        for operation in operations:
+            changed = apply_operation(ctx.user_state, operation)
+            action, after = await self.policy.next_action(ctx.view, changed)
+            if action_key(action) in seen:
+                continue  # the operation does not apply here: the user would act the same
+            seen.add(action_key(action))
+            found.append(
+                Candidate(text=describe_action(action), source=operation.source,
+                          action=action_json(action), user_state=after)
+            )  # fmt: skip
+        return found, 0
+
+
+class SameAction:
+    """The original action again (the junction-only ablation: an exact-restore check)."""
+
+    name = "same"
+
+    async def generate(self, ctx: CandidateContext, k: int) -> tuple[list[Candidate], int]:
+        """One candidate: what the user did at the junction, with the state it had after."""
+        if ctx.original_action is None:
+            return [], 0
+        candidate = Candidate(
+            text=ctx.original, source="same", action=ctx.original_action, user_state=ctx.state_after
+        )
+        return [candidate], 0
