@@ -176,7 +176,7 @@ def test_a_reply_no_selector_marks_as_the_agents_errors_the_episode_not_the_agen
     _, url = app
     write_config(tmp_path, url, '\n[web.widget]\nframework = "aria"\n')
     result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr  # no episode could be judged
     view = only_run(tmp_path / "v.db")
     [episode] = view.episodes
     assert episode.stop_reason == "infra_error"
