@@ -18,7 +18,7 @@ from pydantic import JsonValue
 from vistasim.env._tau2_load import domain_name, fresh_environment, tasks, tool_call
 from vistasim.env._types import ToolOutcome
 from vistasim.events import Judgment, StateChange
-from vistasim.llm._types import ToolSpec
+from vistasim.llm import ToolSpec
 from vistasim.scenario import Scalar, Scenario
 
 Requestor = Literal["assistant", "user"]
