@@ -11,8 +11,9 @@ from benchmarks.domains.library import (
     make_environment,
 )
 
-from vistasim.agent import Turn, Utterance
-from vistasim.testing import record_flaws
+from vistasim.agent import Turn
+
+from ._chat import play
 
 
 def tool(env, name, **args):
@@ -21,18 +22,7 @@ def tool(env, name, **args):
 
 def chat(agent_cls, messages, env=None):
     """Play `messages` to a fresh agent; return (env, replies, flaws fired)."""
-    env = env or make_environment()
-    agent = agent_cls(env=env)
-    history: list[Utterance] = []
-    replies = []
-    with record_flaws() as fired:
-        for message in messages:
-            turn = Turn(episode_id="lib:0", message=message, history=tuple(history))
-            reply = asyncio.run(agent.respond(turn))
-            replies.append(reply)
-            history += [Utterance(role="user", text=message),
-                        Utterance(role="agent", text=reply.text)]
-    return env, replies, [f.flaw for f in fired]
+    return play(agent_cls, messages, env or make_environment(), "lib:0")
 
 
 def row(env, table, **where):
