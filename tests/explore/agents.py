@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import anyio
 
@@ -60,3 +61,43 @@ class SessionDesk(OrderDeskAgent):
 def mumbling_agent(turn: Turn) -> str:
     """Answers nothing a user could read: its episodes end `invalid` (the user cannot follow)."""
     return "Mm. Hm hm. Mmm."
+
+
+DESK_TOKEN = "desk-token-secret-0123456789"
+"""A secret the secret desks say in their first reply (the tests add it to the store's list)."""
+
+
+class SecretReplayDesk(OrderDeskAgent):
+    """The demo desk without snapshots, telling a secret token: restored by replay.
+
+    Logs the history each turn arrives with, so a test can see what a replayed agent was given.
+    """
+
+    histories: list[tuple[str, ...]] = []
+
+    snapshot = None  # type: ignore[assignment]
+    restore = None  # type: ignore[assignment]
+
+    def respond(self, turn: Turn) -> Reply:
+        SecretReplayDesk.histories.append(tuple(u.text for u in turn.history))
+        reply = super().respond(turn)
+        if turn.history:
+            return reply
+        return Reply(text=f"Your desk token is {DESK_TOKEN}. {reply.text}",
+                     tool_calls=reply.tool_calls)  # fmt: skip
+
+
+class SecretStateDesk(OrderDeskAgent):
+    """The demo desk keeping a secret token in its snapshots: restored from its state.
+
+    Logs the token of every state it is restored to.
+    """
+
+    restored: list[str] = []
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "token": DESK_TOKEN}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        SecretStateDesk.restored.append(str(state.pop("token")))
+        super().restore(state)

@@ -1,11 +1,11 @@
 """Grow one DIVERT branch: restore a trajectory once, ask the policy, record the branch, play it.
 
 The trajectory's user turns are read from the store; the run's `BranchPolicy` picks a junction;
-the episode is restored at the snapshot before it, once (the same restore path as resume, with
-the secrets the live run saw), so the candidates see exactly what the user saw there; the policy
-generates and selects an alternative; the branch is recorded and then played on in the very
-episode that was restored, never restored a second time. Only a junction that offers no
-alternative costs another restore (at the next junction, in the same episode).
+the candidates are made from what the user saw there (the environment put back at the junction's
+snapshot, the transcript folded from the path, with the secrets the live run saw); the policy
+generates and selects an alternative; the episode is then restored there once (the same restore
+path as resume), the branch is recorded and played on in that very episode. A junction that
+offers no alternative costs no restore, except on a page, whose view needs the page restored.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from vistasim.errors import BrowserError, EnvError, StoreError
 from vistasim.events import Snapshot
 from vistasim.explore._episode import Episode, view_of
 from vistasim.explore._junctions import junctions, state_after
-from vistasim.explore._resume import restore
+from vistasim.explore._resume import look_at, record_held, restore
 from vistasim.explore._runner import Runner, guarded, open_episode, play_from
 from vistasim.explore._state import EpisodeState
 from vistasim.explore._values import today_for, value_pool
@@ -147,15 +147,27 @@ class _Grower:
         return excluded
 
     async def grow(self, ep: Episode, site: _Site) -> Grown:
-        """Restore at each junction until one offers an alternative; record and play it."""
+        """Look at each junction until one offers an alternative; restore once, record, play.
+
+        Without a page the candidates need only the environment at the junction, so a junction
+        that offers none costs no restore of the agent; with one, each junction is restored.
+        """
         while True:
             fork_path = self.path[: self.path.index(site.snapshot) + 1]
-            state, stop = await restore(ep, fork_path)
-            if stop is not None:
-                self.abandon(site, f"could not restore: {stop.detail}")
-                return Grown(recorded=True)
+            state = look_at(ep, fork_path)
+            restored = state is None
+            if state is None:
+                state, stop = await restore(ep, fork_path, record=False)
+                if stop is not None:
+                    self.abandon(site, f"could not restore: {stop.detail}")
+                    return Grown(recorded=True)
             original = await self._original(ep, site, state)
             choice = await self._choose(ep, site, state, original)
+            if choice is not None and not restored:
+                state, stop = await restore(ep, fork_path, record=False)
+                if stop is not None:
+                    self.abandon(site, f"could not restore: {stop.detail}")
+                    return Grown(recorded=True)
             if choice is not None:
                 return await self._play(ep, site, state, original, choice)
             following = await self.next_site()
@@ -235,11 +247,13 @@ class _Grower:
                 chosen=choice.selection.index,
                 injected={"action": dict(action), "user_state": user_state},
                 embedder=choice.selection.embedder,
+                restores=ep.restores,
             ),
         )  # fmt: skip
         assert plan is not None  # not abandoned: the branch has an episode
         self.run.db.record_calls(self.run.run_id, plan.episode_id, self.calls)
         ep.plan = plan
+        state = record_held(ep, state)  # the replay's note is the branch's, not its parent's
         ep.first_action = (action_from_json(action), user_state)
         self.run.db.set_branch_status(plan.episode_id, "playing")
         reason = await guarded(self.run, plan, lambda: play_from(self.run, ep, state, None))
@@ -261,6 +275,7 @@ class _Grower:
         injected: Mapping[str, object] | None = None,
         embedder: str | None = None,
         abandoned: str | None = None,
+        restores: int = 0,
     ) -> NewBranch:
         return NewBranch(
             parent=self.parent,
@@ -275,6 +290,7 @@ class _Grower:
             embedder=embedder,
             overhead_tokens=self.spent,
             abandoned=abandoned,
+            restores=restores,
         )
 
 

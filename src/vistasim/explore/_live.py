@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
+from vistasim.events import Event
 from vistasim.explore._guard import GuardedAgent
 from vistasim.explore._watch import WatchedEnvironment
 from vistasim.explore._web import WebChannel
@@ -54,6 +55,11 @@ class Episode:
     """A DIVERT branch's injected action and the user state after it, played as its first turn."""
     perturb: float = 0.0
     """`user.perturb`: the chance each sub-goal gets a behaviour operation (agenda user)."""
+    restores: int = 0
+    """Restores made since the episode was opened (`_resume.restore`)."""
+    held: list[tuple[int, Event]] = field(default_factory=list)
+    """Events the last restore has to record, held until the episode that owns them is known
+    (a branch being grown: `_resume.record_held`)."""
 
     @property
     def session_id(self) -> str:

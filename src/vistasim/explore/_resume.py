@@ -5,6 +5,11 @@ environment, agent and browser states; the rest of the episode state (transcript
 what the user's last action returned) is folded from the events on the path (`_state.fold`), the
 same way live play builds it. An agent that cannot snapshot is brought back by replaying the
 stored user turns into a fresh session, in which the episode then continues.
+
+Every restore is counted on the episode (`Episode.restores`): a DIVERT branch is grown with one,
+and the count is stored with it. The note a replay leaves is the restored episode's own; while a
+branch is being grown it is held (`record=False`) until the branch exists to own it
+(`record_held`), so growing a branch never writes into its parent.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from vistasim.explore._guard import stop_for
 from vistasim.explore._state import EpisodeState, state_at
 from vistasim.store import StoredEvent
 
-__all__ = ["restore", "resume"]
+__all__ = ["look_at", "record_held", "restore", "resume"]
 
 
 async def resume(ep: Episode, leaf_id: int) -> tuple[EpisodeState, Stop | None]:
@@ -33,13 +38,18 @@ async def resume(ep: Episode, leaf_id: int) -> tuple[EpisodeState, Stop | None]:
     return await restore(ep, ep.store.read_path(leaf_id, exact=True))
 
 
-async def restore(ep: Episode, path: list[StoredEvent]) -> tuple[EpisodeState, Stop | None]:
+async def restore(
+    ep: Episode, path: list[StoredEvent], *, record: bool = True
+) -> tuple[EpisodeState, Stop | None]:
     """Rebuild the state at the end of `path` and bring agent, environment and page there.
 
     `path` must be read with `Store.read_path(..., exact=True)`: the restored user and agent
-    see the values the live run saw, not the `***` the store shows everyone else.
+    see the values the live run saw, not the `***` the store shows everyone else. With
+    `record=False` what the restore has to say is held on the episode (`record_held`).
     """
     state, snapshot = state_at(path)
+    ep.restores += 1
+    ep.held = []
     try:
         # Without a page, a replayed agent goes first: the tool calls it makes again change the
         # environment, which the snapshot then puts back. With a page, the environment comes
@@ -55,7 +65,34 @@ async def restore(ep: Episode, path: list[StoredEvent]) -> tuple[EpisodeState, S
             state = await _restore_agent(ep, state, snapshot)
     except Exception as exc:
         return state, stop_for(exc, episode_id=ep.plan.episode_id)
-    return state, None
+    return (record_held(ep, state) if record else state), None
+
+
+def look_at(ep: Episode, path: list[StoredEvent]) -> EpisodeState | None:
+    """The state at the end of `path` with only the environment put back there (no restore).
+
+    What the candidates of a branch need, when the episode has no page: the agent is left as
+    it is until a candidate is chosen. `None` with a page, or when the environment cannot be
+    put back: then only a whole `restore` will do.
+    """
+    if ep.web is not None:
+        return None
+    state, snapshot = state_at(path)
+    if ep.env is not None and snapshot.env_state_ref is not None:
+        try:
+            ep.env.restore(ep.store.read_state(snapshot.env_state_ref))
+        except Exception:  # the restore that follows records what went wrong
+            return None
+    return state
+
+
+def record_held(ep: Episode, state: EpisodeState) -> EpisodeState:
+    """Store what the last restore held as `ep.plan`'s own events; the state after them."""
+    if not ep.held:
+        return state
+    leaf = ep.store.append_events(ep.run_id, ep.plan.episode_id, state.leaf, ep.held)
+    ep.held = []
+    return replace(state, leaf=leaf)
 
 
 async def _restore_agent(ep: Episode, state: EpisodeState, snapshot: Snapshot) -> EpisodeState:
@@ -69,10 +106,8 @@ async def _restore_agent(ep: Episode, state: EpisodeState, snapshot: Snapshot) -
         text = f"resumed by replaying {len(state.transcript) // 2} user turn(s) to the agent"
         if diverged is not None:
             text += f"; its reply diverged from the stored one at turn {diverged}"
-        note = [(state.turn, Note(text=text))]
-        leaf = ep.store.append_events(ep.run_id, ep.plan.episode_id, state.leaf, note)
+        ep.held = [(state.turn, Note(text=text))]
         ep.replay_diverged = diverged
-        return replace(state, leaf=leaf)
     return state
 
 

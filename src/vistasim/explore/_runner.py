@@ -74,6 +74,8 @@ async def play_one(run: Runner, plan: EpisodePlan) -> str:
                 if plan.branch_of is not None and plan.leaf_event_id == plan.fork_event_id:
                     _inject(run.db, ep, plan)
                 state, stop = await resume(ep, plan.leaf_event_id)
+                if plan.branch_of is not None:
+                    run.db.count_restores(plan.episode_id, ep.restores)
             return await play_from(run, ep, state, stop)
 
     return await guarded(run, plan, body)

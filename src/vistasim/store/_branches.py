@@ -42,6 +42,8 @@ class NewBranch:
     overhead_tokens: int = 0
     abandoned: str | None = None
     """Why no episode is played (no candidate differs from the original...): recorded only."""
+    restores: int = 0
+    """Restores of the parent's episode it took to grow the branch (one per junction tried)."""
 
 
 class BranchRecords:
@@ -92,13 +94,14 @@ class BranchRecords:
         self.db.execute(
             "INSERT INTO branches (episode_id, run_id, scenario_id, parent_episode_id,"
             " fork_event_id, turn, chooser, rationale, original_json, candidates_json, chosen,"
-            " injected_json, embedder, overhead_tokens, status, detail, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " injected_json, embedder, overhead_tokens, status, detail, created_at, restores)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (episode_id, run_id, branch.parent.scenario_id, branch.parent.episode_id,
              branch.fork_event_id, branch.turn, branch.chooser, self._text(branch.rationale),
              self._json(branch.original), self._json([asdict(c) for c in branch.candidates]),
              branch.chosen, self._json(branch.injected), branch.embedder,
-             branch.overhead_tokens, status, detail and self._text(detail), now),
+             branch.overhead_tokens, status, detail and self._text(detail), now,
+             branch.restores),
         )  # fmt: skip
 
     def add_rollout(self, run_id: str, scenario_id: str) -> EpisodePlan:
@@ -127,6 +130,14 @@ class BranchRecords:
             self.db.execute(
                 "UPDATE branches SET status = ?, detail = ? WHERE episode_id = ?",
                 (status, detail and self._text(detail), episode_id),
+            )
+
+    def count_restores(self, episode_id: str, restores: int) -> None:
+        """Add `restores` to a branch's count (a branch resumed after a crash is restored again)."""
+        with self._transaction():
+            self.db.execute(
+                "UPDATE branches SET restores = restores + ? WHERE episode_id = ?",
+                (restores, episode_id),
             )
 
     def list_branches(self, run_id: str) -> list[BranchView]:
@@ -191,4 +202,5 @@ def branch_view(row: sqlite3.Row) -> BranchView:
         overhead_tokens=row["overhead_tokens"],
         status=row["status"],
         detail=row["detail"],
+        restores=row["restores"],
     )

@@ -126,6 +126,8 @@ class BranchView:
     overhead_tokens: int
     status: BranchStatus
     detail: str | None = None
+    restores: int = 0
+    """Restores it took: one to grow it (more if junctions offered nothing), one per resume."""
 
     @property
     def operation(self) -> str:

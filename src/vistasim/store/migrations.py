@@ -188,6 +188,14 @@ def m007_exploration(db: sqlite3.Connection) -> None:
     )
 
 
+def m008_branch_restores(db: sqlite3.Connection) -> None:
+    """Count the restores each branch took: growing one restores its parent once."""
+    db.execute(
+        "ALTER TABLE branches ADD COLUMN restores INTEGER NOT NULL DEFAULT 0"
+        " /* -- restores made to grow it (one per junction tried) and to resume it */"
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m001_initial,
     m002_step_tree_view,
@@ -196,6 +204,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     m005_metrics_fingerprint,
     m006_branches,
     m007_exploration,
+    m008_branch_restores,
 ]
 """Applied in order; each runs once. Never edit one that has shipped: add a new one."""
 
