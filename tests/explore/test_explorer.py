@@ -1,0 +1,114 @@
+"""The DIVERT loop: B branches or why not, exact progress totals, the same branches after kills."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from tests.explore.test_branching import EXPLORE_DESK
+from tests.helpers import (
+    count_rows,
+    desk_config,
+    desk_scenarios,
+    start_and_kill,
+    write_desk_config,
+)
+from vistasim.config import load_config
+from vistasim.explore import run
+from vistasim.metrics import find_all
+from vistasim.store import open_store, read_run_view
+
+_SHORT = re.compile(r"^scenario (\S+): (\d+) of (\d+) branches; .+$")
+
+
+async def _explore(branches: int, *, on_episode=None, **explore):
+    store = open_store(":memory:")
+    config = desk_config(explore={"branches": branches, **explore})
+    result = await run(config, scenarios=desk_scenarios(), store=store, on_episode=on_episode)
+    return store, result
+
+
+@pytest.mark.parametrize("branches", [3, 6])
+async def test_branches_b_makes_b_per_scenario_or_says_in_one_line_why_not(branches):
+    store, result = await _explore(branches)
+    made = Counter(b.scenario_id for b in store.list_branches(result.run_id)
+                   if b.status != "abandoned")  # fmt: skip
+    said = {}
+    for line in result.warnings:
+        match = _SHORT.match(line)
+        assert match, line
+        said[match[1]] = (int(match[2]), int(match[3]))
+    assert said, "the desk's scenarios cannot all get this many branches"
+    for scenario in desk_scenarios():
+        if scenario.id in said:
+            assert said[scenario.id] == (made[scenario.id], branches)
+            assert made[scenario.id] < branches
+        else:
+            assert made[scenario.id] == branches, scenario.id
+
+
+@pytest.mark.parametrize("explore", [{"branches": 3}, {"branches": 50, "budget_tokens": 40_000}])
+async def test_the_progress_total_is_what_the_run_plays(explore):
+    seen: list[tuple[int, int]] = []
+    store, result = await _explore(on_episode=lambda d, t, *_: seen.append((d, t)), **explore)
+    played = len(store.list_episodes(result.run_id))
+    assert played > len(desk_scenarios())  # it branched
+    assert seen[-1] == (played, played)
+    assert [d for d, _ in seen] == list(range(1, played + 1))
+    assert all(d <= t for d, t in seen)
+    if "budget_tokens" not in explore:
+        # Without a budget the total is known once the scenarios' junctions are: never more.
+        assert all(t >= played for _, t in seen)
+        assert max(t for _, t in seen) <= len(desk_scenarios()) * (1 + explore["branches"])
+
+
+# -- kill -9 at three random points ----------------------------------------------------------
+
+
+@pytest.mark.slow
+async def test_kill_9_at_three_random_points_then_resume_branches_as_one_uninterrupted_run(
+    tmp_path,
+):
+    config = write_desk_config(tmp_path, EXPLORE_DESK)
+    with open_store(tmp_path / "reference.db") as ref_store:
+        result = await run(load_config(config, environ={}), store=ref_store)
+        reference = _lineage(read_run_view(ref_store, result.run_id))
+    points = sorted(random.Random(16).sample(range(1, len(reference)), 3))
+    db_path = tmp_path / "killed.db"
+    argv = ["run", str(config), "--store", str(db_path)]
+    made = 0
+    for point in points:
+        # Each kill comes after the resume before it made a branch of its own.
+        start_and_kill(argv, db_path, count_sql=_BRANCHES, at_least=max(point, made + 1))
+        made = count_rows(db_path, _BRANCHES)
+        with open_store(db_path) as store:
+            [row] = store.list_runs()
+            assert row.status != "done", "the run ended before it was killed"
+        argv = ["run", "--resume", row.run_id, "--store", str(db_path)]
+    assert made < len(reference)
+    with open_store(db_path) as store:
+        await run(resume=row.run_id, store=store)
+        view = read_run_view(store, row.run_id)
+    assert view.status == "done"
+    assert _lineage(view) == reference
+
+
+_BRANCHES = "SELECT COUNT(*) FROM branches"
+
+
+def _lineage(view) -> list[tuple]:
+    """Each branch: its parent, junction, injected action, status and outcome (ids without run)."""
+    outcome = {k: v.outcome for k, v in find_all(view).verdicts.items()}
+
+    def local(episode_id: str) -> str:
+        return episode_id.split(":", 1)[1]
+
+    return sorted(
+        (local(b.episode_id), local(b.parent_episode_id), b.turn, b.status,
+         json.dumps(b.injected, sort_keys=True), outcome.get(b.episode_id, "abandoned"))
+        for b in view.branches
+    )  # fmt: skip
