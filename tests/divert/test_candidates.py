@@ -1,4 +1,5 @@
 import json
+from datetime import date
 
 import pytest
 
@@ -136,3 +137,16 @@ async def test_no_valid_candidate_after_the_repairs_raises():
 async def test_k_below_one_is_refused():
     with pytest.raises(ValueError, match="k must be"):
         await LLMCandidates(ScriptedLLM([])).generate(CTX, 0)
+
+
+def test_implausible_values_are_refused():
+    kept, problems = screen_candidates(
+        ["Actually, the 09:31 one, please.", "Could it be March 2 instead?",
+         "Could it be 10:15 instead?", "Or March 25?"],
+        original="Book the 09:30 train for March 20.",
+        known="trains at 09:30, 09:31 and 10:15 on March 2, March 20 and March 25",
+        today=date(2026, 3, 16),
+    )  # fmt: skip
+    assert kept == ["Could it be 10:15 instead?", "Or March 25?"]
+    assert "near-duplicate of 09:30" in problems[0]
+    assert "a date in the past" in problems[1]

@@ -1,8 +1,9 @@
 """Alternative user actions for a junction, written by a model and screened before use.
 
 A branch is only a fair test if its user still pursues the scenario's goal with the scenario's
-facts: a rewrite that invents an id or a date makes the agent fail for the simulator's fault, and
-one that ends the conversation tests nothing. So every candidate is checked here and the bad ones
+facts: a rewrite that invents an id or a date makes the agent fail for the simulator's fault, one
+that says an implausible value (a day already past, 09:31 for 09:30) tests no real user, and one
+that ends the conversation tests nothing. So every candidate is checked here and the bad ones
 dropped; the model is asked again (with the reasons) only when none survives.
 """
 
@@ -11,19 +12,21 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from datetime import date
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from vistasim.divert._support import TokenTally, clip, render_prompt
 from vistasim.divert._types import Candidate, CandidateContext
 from vistasim.llm import ChatMessage, ChatModel, ChatRequest, complete_json
-from vistasim.user import ROLE_SWAP_PATTERNS
+from vistasim.user import ROLE_SWAP_PATTERNS, implausible
 from vistasim.values import text_ids, text_values
 
 __all__ = [
     "MAX_CANDIDATE_CHARS",
     "STOP_MARKERS",
     "LLMCandidates",
+    "implausible_values",
     "known_text",
     "screen_candidates",
     "unknown_facts",
@@ -110,7 +113,9 @@ def _reply_schema(ctx: CandidateContext) -> type[_Reply]:
         @field_validator("candidates")
         @classmethod
         def _screen(cls, values: list[str]) -> list[str]:
-            kept, problems = screen_candidates(values, original=ctx.original, known=known)
+            kept, problems = screen_candidates(
+                values, original=ctx.original, known=known, today=ctx.today
+            )
             if not kept:
                 raise ValueError(
                     "no candidate was usable: " + "; ".join(problems or ["the list was empty"])
@@ -129,20 +134,21 @@ def known_text(ctx: CandidateContext) -> str:
 
 
 def screen_candidates(
-    texts: Iterable[str], *, original: str, known: str
+    texts: Iterable[str], *, original: str, known: str, today: date | None = None
 ) -> tuple[list[str], list[str]]:
     """Split candidate texts into the usable ones (stripped) and one problem line per reject.
 
     A candidate is rejected when it is empty, longer than `MAX_CANDIDATE_CHARS`, the same as the
     original or an earlier candidate (ignoring case and spacing), carries a stop marker, speaks
-    as the assistant, or mentions a fact (`unknown_facts`) not in `known`.
+    as the assistant, mentions a fact (`unknown_facts`) not in `known`, or says an implausible
+    value (`implausible_values`: a day before `today`, a near-duplicate of the original's).
     """
     seen = {_normalized(original)}
     kept: list[str] = []
     problems: list[str] = []
     for number, raw in enumerate(texts, start=1):
         text = raw.strip()
-        problem = _problem(text, seen, known)
+        problem = _problem(text, seen, known) or implausible_values(text, original, today)
         if problem is None:
             kept.append(text)
             seen.add(_normalized(text))
@@ -166,6 +172,46 @@ def _problem(text: str, seen: set[str], known: str) -> str | None:
     if new:
         return f"mentions {', '.join(new)}, not in the facts or the conversation (invented)"
     return None
+
+
+def implausible_values(text: str, original: str, today: date | None) -> str | None:
+    """Why a date or time `text` says, and `original` does not, is no value a user would mean.
+
+    A day already past where the original asks for one to come (a date written without its
+    year is read as the nearest such day; a past day told as a fact, "I ordered it on March 2",
+    is no choice), or a near-duplicate of the original's value of the same kind (`implausible`).
+
+    >>> implausible_values("The 09:31 one instead?", "Book the 09:30 train", None)
+    'says 09:31: a near-duplicate of 09:30 (times under 30 minutes apart)'
+    >>> implausible_values("Make it March 2", "Book it for March 20", date(2026, 3, 16))
+    'says 03-02: a date in the past (today is 2026-03-16)'
+    >>> implausible_values("Make it 10:15", "Book the 09:30 train", None) is None
+    True
+    """
+    said = text_values(original)
+    ahead = today is not None and any(
+        kind == "date" and _nearest_day(value, today) >= today for kind, value in said
+    )
+    for kind, value in sorted(text_values(text) - said):
+        if kind == "date" and ahead and today and _nearest_day(value, today) < today:
+            return f"says {value}: a date in the past (today is {today.isoformat()})"
+        if kind != "time":
+            continue
+        for other_kind, other in sorted(said):
+            why = implausible(other, value) if other_kind == kind else None
+            if why is not None and why.startswith("a near-duplicate"):
+                return f"says {value}: {why}"
+    return None
+
+
+def _nearest_day(month_day: str, today: date) -> date:
+    """The day `MM-DD` names nearest to `today` (a date said without its year)."""
+    month, day = (int(part) for part in month_day.split("-")[-2:])
+    try:
+        days = [date(today.year + shift, month, day) for shift in (-1, 0, 1)]
+    except ValueError:  # 29 February of a year without one: no past day to refuse
+        return today
+    return min(days, key=lambda d: (abs(d - today), d < today))
 
 
 def unknown_facts(text: str, known: str) -> list[str]:

@@ -1,0 +1,90 @@
+"""Only plausible other values: same type and unit, real where the environment has some, no past
+dates, no near-duplicates; DIVERT candidates and `--perturb` draws get no other kind."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from vistasim.divert import AgendaCandidates, CandidateContext
+from vistasim.scenario import AgendaItem, Persona, Scenario
+from vistasim.user import AgendaPolicy, UserView, ValuePool, implausible, other_value
+
+TODAY = date(2026, 3, 16)
+POOL = ValuePool(
+    {
+        "trains.departs": ("09:30", "09:31", "09:45", "10:15"),
+        "trains.day": ("2026-03-01", "2026-03-10", "2026-03-20", "2026-03-25"),
+        "fares.price": ("$50.00", "£45.00", "£46.00", "£60.00"),
+        "orders.id": ("12:00", "W1007", "W1008"),
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("slot", "value", "expected"),
+    [
+        ("departure_time", "09:30", "10:15"),  # 09:31 and 09:45 mean the same train
+        ("travel_date", "2026-03-20", "2026-03-25"),  # the 1st and the 10th are past
+        ("price", "£45.00", "£60.00"),  # $50.00 is another unit, £46.00 the same amount
+        ("order_id", "W1007", "W1008"),  # 12:00 sits in the column but is no order id
+    ],
+)
+def test_another_value_is_a_real_plausible_one_from_the_environment(slot, value, expected):
+    assert other_value(slot, value, pool=POOL, today=TODAY) == expected
+
+
+@pytest.mark.parametrize(
+    ("original", "other", "why"),
+    [
+        ("09:30", "09:31", "near-duplicate"),
+        ("2026-03-20", "2026-03-10", "in the past"),
+        ("£45.00", "$50.00", "unit"),
+        ("£45.00", "£46.00", "near-duplicate"),
+        ("W1007", "12:00", "same kind"),
+        (3, "three", "same kind"),
+    ],
+)
+def test_implausible_alternatives_are_refused_with_why(original, other, why):
+    assert why in (implausible(original, other, TODAY) or "")
+
+
+def test_without_a_real_value_a_made_up_one_is_still_plausible():
+    made = other_value("travel_date", "2026-03-10", today=TODAY)
+    assert made == "2026-03-17" and implausible("2026-03-10", made, TODAY) is None
+    assert other_value("departure_time", "09:30") == "10:30"
+    assert other_value("email", "ann@example.com", pool=POOL) is None  # identity: never changed
+
+
+async def test_divert_candidates_say_only_plausible_values_drawn_from_the_environment():
+    slots = {"departure_time": "09:30", "travel_date": "2026-03-20", "price": "£45.00"}
+    scenario = Scenario(
+        id="s", persona=Persona(name="Ann"), goal="Book the 09:30 train on 2026-03-20.",
+        agenda=[AgendaItem(intent="book_train", slots=slots)],
+    )  # fmt: skip
+    policy = AgendaPolicy()
+    state = policy.initial_state(scenario, seed=3)
+    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
+    original, _ = await policy.next_action(view, state)
+    ctx = CandidateContext(
+        persona="", goal=scenario.goal, original="", view=view, user_state=state,
+        original_action={"kind": "say", "text": getattr(original, "text", "")},
+        values=POOL, today=TODAY,
+    )  # fmt: skip
+    found, _ = await AgendaCandidates(policy).generate(ctx, 20)
+    said = {}
+    for candidate in found:
+        op = candidate.source.split(":")[0]
+        if op not in ("correct", "change_mind"):
+            continue
+        [behaviour] = [b for b in candidate.user_state["stack"][0]["behaviours"] if b["op"] == op]
+        other = behaviour["wrong"] if op == "correct" else behaviour["first"]
+        slot = behaviour["slot"]
+        assert implausible(slots[slot], other, TODAY) is None, (candidate.source, other)
+        said[candidate.source] = other
+    # Every value slot got a value operation, each with a real value from the environment (a
+    # candidate whose words repeat another's is left out, so not every operation shows).
+    expected = {"departure_time": "10:15", "travel_date": "2026-03-25", "price": "£60.00"}
+    assert {source.split(":")[1] for source in said} == set(expected)
+    assert all(other == expected[source.split(":")[1]] for source, other in said.items())
