@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -9,6 +10,7 @@ import anyio
 
 from vistasim.agent import Reply, Turn
 from vistasim.demo import OrderDeskAgent
+from vistasim.events import ToolCall
 
 
 def crashing_agent(turn: Turn) -> str:
@@ -101,3 +103,23 @@ class SecretStateDesk(OrderDeskAgent):
     def restore(self, state: dict[str, Any]) -> None:
         SecretStateDesk.restored.append(str(state.pop("token")))
         super().restore(state)
+
+
+_HOLD = re.compile(r"\b(?:no|nope|not (?:yet|sure)|don't|do not|wait|hold (?:on|off))\b")
+
+
+class CarefulDesk(OrderDeskAgent):
+    """The demo desk without its flaws: it returns every item named, and takes a confirmation
+    that also says no, wait or not yet as a no."""
+
+    def _act(self, lowered: str, order: dict[str, Any], calls: list[ToolCall]) -> str:
+        state = self.state
+        if state["intent"] == "return" and not state["skus"]:
+            state["skus"] = [i["sku"] for i in order["items"] if i["name"] in lowered]
+            if not state["skus"]:
+                return "Which item would you like to return?"
+            return self._prompt_action(order)
+        if state["confirm"] and _HOLD.search(lowered):
+            state["confirm"] = False
+            return "Okay, I won't do anything. Is there something else I can help with?"
+        return str(super()._act(lowered, order, calls))

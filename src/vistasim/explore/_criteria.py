@@ -2,12 +2,17 @@
 
 Each check becomes one entry of a `Judgment(judge="criteria")`: what was checked, whether it held,
 and why not. Metrics read these entries as failures; reports show them as evidence.
+
+A DIVERT branch whose user called the change off (it hesitated and left it there) is judged by
+what it wanted then: the change must not happen. Its required actions that change the
+environment must not be taken, its forbidden ones still not; the end state and statements the
+criteria ask for belonged to the change it called off and are not checked.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import JsonValue
 
@@ -31,15 +36,20 @@ def evaluate_criteria(
     agent_texts: Sequence[str],
     env: Environment | None,
     mode: str = "chat",
+    called_off: bool = False,
 ) -> Judgment:
     """Check the criteria against the episode's tool calls, agent messages and end state.
 
     Checks whose `modes` exclude the run's mode are left out (a required agent action does not
-    apply when the user may do the thing on the site).
+    apply when the user may do the thing on the site). `called_off`: the user called the change
+    off; it must not happen (see the module).
     """
 
     def applies(criterion: StateCriterion | ActionCriterion | StatementCriterion) -> bool:
         return criterion.modes is None or mode in criterion.modes
+
+    if called_off:
+        return _judge_called_off(criteria, tool_calls, applies)
 
     checks: list[dict[str, JsonValue]] = []
     checks += [_check_state(c, env) for c in criteria.state if applies(c)]
@@ -50,6 +60,10 @@ def evaluate_criteria(
         if applies(c)
     ]
     checks += [_check_statement(c, agent_texts) for c in criteria.statements if applies(c)]
+    return _judgment(checks)
+
+
+def _judgment(checks: list[dict[str, JsonValue]]) -> Judgment:
     failed = [c for c in checks if not c["passed"]]
     reason = "; ".join(str(c["detail"]) for c in failed)
     return Judgment(judge="criteria", passed=not failed, checks=checks, reason=reason)
@@ -76,10 +90,33 @@ def _check_state(criterion: StateCriterion, env: Environment | None) -> dict[str
     return _result(f"{label} expect {_fmt(criterion.expect)}", True, "")
 
 
+def _judge_called_off(
+    criteria: Criteria,
+    tool_calls: Sequence[ToolCall],
+    applies: Callable[[ActionCriterion], bool],
+) -> Judgment:
+    writes = [call for call in tool_calls if call.changes]  # what the environment saw change
+    checks = [
+        _check_action(c, writes, required=False, label=f"{describe_criterion(c)} (called off)")
+        for c in criteria.actions
+        if applies(c)
+    ]
+    checks += [
+        _check_action(c, tool_calls, required=False)
+        for c in criteria.forbidden_actions
+        if applies(c)
+    ]
+    return _judgment(checks)
+
+
 def _check_action(
-    criterion: ActionCriterion, tool_calls: Sequence[ToolCall], *, required: bool
+    criterion: ActionCriterion,
+    tool_calls: Sequence[ToolCall],
+    *,
+    required: bool,
+    label: str | None = None,
 ) -> dict[str, JsonValue]:
-    label = describe_criterion(criterion, forbidden=not required)
+    label = label or describe_criterion(criterion, forbidden=not required)
     made = any(
         call.name == criterion.tool and call.error is None and _args_match(criterion, call.args)
         for call in tool_calls

@@ -23,7 +23,7 @@ from vistasim.explore._live import Episode
 from vistasim.explore._state import EpisodeState, fold
 from vistasim.explore._values import today_for, value_pool
 from vistasim.llm import ModelCall, collect_calls
-from vistasim.user import AgendaPolicy, UserView, environment_now, perturbed
+from vistasim.user import AgendaPolicy, UserView, calls_off, environment_now, perturbed
 
 __all__ = ["Episode", "play", "start", "take_snapshot", "view_of"]
 
@@ -179,7 +179,16 @@ def _judge(ep: Episode, state: EpisodeState, stop: Stop) -> Event:
         agent_texts=agent_texts,
         env=ep.env,
         mode=ep.plan.mode,
+        called_off=_called_off(ep),
     )
+
+
+def _called_off(ep: Episode) -> bool:
+    """Whether a branch's user called the change off: its injected state says it will."""
+    if ep.plan.branch_of is None:
+        return False
+    injected = ep.store.branch(ep.plan.episode_id).injected
+    return calls_off(injected.get("user_state"), ep.scenario)
 
 
 async def view_of(ep: Episode, state: EpisodeState) -> UserView:

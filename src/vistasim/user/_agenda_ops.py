@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import date
 
-from pydantic import JsonValue
+from pydantic import JsonValue, ValidationError
 
 from vistasim.browser import WEB_STEPS
-from vistasim.scenario import Behaviour, BehaviourOp
+from vistasim.scenario import Behaviour, BehaviourOp, Scenario
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._plausible import ValuePool, choice_slot, other_value
 from vistasim.user._types import Action, CallApi, Finish, Say
@@ -33,6 +33,7 @@ __all__ = [
     "action_json",
     "action_key",
     "apply_operation",
+    "calls_off",
     "current_operations",
     "describe_action",
     "operations_for",
@@ -132,6 +133,25 @@ def apply_operation(state: JsonValue, operation: Operation) -> JsonValue:
     if operation.behaviour is None:
         return current.with_entry(web_off=True, to_chat=True).model_dump(mode="json")
     return _with_behaviour(current, 0, operation.behaviour).model_dump(mode="json")
+
+
+def calls_off(state: JsonValue, scenario: Scenario) -> bool:
+    """Whether an agenda user's state holds a hesitation that stops, unplanned by its scenario.
+
+    Such a user calls the change off (a branch's hesitation left there): it is judged by not
+    having the change done. A scenario that plans one says so in its own criteria.
+    """
+    try:
+        current = AgendaState.model_validate(state)
+    except ValidationError:  # another policy's state
+        return False
+    planned = {item.intent for item in scenario.agenda
+               for b in item.behaviours if b.op == "hesitate" and b.then == "stop"}  # fmt: skip
+    return any(
+        b.op == "hesitate" and b.then == "stop" and entry.intent not in planned
+        for entry in current.stack
+        for b in entry.behaviours
+    )
 
 
 def perturbed(
