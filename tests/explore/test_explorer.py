@@ -8,15 +8,18 @@ import re
 from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 
 from tests.explore.test_branching import EXPLORE_DESK
 from tests.helpers import (
+    KILLABLE_DESK_CONFIG,
     count_rows,
     desk_config,
     desk_scenarios,
     start_and_kill,
     write_desk_config,
 )
+from vistasim.cli import cli
 from vistasim.config import load_config
 from vistasim.explore import run
 from vistasim.metrics import find_all
@@ -49,6 +52,15 @@ async def test_branches_b_makes_b_per_scenario_or_says_in_one_line_why_not(branc
             assert made[scenario.id] < branches
         else:
             assert made[scenario.id] == branches, scenario.id
+
+
+def test_explore_prints_why_a_scenario_got_fewer_branches(tmp_path):
+    config = write_desk_config(tmp_path, KILLABLE_DESK_CONFIG.replace("SlowDesk", "CarefulDesk"))
+    argv = ["explore", str(config), "--rollouts", "1", "--branches", "3"]
+    result = CliRunner().invoke(cli, [*argv, "--store", str(tmp_path / "v.db")])
+    lines = [line for line in result.stderr.splitlines() if line.startswith("warning: scenario")]
+    assert lines, result.stderr
+    assert all(_SHORT.match(line.removeprefix("warning: ")) for line in lines)
 
 
 @pytest.mark.parametrize("explore", [{"branches": 3}, {"branches": 50, "budget_tokens": 40_000}])
