@@ -86,6 +86,31 @@ def _theirs(domain: str, task_id: str, messages: list[Any], texts: list[str], st
     return float(info.reward)
 
 
+def check_task(domain: str, task_id: str) -> None:
+    """Gold calls, three mutations of them and a turn-limit stop: both rewards agree on each."""
+    calls, texts = gold_calls(domain, task_id), gold_texts(domain, task_id)
+    ours, theirs = graded_twice(domain, task_id, calls, texts)
+    assert theirs is not None
+    _agree(ours, theirs, "gold")
+    mutations = {
+        "wrong argument": wrong_argument(calls),
+        "missing call": missing_call(calls),
+        "extra write": extra_write(domain, calls),
+    }
+    for name, mutated in mutations.items():
+        if mutated is not None:
+            ours, theirs = graded_twice(domain, task_id, mutated, texts)
+            _agree(ours, theirs, name)
+    ours, theirs = graded_twice(domain, task_id, calls, texts, stop="max_turns")
+    assert ours == theirs == 0.0
+
+
+def _agree(ours: float, theirs: float | None, what: str) -> None:
+    # None: tau2's evaluator raised on this state (it grades nothing); ours scores it 0.
+    expected = 0.0 if theirs is None else theirs
+    assert ours == expected, f"{what}: ours {ours}, tau2 {theirs}"
+
+
 def wrong_argument(calls: list[Call]) -> list[Call] | None:
     """The calls with one argument of the last call that has one changed."""
     for index in range(len(calls) - 1, -1, -1):
