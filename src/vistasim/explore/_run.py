@@ -20,6 +20,7 @@ from vistasim.explore._guard import describe_failure, leaf_errors
 from vistasim.explore._imports import load_ahead
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
+from vistasim.explore._ray import check_executor, play_on_ray
 from vistasim.explore._runner import Runner, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import build_parts, default_store_path
@@ -113,6 +114,7 @@ async def run(
         db.add_secrets(known_secrets(config, os.environ))
         load_ahead(config)  # no episode waits on an import while the others play
         _check_user_and_explore(config, models)
+        check_executor(config, models)
         # Everything that can be checked is checked before the run is recorded: the config's
         # endpoints, keys and targets first, then the scenarios against the environment.
         warnings: list[str] = []
@@ -178,7 +180,10 @@ async def _play_recorded(
     """
     try:
         progress = _Progress(run, on_episode)
-        await _play_all(run, plans, progress)
+        if run.config.run.executor == "ray":
+            await play_on_ray(run, plans, progress)
+        else:
+            await _play_all(run, plans, progress)
         shortfalls: list[str] = []
         if run.settings.explore.branches:
             explorer = Explorer(run=run, on_episode=progress)

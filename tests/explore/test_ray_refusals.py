@@ -1,0 +1,42 @@
+"""`--executor ray` that cannot play says why in one line, exit 2, before anything is recorded."""
+
+import sys
+
+from tests.helpers import DESK_TOML, write_desk_config
+from vistasim.cli import main
+from vistasim.store import open_store
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str]:
+    try:
+        main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0), capsys.readouterr().err
+    return 0, capsys.readouterr().err
+
+
+def _assert_refused(code: int, err: str, store, *words: str) -> None:
+    assert code == 2, err
+    assert err.startswith("error: ") and err.strip().count("\n") == 0, err
+    assert "Traceback" not in err and all(word in err for word in words), err
+    if store.exists():
+        with open_store(store) as db:
+            assert db.list_runs() == [], "a refused run was recorded"
+
+
+def test_without_ray_the_flag_names_the_extra(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails, find_spec says None
+    config = write_desk_config(tmp_path, DESK_TOML.format(scenarios="scenarios.yaml"))
+    store = tmp_path / "runs.db"
+    argv = ["run", str(config), "--executor", "ray", "--store", str(store), "--no-preflight"]
+    _assert_refused(*_run(argv, capsys), store, "vistasim[ray]", "pip install")
+
+
+def test_web_modes_are_refused_on_ray(tmp_path, capsys):
+    text = DESK_TOML.format(scenarios="scenarios.yaml").replace(
+        "[run]\n", '[run]\nexecutor = "ray"\nmode = "ui"\n'
+    )
+    config = write_desk_config(tmp_path, text)
+    store = tmp_path / "runs.db"
+    argv = ["run", str(config), "--store", str(store), "--no-preflight"]
+    _assert_refused(*_run(argv, capsys), store, "run.executor", "run.mode = 'chat'")
