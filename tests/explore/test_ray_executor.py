@@ -14,6 +14,7 @@ from vistasim.explore import run
 from vistasim.store import open_store, read_run_view
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'vistasim[ray]')")
+pytestmark = pytest.mark.slow  # a Ray instance takes seconds to start
 
 
 @pytest.fixture(scope="module", autouse=True)

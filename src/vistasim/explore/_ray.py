@@ -2,9 +2,10 @@
 
 See docs/architecture.md, Executors. The driver (this process) joins a Ray cluster (the config's
 `run.ray_address`, else `$RAY_ADDRESS`, else a Ray instance it starts on this machine), starts
-`run.ray_workers` worker actors (`_ray_worker.EpisodeWorker`) and hands them the run's pending
-episodes round-robin, `run.concurrency` at a time across all of them. Each episode streams its
-writes back as it plays; the driver commits them to the store in order, so the store stays the one
+`run.ray_workers` worker actors (`_ray_worker.EpisodeWorker`) and hands each its share of the
+run's pending episodes (round robin), `run.concurrency` at a time over all of them. Each worker
+streams its episodes' writes back as they happen, in batches (one Ray object per batch, however
+many writes it holds); the driver commits them to the store in order, so the store stays the one
 source of truth: a killed driver leaves what a killed local run leaves, and `--resume` continues
 from the last committed user turn (on Ray again, the stored config saying so).
 
@@ -73,24 +74,26 @@ async def play_on_ray(
 ) -> None:
     """Play the run's pending episodes on Ray workers, committing each write as it arrives."""
     todo = [p for p in plans if p.status in ("pending", "running")]
+    here = [p for p in todo if p.branch_of is not None]  # queued branches read their parents
+    remote = [p for p in todo if p.branch_of is None]
     if not todo:
         return
     limiter = anyio.CapacityLimiter(run.settings.concurrency)
+
+    async def play_here(plan: EpisodePlan) -> None:
+        async with limiter:
+            reason = await play_one(run, plan)
+        progress(plan, reason)
+
     with _ray_session(run.config):
-        workers = _start_workers(run)
-
-        async def one(plan: EpisodePlan, worker: Any) -> None:
-            async with limiter:
-                if plan.branch_of is not None:  # a queued branch reads its parent: played here
-                    reason = await play_one(run, plan)
-                else:
-                    reason = await _play_remote(run, worker, plan)
-            progress(plan, reason)
-
+        workers = _start_workers(run) if remote else []
         try:
             async with anyio.create_task_group() as episodes:
-                for index, plan in enumerate(todo):
-                    episodes.start_soon(one, plan, workers[index % len(workers)])
+                for plan in here:
+                    episodes.start_soon(play_here, plan)
+                for index, worker in enumerate(workers):
+                    share = remote[index :: len(workers)]
+                    episodes.start_soon(_drive, run, worker, share, len(workers), progress)
         finally:
             await _stop_workers(workers)
 
@@ -126,11 +129,7 @@ def _start_workers(run: Runner) -> list[Any]:
     count = run.config.run.ray_workers or max(1, int(cpus))
     # No CPU reserved: the workers wait on models and agents; SPREAD puts them on every node.
     actor = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(EpisodeWorker)
-    options = {"max_concurrency": max(run.settings.concurrency, 1)}
-    return [
-        actor.options(**options).remote(run.config, run.run_id, run.roots, run.db.path)
-        for _ in range(count)
-    ]
+    return [actor.remote(run.config, run.run_id, run.roots, run.db.path) for _ in range(count)]
 
 
 async def _stop_workers(workers: list[Any]) -> None:
@@ -146,39 +145,59 @@ async def _stop_workers(workers: list[Any]) -> None:
         ray.kill(worker)
 
 
-async def _play_remote(run: Runner, worker: Any, plan: EpisodePlan) -> str:
-    """Play `plan` on `worker`; commit its writes in order; return its stop reason."""
+async def _drive(
+    run: Runner,
+    worker: Any,
+    plans: list[EpisodePlan],
+    workers: int,
+    progress: Callable[[EpisodePlan, str], None],
+) -> None:
+    """Have `worker` play `plans`; commit each episode's writes in order as they arrive."""
     import ray
 
-    ids: dict[int, int | None] = {}  # the worker's provisional event ids -> the store's
-
-    def real(event_id: int | None) -> int | None:
-        return ids[event_id] if event_id is not None and event_id < 0 else event_id
-
+    if not plans:
+        return
+    by_id = {p.episode_id: p for p in plans}
+    commits = {p.episode_id: _Commits(run, p) for p in plans}
+    resume_at = {p.episode_id: r for p in plans if (r := _resume_point(run.db, p)) is not None}
+    concurrency = -(-run.settings.concurrency // workers)  # the run's, shared over the workers
     try:
-        async for ref in worker.play.remote(plan, _resume_point(run.db, plan)):
-            record = await ref
-            if isinstance(record, Appended):
-                leaf = run.db.append_events(
-                    run.run_id, plan.episode_id, real(record.parent_id), record.events,
-                    calls=record.calls, blobs=record.blobs, status=record.status,
-                    stop_reason=record.stop_reason,
-                )  # fmt: skip
-                if record.leaf is not None and record.leaf < 0:
-                    ids[record.leaf] = leaf
-            elif isinstance(record, Perturbed):
-                run.db.set_perturbations(plan.episode_id, record.drawn)
-            elif isinstance(record, Failed):
-                raise record.error
-            elif isinstance(record, Ended):
-                return record.reason
+        async for ref in worker.play_all.remote(plans, resume_at, concurrency):
+            for episode_id, record in await ref:
+                if isinstance(record, Failed):
+                    raise record.error
+                if isinstance(record, Ended):
+                    progress(by_id[episode_id], record.reason)
+                else:
+                    commits[episode_id].commit(record)
     except ray.exceptions.RayError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise VistasimError(
-            f"the Ray worker playing episode {plan.episode_id} failed ({first}); what it played "
-            f"is stored: finish the run with vistasim run --resume {run.run_id}"
+            f"a Ray worker failed ({first}); what its episodes played is stored: finish the run "
+            f"with vistasim run --resume {run.run_id}"
         ) from None
-    raise VistasimError(f"the Ray worker playing episode {plan.episode_id} stopped mid-episode")
+
+
+class _Commits:
+    """Commits one episode's writes, mapping the worker's provisional event ids to the store's."""
+
+    def __init__(self, run: Runner, plan: EpisodePlan) -> None:
+        self.run, self.plan = run, plan
+        self.ids: dict[int, int | None] = {}
+
+    def commit(self, record: Appended | Perturbed) -> None:
+        db, episode_id = self.run.db, self.plan.episode_id
+        if isinstance(record, Perturbed):
+            db.set_perturbations(episode_id, record.drawn)
+            return
+        parent = record.parent_id
+        leaf = db.append_events(
+            self.run.run_id, episode_id, self.ids[parent] if parent and parent < 0 else parent,
+            record.events, calls=record.calls, blobs=record.blobs, status=record.status,
+            stop_reason=record.stop_reason,
+        )  # fmt: skip
+        if record.leaf is not None and record.leaf < 0:
+            self.ids[record.leaf] = leaf
 
 
 def _resume_point(db: Store, plan: EpisodePlan) -> ResumePoint | None:

@@ -1,11 +1,12 @@
 """The Ray side of `run.executor = "ray"`: a worker plays episodes and streams what they write.
 
 See docs/architecture.md, Executors. A worker actor builds the run's live parts (user policy,
-models, environment factory, agent opener) once, from the run's config, and plays each episode it
-is handed with the same code the local executor runs (`play_one`). The episode writes to a
-`StreamingStore` instead of the store file: every write becomes a record yielded to the driver,
-which alone commits it. Event ids are the store's to assign, so the worker hands out provisional
-ones (negative, per episode) and the driver maps each to the id it committed.
+models, environment factory, agent opener) once, from the run's config, and plays its share of the
+episodes with the same code the local executor runs (`play_one`). Each episode writes to a
+`StreamingStore` instead of the store file: every write becomes a record for the driver, which
+alone commits it; the worker sends the records waiting as one batch each time the driver takes
+one. Event ids are the store's to assign, so the worker hands out provisional ones (negative, per
+episode) and the driver maps each to the id it committed.
 
 Nothing here imports Ray: the driver (`_ray`) wraps `EpisodeWorker` as an actor.
 """
@@ -16,7 +17,7 @@ import asyncio
 import os
 import pickle
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -91,12 +92,17 @@ class StreamingStore(Store):
     """
 
     def __init__(
-        self, plan: EpisodePlan, secrets: Iterable[str], resume_at: ResumePoint | None
+        self,
+        plan: EpisodePlan,
+        secrets: Iterable[str],
+        resume_at: ResumePoint | None,
+        emit: Callable[[str, Record], None],
     ) -> None:
         super().__init__(sqlite3.connect(":memory:"), path="ray-worker")
         self.add_secrets(secrets)
         self.plan = plan
-        self.records: asyncio.Queue[Record] = asyncio.Queue()
+        self.emit = emit
+        """Takes each write, with the episode's id, for the driver."""
         self._resume_at = resume_at
         self._next_id = -1
 
@@ -115,11 +121,12 @@ class StreamingStore(Store):
         leaf = parent_id
         if events:
             leaf, self._next_id = self._next_id, self._next_id - 1
-        self.records.put_nowait(
+        self.emit(
+            self.plan.episode_id,
             Appended(
                 parent_id=parent_id, events=tuple(events), calls=tuple(calls),
                 blobs=tuple(blobs), status=status, stop_reason=stop_reason, leaf=leaf,
-            )
+            ),
         )  # fmt: skip
         turns = events[-1][0] if events else self.plan.turns
         self.plan = replace(
@@ -128,7 +135,7 @@ class StreamingStore(Store):
         return leaf
 
     def set_perturbations(self, episode_id: str, drawn: Sequence[Mapping[str, Any]]) -> None:
-        self.records.put_nowait(Perturbed(tuple(dict(d) for d in drawn)))
+        self.emit(self.plan.episode_id, Perturbed(tuple(dict(d) for d in drawn)))
 
     def episode(self, episode_id: str) -> EpisodePlan:
         if episode_id != self.plan.episode_id:
@@ -168,35 +175,56 @@ class EpisodeWorker:
         except Exception as exc:  # reported with the first episode, as the driver would
             self.parts = exc
 
-    async def play(
-        self, plan: EpisodePlan, resume_at: ResumePoint | None = None
-    ) -> AsyncIterator[Record]:
-        """Play `plan`, yielding each write of the episode as it happens, then how it ended."""
-        store = StreamingStore(plan, self.secrets, resume_at)
+    async def play_all(
+        self,
+        plans: list[EpisodePlan],
+        resume_at: dict[str, ResumePoint],
+        concurrency: int,
+    ) -> AsyncIterator[list[tuple[str, Record]]]:
+        """Play `plans`, `concurrency` at a time; yield their writes as they happen, in batches.
+
+        A batch is every write made since the last one was taken: one per turn when the driver
+        keeps up, more when it does not (each Ray object costs the same, whatever its size).
+        Each episode's writes come in order and end with `Ended` (or `Failed`).
+        """
         if isinstance(self.parts, BaseException):
-            yield Failed(_portable(self.parts))
+            yield [("", Failed(_portable(self.parts)))]
             return
-        runner = Runner(
-            db=store, run_id=self.run_id, config=self.config, settings=self.settings,
-            parts=self.parts, pool=None, roots=self.roots,
-        )  # fmt: skip
-
-        async def body() -> None:
-            try:
-                store.records.put_nowait(Ended(await play_one(runner, plan)))
-            except Exception as exc:
-                store.records.put_nowait(Failed(_portable(exc)))
-
-        task = asyncio.create_task(body())
+        outbox, limiter = _Outbox(), asyncio.Semaphore(concurrency)
+        tasks = [
+            asyncio.create_task(self._play_one(p, resume_at.get(p.episode_id), outbox, limiter))
+            for p in plans
+        ]
+        playing = len(plans)
         try:
-            while True:
-                record = await store.records.get()
-                yield record
-                if isinstance(record, Ended | Failed):
+            while playing:
+                batch = await outbox.take()
+                yield batch
+                if any(isinstance(record, Failed) for _, record in batch):
                     return
+                playing -= sum(isinstance(record, Ended) for _, record in batch)
         finally:
-            task.cancel()
-            store.close()
+            for task in tasks:
+                task.cancel()
+
+    async def _play_one(
+        self,
+        plan: EpisodePlan,
+        resume_at: ResumePoint | None,
+        outbox: _Outbox,
+        limiter: asyncio.Semaphore,
+    ) -> None:
+        assert isinstance(self.parts, Parts)
+        async with limiter:
+            with StreamingStore(plan, self.secrets, resume_at, outbox.put) as store:
+                runner = Runner(
+                    db=store, run_id=self.run_id, config=self.config, settings=self.settings,
+                    parts=self.parts, pool=None, roots=self.roots,
+                )  # fmt: skip
+                try:
+                    outbox.put(plan.episode_id, Ended(await play_one(runner, plan)))
+                except Exception as exc:
+                    outbox.put(plan.episode_id, Failed(_portable(exc)))
 
     async def aclose(self) -> None:
         """Close the worker's model cache and HTTP clients."""
@@ -205,6 +233,25 @@ class EpisodeWorker:
                 self.parts.cache.close()
             if self.parts.clients is not None:
                 await self.parts.clients.aclose()
+
+
+class _Outbox:
+    """The writes of a worker's episodes, waiting to be sent to the driver."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str, Record]] = []
+        self._ready = asyncio.Event()
+
+    def put(self, episode_id: str, record: Record) -> None:
+        self.records.append((episode_id, record))
+        self._ready.set()
+
+    async def take(self) -> list[tuple[str, Record]]:
+        """Every write waiting, once there is at least one."""
+        await self._ready.wait()
+        self._ready.clear()
+        batch, self.records = self.records, []
+        return batch
 
 
 def _portable(exc: BaseException) -> BaseException:
