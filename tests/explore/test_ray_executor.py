@@ -1,4 +1,4 @@
-"""`run.executor = "ray"` stores what the local executor stores, and resumes from the store.
+"""`run.executor = "ray"` stores what the local executor stores; a killed driver resumes.
 
 One local Ray instance serves the whole module (its start-up takes seconds); without Ray, or where
 it cannot start, the module is skipped with the reason.
@@ -6,10 +6,24 @@ it cannot start, the module is skipped with the reason.
 
 from __future__ import annotations
 
-import anyio
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
-from tests.helpers import REPO, desk_config, desk_scenarios
+from tests.helpers import (
+    KILLABLE_DESK_CONFIG,
+    REPO,
+    count_rows,
+    desk_config,
+    desk_scenarios,
+    episode_paths,
+    write_desk_config,
+)
+from vistasim.config import load_config
 from vistasim.explore import run
 from vistasim.store import open_store, read_run_view
 
@@ -30,14 +44,13 @@ def ray_session():
     ray.shutdown()
 
 
-def _config(executor: str, agent: str = "vistasim.demo:OrderDeskAgent"):
-    config = desk_config(
+def _config(executor: str, branches: int = 0):
+    return desk_config(
         rollouts=2,
         run={"executor": executor, "ray_workers": 2, "seed": 7, "concurrency": 2},
         user={"perturb": 0.5},  # drawn perturbations are recorded too
-        agent={"target": agent},
+        explore={"branches": branches},
     )
-    return config.model_copy(update={"base_dir": str(REPO)})  # workers import tests.* too
 
 
 def _stored(store, run_id: str) -> dict:
@@ -55,9 +68,10 @@ def _stored(store, run_id: str) -> dict:
     }
 
 
-async def _local_reference(tmp_path, **agent: str) -> dict:
+async def _local_reference(tmp_path, branches: int = 0) -> dict:
     with open_store(tmp_path / "local.db") as store:
-        result = await run(_config("local", **agent), scenarios=desk_scenarios(), store=store)
+        config = _config("local", branches)
+        result = await run(config, scenarios=desk_scenarios(), store=store)
         return _stored(store, result.run_id)
 
 
@@ -77,30 +91,56 @@ async def test_ray_run_stores_exactly_what_the_local_run_stores(tmp_path):
     assert events == sum(len(path) for path, *_ in on_ray.values()) + len(desk_scenarios())
 
 
-async def test_a_stopped_ray_run_resumes_to_the_local_result(tmp_path):
-    slow = {"agent": "tests.explore.agents:SlowDesk"}  # turns slow enough to stop mid-episode
-    reference = await _local_reference(tmp_path, **slow)
-    with open_store(tmp_path / "stopped.db") as store:
-        config = _config("ray", **slow)
-        with anyio.move_on_after(60) as scope:  # the driver stops once a few turns are stored
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(lambda: run(config, scenarios=desk_scenarios(), store=store))
-                while _count(store, "SELECT COUNT(*) FROM events WHERE kind = 'snapshot'") < 8:
-                    await anyio.sleep(0.05)
-                tg.cancel_scope.cancel()
-        assert not scope.cancelled_caught, "the Ray run stored nothing within a minute"
-        [row] = store.list_runs()
-        unfinished = "SELECT COUNT(*) FROM episodes WHERE status IN ('pending', 'running')"
-        assert _count(store, unfinished) > 0, "the run finished before it could be stopped"
-        midway = "SELECT COUNT(*) FROM episodes WHERE status = 'running' AND leaf_event_id > 0"
-        assert _count(store, midway) > 0, "no episode was stopped between two turns"
-
-        resumed = await run(resume=row.run_id, store=store)
-
-        assert resumed.episodes == 10
-        assert store.read_run(row.run_id).status == "done"
-        assert _stored(store, row.run_id) == reference
-
-
 def _count(store, sql: str) -> int:
     return int(store.db.execute(sql).fetchone()[0])
+
+
+async def test_explore_on_ray_plays_the_same_branches(tmp_path):
+    reference = await _local_reference(tmp_path, branches=3)
+    with open_store(tmp_path / "ray.db") as store:
+        result = await run(_config("ray", branches=3), scenarios=desk_scenarios(), store=store)
+        on_ray = _stored(store, result.run_id)
+
+    assert sum(result.branches.values()) > len(desk_scenarios())  # branching happened
+    assert on_ray == reference  # rollouts on the workers, branches in the driver: the same
+
+
+async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
+    text = KILLABLE_DESK_CONFIG.replace("[run]\n", '[run]\nexecutor = "ray"\nray_workers = 2\n')
+    config_path = write_desk_config(tmp_path, text)
+    db_path = tmp_path / "killed.db"
+    # Its own session: the kill takes the driver and the Ray instance it started, as a crash would.
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "vistasim.cli", "run", str(config_path), "--store", str(db_path)],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while count_rows(db_path, "SELECT COUNT(*) FROM events WHERE kind = 'user_message'") < 25:
+            assert driver.poll() is None, "the Ray run ended before it could be killed"
+            assert time.monotonic() < deadline, "the Ray run made no progress"
+            time.sleep(0.05)
+    finally:
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait()
+    with open_store(db_path) as store:
+        [row] = store.list_runs()
+        assert row.status == "running"
+        # Episodes stopped between two turns: the workers restore them from the stored snapshot.
+        midway = "SELECT COUNT(*) FROM episodes WHERE status = 'running' AND leaf_event_id > 0"
+        assert _count(store, midway) > 0, "no episode was killed between two turns"
+
+        await run(resume=row.run_id, store=store)  # on Ray again: the stored config says so
+
+        resumed = read_run_view(store, row.run_id)
+        events = _count(store, "SELECT COUNT(*) FROM events")
+    local = load_config(config_path, environ={}, overrides={"run": {"executor": "local"}})
+    with open_store(tmp_path / "local.db") as reference_store:
+        result = await run(local, store=reference_store)
+        reference = read_run_view(reference_store, result.run_id)
+
+    assert resumed.status == "done"
+    assert episode_paths(resumed) == episode_paths(reference)
+    # No orphan or duplicated event: the roots plus every episode's path.
+    assert events == sum(len(e.events) for e in resumed.episodes) + len(resumed.scenarios)
