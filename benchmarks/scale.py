@@ -8,7 +8,8 @@ W worker actors (started before the clock starts; the run starts its workers on 
 
 Per executor: wall time against the latency-bound ideal (every episode in flight, so T x L),
 CPU per user turn (the driver's, plus, on Ray, every Ray process's: workers, raylet, GCS), the
-driver's peak RSS and, on Ray, the sum of the Ray processes' peak RSS. `uptime`'s load average is
+driver's peak RSS during the run (sampled every 0.25 s) and, on Ray, the sum of the Ray
+processes' peak RSS. `uptime`'s load average is
 printed beside the figures: on a shared machine they are upper bounds.
 
     .venv/bin/python benchmarks/scale.py [--episodes 2000] [--turns 6] [--latency-ms 50]
@@ -20,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import sys
 import threading
 import time
@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.engine import _start_server  # noqa: E402
 
 
-class RayProcesses:
-    """Samples the CPU time and RSS of this process's descendants (the Ray processes) until stopped.
+class Sampler:
+    """Samples this process's RSS and its descendants' (the Ray processes') CPU time and RSS.
 
     Worker actors exit when the run ends, so their last sample stands for them.
     """
@@ -47,11 +47,12 @@ class RayProcesses:
         self.me, self.every_s = psutil.Process(), every_s
         self.cpu: dict[int, float] = {}
         self.rss: dict[int, int] = {}
+        self.own_rss = 0
         self.baseline = self._sample()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
-    def __enter__(self) -> RayProcesses:
+    def __enter__(self) -> Sampler:
         self._thread.start()
         return self
 
@@ -68,6 +69,7 @@ class RayProcesses:
         import psutil
 
         seen: dict[int, float] = {}
+        self.own_rss = max(self.own_rss, self.me.memory_info().rss)
         for child in self.me.children(recursive=True):
             try:
                 times, rss = child.cpu_times(), child.memory_info().rss
@@ -83,6 +85,7 @@ class RayProcesses:
         return sum(cpu - self.baseline.get(pid, 0.0) for pid, cpu in self.cpu.items())
 
     def peak_rss_mb(self) -> float:
+        """The descendants' peak RSS, summed (an upper bound: their peaks need not coincide)."""
         return sum(self.rss.values()) / 2**20
 
 
@@ -128,13 +131,10 @@ async def _timed_run(config, store_path: Path) -> tuple[object, float, float, in
 
 def _measure(args, executor: str, base_url: str, store_path: Path) -> dict[str, object]:
     config = _config(args, base_url, executor)
-    if executor == "ray":
-        with RayProcesses() as ray_processes:
-            result, cpu, wall, turns = anyio.run(_timed_run, config, store_path)
-        others, ray_rss = ray_processes.cpu_s(), round(ray_processes.peak_rss_mb(), 1)
-    else:
+    with Sampler() as sampled:
         result, cpu, wall, turns = anyio.run(_timed_run, config, store_path)
-        others, ray_rss = 0.0, None
+    others = sampled.cpu_s() if executor == "ray" else 0.0
+    ray_rss = round(sampled.peak_rss_mb(), 1) if executor == "ray" else None
     ideal = args.turns * args.latency_ms / 1000
     return {
         "executor": executor,
@@ -146,7 +146,7 @@ def _measure(args, executor: str, base_url: str, store_path: Path) -> dict[str, 
         "wall_over_ideal": round(wall / ideal, 1),
         "driver_cpu_ms_per_turn": round(cpu * 1000 / turns, 3),
         "total_cpu_ms_per_turn": round((cpu + others) * 1000 / turns, 3),
-        "driver_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "driver_peak_rss_mb": round(sampled.own_rss / 2**20, 1),  # sampled: this run's own
         "ray_processes_peak_rss_mb": ray_rss,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
