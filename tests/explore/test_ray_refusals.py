@@ -40,3 +40,4 @@ def test_web_modes_are_refused_on_ray(tmp_path, capsys):
     store = tmp_path / "runs.db"
     argv = ["run", str(config), "--store", str(store), "--no-preflight"]
     _assert_refused(*_run(argv, capsys), store, "run.executor", "run.mode = 'chat'")
+

@@ -15,6 +15,7 @@ Queued DIVERT branches (a resumed `explore` run) and the branching phase play in
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -37,7 +38,7 @@ from vistasim.explore._runner import Runner, play_one
 from vistasim.llm import ChatModel
 from vistasim.store import EpisodePlan, Store
 
-__all__ = ["check_executor", "play_on_ray"]
+__all__ = ["check_executor", "executor_session", "play_on_ray"]
 
 _OBJECT_STORE_BYTES = 128 * 1024 * 1024
 """A local Ray instance's object store: records are small and consumed as they arrive."""
@@ -85,41 +86,69 @@ async def play_on_ray(
             reason = await play_one(run, plan)
         progress(plan, reason)
 
-    with _ray_session(run.config):
-        workers = _start_workers(run) if remote else []
-        try:
-            async with anyio.create_task_group() as episodes:
-                for plan in here:
-                    episodes.start_soon(play_here, plan)
-                for index, worker in enumerate(workers):
-                    share = remote[index :: len(workers)]
-                    episodes.start_soon(_drive, run, worker, share, len(workers), progress)
-        finally:
-            await _stop_workers(workers)
+    workers = _start_workers(run) if remote else []
+    try:
+        async with anyio.create_task_group() as episodes:
+            for plan in here:
+                episodes.start_soon(play_here, plan)
+            for index, worker in enumerate(workers):
+                share = remote[index :: len(workers)]
+                episodes.start_soon(_drive, run, worker, share, len(workers), progress)
+    finally:
+        await _stop_workers(workers)
 
 
 @contextmanager
-def _ray_session(config: RunConfig) -> Iterator[None]:
-    """Ray connected for the run: the caller's session, a named cluster, or a local instance."""
+def executor_session(config: RunConfig) -> Iterator[None]:
+    """Ray connected for a Ray run; nothing for a local one.
+
+    The caller's own Ray session, else the cluster `run.ray_address` or `$RAY_ADDRESS` names,
+    else a Ray instance started here for the run.
+
+    Raises:
+        ConfigError: the named cluster cannot be reached.
+        VistasimError: a local Ray instance cannot start.
+    """
+    if config.run.executor != "ray":
+        yield
+        return
     import ray
 
     if ray.is_initialized():  # the caller's own session (a notebook, a test module)
         yield
         return
-    address = config.run.ray_address or os.environ.get("RAY_ADDRESS")
-    if address:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(
-            num_cpus=config.run.ray_workers or os.cpu_count() or 1,
-            include_dashboard=False,
-            object_store_memory=_OBJECT_STORE_BYTES,
-            log_to_driver=False,
-        )
+    _connect(config)
     try:
         yield
     finally:
         ray.shutdown()
+
+
+def _connect(config: RunConfig) -> None:
+    import ray
+
+    address = config.run.ray_address or os.environ.get("RAY_ADDRESS")
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(
+                num_cpus=config.run.ray_workers or os.cpu_count() or 1,
+                include_dashboard=False,
+                object_store_memory=_OBJECT_STORE_BYTES,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+    except Exception as exc:
+        why = " ".join(str(exc).split())[:300] or type(exc).__name__
+        if not address:
+            raise VistasimError(f"a local Ray instance could not start: {why}") from None
+        key = "run.ray_address" if config.run.ray_address else "RAY_ADDRESS"
+        raise ConfigError(
+            f"cannot reach the Ray cluster at {address!r} ({why}): check the address "
+            "(ray://HEAD:10001 for Ray Client, auto on a cluster node) and that the cluster runs",
+            key=key,
+        ) from None
 
 
 def _start_workers(run: Runner) -> list[Any]:

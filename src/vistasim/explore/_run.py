@@ -6,6 +6,7 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from vistasim.explore._guard import describe_failure, leaf_errors
 from vistasim.explore._imports import load_ahead
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
-from vistasim.explore._ray import check_executor, play_on_ray
+from vistasim.explore._ray import check_executor, executor_session, play_on_ray
 from vistasim.explore._runner import Runner, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import build_parts, default_store_path
@@ -106,6 +107,7 @@ async def run(
     started = anyio.current_time()
     own_store = not isinstance(store, Store)
     db = store if isinstance(store, Store) else open_store(default_store_path(config, store))
+    session = ExitStack()
     try:
         if resume is not None:
             run_id, config, plans = load_for_resume(db, resume)
@@ -122,6 +124,7 @@ async def run(
             warnings = await check_config(config, given_roles=set(models or {}))
         for warning in warnings:
             (on_warning or logger.warning)(warning)
+        session.enter_context(executor_session(config))  # Ray joined before the run is recorded
         if resume is None:
             scenarios, metadata = prepare(config, scenarios)
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
@@ -153,6 +156,7 @@ async def run(
         summary = _summary(db, run_id, anyio.current_time() - started)
         return replace(summary, warnings=(*warnings, *shortfalls))
     finally:
+        session.close()
         if own_store:
             db.close()
 
