@@ -33,6 +33,8 @@ from vistasim.explore._ray_worker import (
     Failed,
     Perturbed,
     ResumePoint,
+    seal,
+    unseal,
 )
 from vistasim.explore._runner import Runner, play_one
 from vistasim.llm import ChatModel
@@ -220,9 +222,10 @@ class _Commits:
             db.set_perturbations(episode_id, record.drawn)
             return
         parent = record.parent_id
+        events = [(turn, unseal(sealed, db.secrets)) for turn, sealed in record.events]
         leaf = db.append_events(
             self.run.run_id, episode_id, self.ids[parent] if parent and parent < 0 else parent,
-            record.events, calls=record.calls, blobs=record.blobs, status=record.status,
+            events, calls=record.calls, blobs=record.blobs, status=record.status,
             stop_reason=record.stop_reason,
         )  # fmt: skip
         if record.leaf is not None and record.leaf < 0:
@@ -233,11 +236,13 @@ def _resume_point(db: Store, plan: EpisodePlan) -> ResumePoint | None:
     """The stored path an interrupted episode continues from, with its snapshot's states."""
     if plan.leaf_event_id is None:
         return None
-    path = db.read_path(plan.leaf_event_id, exact=True)
+    path = db.read_path(plan.leaf_event_id)
+    exact = [seal(s.event, db.secrets) for s in db.read_path(plan.leaf_event_id, exact=True)]
     snapshot = next((s.event for s in reversed(path) if isinstance(s.event, Snapshot)), None)
     refs = (
         []
         if snapshot is None
         else [snapshot.env_state_ref, snapshot.agent_state_ref, snapshot.browser_state_ref]
     )
-    return ResumePoint(path=tuple(path), blobs={r: db.get_blob(r) for r in refs if r})
+    blobs = {r: db.get_blob(r) for r in refs if r}
+    return ResumePoint(path=tuple(path), exact=tuple(exact), blobs=blobs)

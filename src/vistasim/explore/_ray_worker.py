@@ -21,10 +21,10 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from vistasim._secrets import known_secrets
+from vistasim._secrets import known_secrets, mask_state, unmask_state
 from vistasim.config import RunConfig
 from vistasim.errors import StoreError, VistasimError
-from vistasim.events import Event
+from vistasim.events import EVENT_ADAPTER, Event
 from vistasim.explore._imports import load_ahead
 from vistasim.explore._runner import Runner, play_one
 from vistasim.explore._settings import settings_of
@@ -33,7 +33,16 @@ from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
 from vistasim.store import EpisodePlan, EpisodeStatus, Store, StoredEvent
 
-__all__ = ["Appended", "EpisodeWorker", "Ended", "Failed", "Perturbed", "ResumePoint"]
+__all__ = [
+    "Appended",
+    "EpisodeWorker",
+    "Ended",
+    "Failed",
+    "Perturbed",
+    "ResumePoint",
+    "seal",
+    "unseal",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,7 +50,8 @@ class Appended:
     """`Store.append_events`, as the worker made it; `leaf` is its provisional id."""
 
     parent_id: int | None
-    events: tuple[tuple[int, Event], ...]
+    events: tuple[tuple[int, bytes], ...]
+    """Each `(turn, event)`, the event as sealed JSON (`seal`)."""
     calls: tuple[ModelCall, ...]
     blobs: tuple[bytes, ...]
     status: EpisodeStatus
@@ -78,7 +88,9 @@ class ResumePoint:
     """What a worker needs to continue an episode from its stored leaf (after a resume)."""
 
     path: tuple[StoredEvent, ...]
-    """The stored path to the leaf, read exactly (`Store.read_path(..., exact=True)`)."""
+    """The stored path to the leaf as every view reads it (secrets cut out)."""
+    exact: tuple[bytes, ...]
+    """Each event of `path` as played (`read_path(..., exact=True)`), sealed (`seal`)."""
     blobs: Mapping[str, bytes]
     """The state blobs of the path's last snapshot, by hash, as stored (masked)."""
 
@@ -124,7 +136,8 @@ class StreamingStore(Store):
         self.emit(
             self.plan.episode_id,
             Appended(
-                parent_id=parent_id, events=tuple(events), calls=tuple(calls),
+                parent_id=parent_id, calls=tuple(calls),
+                events=tuple((turn, seal(event, self.secrets)) for turn, event in events),
                 blobs=tuple(blobs), status=status, stop_reason=stop_reason, leaf=leaf,
             ),
         )  # fmt: skip
@@ -146,7 +159,12 @@ class StreamingStore(Store):
         point = self._resume_at
         if point is None or not point.path or point.path[-1].id != leaf_event_id:
             raise StoreError(f"event {leaf_event_id} was not sent to this worker")
-        return list(point.path)
+        if not exact:
+            return list(point.path)
+        return [
+            replace(stored, event=unseal(sealed, self.secrets))
+            for stored, sealed in zip(point.path, point.exact, strict=True)
+        ]
 
     def get_blob(self, digest: str) -> bytes:
         blobs = self._resume_at.blobs if self._resume_at is not None else {}
@@ -233,6 +251,20 @@ class EpisodeWorker:
                 self.parts.cache.close()
             if self.parts.clients is not None:
                 await self.parts.clients.aclose()
+
+
+def seal(event: Event, secrets: Iterable[str]) -> bytes:
+    """An event as JSON for the trip between worker and driver, each secret in it masked.
+
+    Ray's object store is no place for a key an agent echoed: the masks (`mask_state`) are
+    undone by `unseal` on the other side, with the secrets that side holds.
+    """
+    return mask_state(event.model_dump_json().encode(), secrets)
+
+
+def unseal(data: bytes, secrets: Iterable[str]) -> Event:
+    """The event `seal` sent (a secret this side does not hold stays masked)."""
+    return EVENT_ADAPTER.validate_json(unmask_state(data, secrets))
 
 
 class _Outbox:

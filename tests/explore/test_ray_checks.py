@@ -1,9 +1,15 @@
-"""`--executor ray` that cannot play says why in one line, exit 2, before anything is recorded."""
+"""The Ray executor's checks, without a Ray instance.
+
+`--executor ray` that cannot play says why in one line, exit 2, before anything is recorded; the
+events workers send keep the run's secrets out of Ray.
+"""
 
 import sys
 
 from tests.helpers import DESK_TOML, write_desk_config
 from vistasim.cli import main
+from vistasim.events import AgentReply
+from vistasim.explore._ray_worker import seal, unseal
 from vistasim.store import open_store
 
 
@@ -41,3 +47,14 @@ def test_web_modes_are_refused_on_ray(tmp_path, capsys):
     argv = ["run", str(config), "--store", str(store), "--no-preflight"]
     _assert_refused(*_run(argv, capsys), store, "run.executor", "run.mode = 'chat'")
 
+
+
+def test_a_key_an_agent_echoes_crosses_ray_masked_and_comes_back_whole():
+    key = "sk-test-0123456789abcdefghij"
+    event = AgentReply(text=f"your key is {key}, and again: {key}")
+
+    sealed = seal(event, [key])
+
+    assert key.encode() not in sealed and b"0123456789abcdefghij" not in sealed
+    assert unseal(sealed, [key]) == event  # the driver holds the key: the event as played
+    assert key not in unseal(sealed, []).text  # a side without it never sees it
