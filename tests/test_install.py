@@ -21,7 +21,7 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRAS_ONLY = ("openai", "playwright", "wordllama", "numpy", "fastapi", "uvicorn", "pyarrow")
+EXTRAS_ONLY = ("openai", "playwright", "wordllama", "numpy", "fastapi", "uvicorn", "pyarrow", "ray")
 
 
 def _core_distributions() -> set[str]:

@@ -289,6 +289,14 @@ class RunSection(_Section):
     """SQLite store path; default: `$VISTASIM_HOME/vistasim.db`."""
     name: str | None = None
     """A label for the run in listings and reports."""
+    executor: Literal["local", "ray"] = "local"
+    """Where episodes play: `local` (this process, async) or `ray` (Ray workers, extra `ray`;
+    chat and api modes). The store is written by this process either way."""
+    ray_address: str | None = None
+    """The Ray cluster to use (`ray://head:10001`, or `auto`); default `$RAY_ADDRESS`, else a
+    Ray instance started on this machine for the run."""
+    ray_workers: int | None = Field(default=None, ge=1, le=4096)
+    """Ray worker actors playing episodes; default one per CPU of the cluster."""
 
 
 class ExploreSpec(_Section):

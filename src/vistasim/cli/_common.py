@@ -38,6 +38,16 @@ def scenario_options(fn: F) -> F:
     return scenario(tag(seed(fn)))
 
 
+def executor_option(fn: F) -> F:
+    """Add `--executor local|ray`: where the episodes play (`run.executor`)."""
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        help="Play episodes in this process (local, default) or on Ray workers (ray; "
+        "RAY_ADDRESS or run.ray_address names a cluster).",
+    )(fn)
+
+
 def console(*, stderr: bool = False) -> Console:
     """A console that does not interpret markup in the text we print (agent text is untrusted)."""
     return Console(stderr=stderr, markup=False, highlight=False, soft_wrap=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from vistasim.cli._common import scenario_options, store_option
+from vistasim.cli._common import executor_option, scenario_options, store_option
 from vistasim.cli._gates import GateRequest, gate_options
 from vistasim.cli.run import FLAGS as RUN_FLAGS
 from vistasim.cli.run import execute, overrides
@@ -38,6 +38,7 @@ from vistasim.config import merge
 @click.option("--perturb", type=float, metavar="P",
               help="Chance each sub-goal of a rollout gets a behaviour operation.")  # fmt: skip
 @scenario_options
+@executor_option
 @click.option("--no-preflight", "skip_preflight", is_flag=True, help="Skip the checks before.")
 @gate_options
 def command(

@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 import click
 
-from vistasim.cli._common import scenario_options, store_option
+from vistasim.cli._common import executor_option, scenario_options, store_option
 from vistasim.cli._gates import GateRequest, check_stored_run, gate_options
 from vistasim.cli._progress import progress_bar
 from vistasim.cli._summary import finish
@@ -43,6 +43,7 @@ from vistasim.errors import ConfigError
     "(the baseline DIVERT branching must beat).",
 )
 @scenario_options
+@executor_option
 @click.option(
     "--no-preflight",
     "skip_preflight",
@@ -132,6 +133,7 @@ FLAGS = {
     "run.select": "--scenario",
     "run.tags": "--tag",
     "run.seed": "--seed",
+    "run.executor": "--executor",
 }
 """The flag behind each key the flags set, so a bad value is reported as the flag."""
 
@@ -149,6 +151,7 @@ def overrides(model_flags: tuple[str, ...], flags: dict[str, Any]) -> dict[str, 
                 "select": list(flags["select"]) or None,
                 "tags": list(flags["tags"]) or None,
                 "seed": flags["seed"],
+                "executor": flags["executor"],
             },
             "user": {"policy": flags["policy"], "perturb": flags["perturb"]},
             "models": models,

@@ -6,6 +6,7 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from vistasim.explore._guard import describe_failure, leaf_errors
 from vistasim.explore._imports import load_ahead
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
+from vistasim.explore._ray import check_executor, executor_session, play_on_ray
 from vistasim.explore._runner import Runner, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import build_parts, default_store_path
@@ -105,6 +107,7 @@ async def run(
     started = anyio.current_time()
     own_store = not isinstance(store, Store)
     db = store if isinstance(store, Store) else open_store(default_store_path(config, store))
+    session = ExitStack()
     try:
         if resume is not None:
             run_id, config, plans = load_for_resume(db, resume)
@@ -113,6 +116,7 @@ async def run(
         db.add_secrets(known_secrets(config, os.environ))
         load_ahead(config)  # no episode waits on an import while the others play
         _check_user_and_explore(config, models)
+        check_executor(config, models)
         # Everything that can be checked is checked before the run is recorded: the config's
         # endpoints, keys and targets first, then the scenarios against the environment.
         warnings: list[str] = []
@@ -120,6 +124,7 @@ async def run(
             warnings = await check_config(config, given_roles=set(models or {}))
         for warning in warnings:
             (on_warning or logger.warning)(warning)
+        session.enter_context(executor_session(config))  # Ray joined before the run is recorded
         if resume is None:
             scenarios, metadata = prepare(config, scenarios)
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
@@ -151,6 +156,7 @@ async def run(
         summary = _summary(db, run_id, anyio.current_time() - started)
         return replace(summary, warnings=(*warnings, *shortfalls))
     finally:
+        session.close()
         if own_store:
             db.close()
 
@@ -178,7 +184,10 @@ async def _play_recorded(
     """
     try:
         progress = _Progress(run, on_episode)
-        await _play_all(run, plans, progress)
+        if run.config.run.executor == "ray":
+            await play_on_ray(run, plans, progress)
+        else:
+            await _play_all(run, plans, progress)
         shortfalls: list[str] = []
         if run.settings.explore.branches:
             explorer = Explorer(run=run, on_episode=progress)

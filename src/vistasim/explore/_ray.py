@@ -1,0 +1,248 @@
+"""`run.executor = "ray"`: play a run's episodes on Ray workers; this process commits them.
+
+See docs/architecture.md, Executors. The driver (this process) joins a Ray cluster (the config's
+`run.ray_address`, else `$RAY_ADDRESS`, else a Ray instance it starts on this machine), starts
+`run.ray_workers` worker actors (`_ray_worker.EpisodeWorker`) and hands each its share of the
+run's pending episodes (round robin), `run.concurrency` at a time over all of them. Each worker
+streams its episodes' writes back as they happen, in batches (one Ray object per batch, however
+many writes it holds); the driver commits them to the store in order, so the store stays the one
+source of truth: a killed driver leaves what a killed local run leaves, and `--resume` continues
+from the last committed user turn (on Ray again, the stored config saying so).
+
+Queued DIVERT branches (a resumed `explore` run) and the branching phase play in this process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import anyio
+
+from vistasim.config import RunConfig
+from vistasim.errors import ConfigError, MissingExtraError, VistasimError
+from vistasim.events import Snapshot
+from vistasim.explore._ray_worker import (
+    Appended,
+    Ended,
+    EpisodeWorker,
+    Failed,
+    Perturbed,
+    ResumePoint,
+    seal,
+    unseal,
+)
+from vistasim.explore._runner import Runner, play_one
+from vistasim.llm import ChatModel
+from vistasim.store import EpisodePlan, Store
+
+__all__ = ["check_executor", "executor_session", "play_on_ray"]
+
+_OBJECT_STORE_BYTES = 128 * 1024 * 1024
+"""A local Ray instance's object store: records are small and consumed as they arrive."""
+
+
+def check_executor(config: RunConfig, models: Mapping[str, ChatModel] | None) -> None:
+    """Refuse a Ray run that cannot play, before anything is recorded.
+
+    Raises:
+        MissingExtraError: Ray is not installed.
+        ConfigError: the run's mode or models cannot go to Ray workers.
+    """
+    if config.run.executor != "ray":
+        return
+    if importlib.util.find_spec("ray") is None:
+        raise MissingExtraError("ray", "ray")
+    if config.run.mode in ("ui", "hybrid"):
+        raise ConfigError(
+            f"run.executor = 'ray' plays chat and api episodes, not {config.run.mode!r} ones "
+            "(each web episode needs a browser on its worker): set run.executor = 'local' or "
+            "run.mode = 'chat'",
+            key="run.executor",
+        )
+    if models:
+        raise ConfigError(
+            "models passed to run() in code live in this process and cannot play on Ray "
+            "workers: name them in the config's [models] sections, or set run.executor = 'local'",
+            key="run.executor",
+        )
+
+
+async def play_on_ray(
+    run: Runner, plans: list[EpisodePlan], progress: Callable[[EpisodePlan, str], None]
+) -> None:
+    """Play the run's pending episodes on Ray workers, committing each write as it arrives."""
+    todo = [p for p in plans if p.status in ("pending", "running")]
+    here = [p for p in todo if p.branch_of is not None]  # queued branches read their parents
+    remote = [p for p in todo if p.branch_of is None]
+    if not todo:
+        return
+    limiter = anyio.CapacityLimiter(run.settings.concurrency)
+
+    async def play_here(plan: EpisodePlan) -> None:
+        async with limiter:
+            reason = await play_one(run, plan)
+        progress(plan, reason)
+
+    workers = _start_workers(run) if remote else []
+    try:
+        async with anyio.create_task_group() as episodes:
+            for plan in here:
+                episodes.start_soon(play_here, plan)
+            for index, worker in enumerate(workers):
+                share = remote[index :: len(workers)]
+                episodes.start_soon(_drive, run, worker, share, len(workers), progress)
+    finally:
+        await _stop_workers(workers)
+
+
+@contextmanager
+def executor_session(config: RunConfig) -> Iterator[None]:
+    """Ray connected for a Ray run; nothing for a local one.
+
+    The caller's own Ray session, else the cluster `run.ray_address` or `$RAY_ADDRESS` names,
+    else a Ray instance started here for the run.
+
+    Raises:
+        ConfigError: the named cluster cannot be reached.
+        VistasimError: a local Ray instance cannot start.
+    """
+    if config.run.executor != "ray":
+        yield
+        return
+    import ray
+
+    if ray.is_initialized():  # the caller's own session (a notebook, a test module)
+        yield
+        return
+    _connect(config)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _connect(config: RunConfig) -> None:
+    import ray
+
+    address = config.run.ray_address or os.environ.get("RAY_ADDRESS")
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(
+                num_cpus=config.run.ray_workers or os.cpu_count() or 1,
+                include_dashboard=False,
+                object_store_memory=_OBJECT_STORE_BYTES,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+    except Exception as exc:
+        why = " ".join(str(exc).split())[:300] or type(exc).__name__
+        if not address:
+            raise VistasimError(f"a local Ray instance could not start: {why}") from None
+        key = "run.ray_address" if config.run.ray_address else "RAY_ADDRESS"
+        raise ConfigError(
+            f"cannot reach the Ray cluster at {address!r} ({why}): check the address "
+            "(ray://HEAD:10001 for Ray Client, auto on a cluster node) and that the cluster runs",
+            key=key,
+        ) from None
+
+
+def _start_workers(run: Runner) -> list[Any]:
+    import ray
+
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]  # untyped in Ray
+    count = run.config.run.ray_workers or max(1, int(cpus))
+    # No CPU reserved: the workers wait on models and agents; SPREAD puts them on every node.
+    actor = ray.remote(num_cpus=0, scheduling_strategy="SPREAD")(EpisodeWorker)
+    return [actor.remote(run.config, run.run_id, run.roots, run.db.path) for _ in range(count)]
+
+
+async def _stop_workers(workers: list[Any]) -> None:
+    import ray
+
+    with anyio.CancelScope(shield=True), anyio.move_on_after(10):
+        for worker in workers:
+            try:
+                await worker.aclose.remote()
+            except ray.exceptions.RayError:
+                pass  # a dead worker has nothing left to close
+    for worker in workers:
+        ray.kill(worker)
+
+
+async def _drive(
+    run: Runner,
+    worker: Any,
+    plans: list[EpisodePlan],
+    workers: int,
+    progress: Callable[[EpisodePlan, str], None],
+) -> None:
+    """Have `worker` play `plans`; commit each episode's writes in order as they arrive."""
+    import ray
+
+    if not plans:
+        return
+    by_id = {p.episode_id: p for p in plans}
+    commits = {p.episode_id: _Commits(run, p) for p in plans}
+    resume_at = {p.episode_id: r for p in plans if (r := _resume_point(run.db, p)) is not None}
+    concurrency = -(-run.settings.concurrency // workers)  # the run's, shared over the workers
+    try:
+        async for ref in worker.play_all.remote(plans, resume_at, concurrency):
+            for episode_id, record in await ref:
+                if isinstance(record, Failed):
+                    raise record.error
+                if isinstance(record, Ended):
+                    progress(by_id[episode_id], record.reason)
+                else:
+                    commits[episode_id].commit(record)
+    except ray.exceptions.RayError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise VistasimError(
+            f"a Ray worker failed ({first}); what its episodes played is stored: finish the run "
+            f"with vistasim run --resume {run.run_id}"
+        ) from None
+
+
+class _Commits:
+    """Commits one episode's writes, mapping the worker's provisional event ids to the store's."""
+
+    def __init__(self, run: Runner, plan: EpisodePlan) -> None:
+        self.run, self.plan = run, plan
+        self.ids: dict[int, int | None] = {}
+
+    def commit(self, record: Appended | Perturbed) -> None:
+        db, episode_id = self.run.db, self.plan.episode_id
+        if isinstance(record, Perturbed):
+            db.set_perturbations(episode_id, record.drawn)
+            return
+        parent = record.parent_id
+        events = [(turn, unseal(sealed, db.secrets)) for turn, sealed in record.events]
+        leaf = db.append_events(
+            self.run.run_id, episode_id, self.ids[parent] if parent and parent < 0 else parent,
+            events, calls=record.calls, blobs=record.blobs, status=record.status,
+            stop_reason=record.stop_reason,
+        )  # fmt: skip
+        if record.leaf is not None and record.leaf < 0:
+            self.ids[record.leaf] = leaf
+
+
+def _resume_point(db: Store, plan: EpisodePlan) -> ResumePoint | None:
+    """The stored path an interrupted episode continues from, with its snapshot's states."""
+    if plan.leaf_event_id is None:
+        return None
+    path = db.read_path(plan.leaf_event_id)
+    exact = [seal(s.event, db.secrets) for s in db.read_path(plan.leaf_event_id, exact=True)]
+    snapshot = next((s.event for s in reversed(path) if isinstance(s.event, Snapshot)), None)
+    refs = (
+        []
+        if snapshot is None
+        else [snapshot.env_state_ref, snapshot.agent_state_ref, snapshot.browser_state_ref]
+    )
+    blobs = {r: db.get_blob(r) for r in refs if r}
+    return ResumePoint(path=tuple(path), exact=tuple(exact), blobs=blobs)

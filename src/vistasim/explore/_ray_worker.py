@@ -1,0 +1,297 @@
+"""The Ray side of `run.executor = "ray"`: a worker plays episodes and streams what they write.
+
+See docs/architecture.md, Executors. A worker actor builds the run's live parts (user policy,
+models, environment factory, agent opener) once, from the run's config, and plays its share of the
+episodes with the same code the local executor runs (`play_one`). Each episode writes to a
+`StreamingStore` instead of the store file: every write becomes a record for the driver, which
+alone commits it; the worker sends the records waiting as one batch each time the driver takes
+one. Event ids are the store's to assign, so the worker hands out provisional ones (negative, per
+episode) and the driver maps each to the id it committed.
+
+Nothing here imports Ray: the driver (`_ray`) wraps `EpisodeWorker` as an actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from vistasim._secrets import known_secrets, mask_state, unmask_state
+from vistasim.config import RunConfig
+from vistasim.errors import StoreError, VistasimError
+from vistasim.events import EVENT_ADAPTER, Event
+from vistasim.explore._imports import load_ahead
+from vistasim.explore._runner import Runner, play_one
+from vistasim.explore._settings import settings_of
+from vistasim.explore._setup import Parts, build_parts
+from vistasim.llm import ModelCall
+from vistasim.scenario import Scenario
+from vistasim.store import EpisodePlan, EpisodeStatus, Store, StoredEvent
+
+__all__ = [
+    "Appended",
+    "EpisodeWorker",
+    "Ended",
+    "Failed",
+    "Perturbed",
+    "ResumePoint",
+    "seal",
+    "unseal",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Appended:
+    """`Store.append_events`, as the worker made it; `leaf` is its provisional id."""
+
+    parent_id: int | None
+    events: tuple[tuple[int, bytes], ...]
+    """Each `(turn, event)`, the event as sealed JSON (`seal`)."""
+    calls: tuple[ModelCall, ...]
+    blobs: tuple[bytes, ...]
+    status: EpisodeStatus
+    stop_reason: str | None
+    leaf: int | None
+
+
+@dataclass(frozen=True)
+class Perturbed:
+    """`Store.set_perturbations` for the episode."""
+
+    drawn: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The episode ended with this stop reason; nothing follows."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The episode raised what stops a run (a config mistake); the driver raises it."""
+
+    error: BaseException
+
+
+Record = Appended | Perturbed | Ended | Failed
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResumePoint:
+    """What a worker needs to continue an episode from its stored leaf (after a resume)."""
+
+    path: tuple[StoredEvent, ...]
+    """The stored path to the leaf as every view reads it (secrets cut out)."""
+    exact: tuple[bytes, ...]
+    """Each event of `path` as played (`read_path(..., exact=True)`), sealed (`seal`)."""
+    blobs: Mapping[str, bytes]
+    """The state blobs of the path's last snapshot, by hash, as stored (masked)."""
+
+
+class StreamingStore(Store):
+    """The store as one episode on a worker sees it: writes are queued for the driver.
+
+    Only what playing a linear episode uses is served: appending events, recording drawn
+    perturbations, the episode's own row, and the path and state blobs it resumes from.
+    Anything else is a `StoreError` (the in-memory database behind it has no tables).
+    """
+
+    def __init__(
+        self,
+        plan: EpisodePlan,
+        secrets: Iterable[str],
+        resume_at: ResumePoint | None,
+        emit: Callable[[str, Record], None],
+    ) -> None:
+        super().__init__(sqlite3.connect(":memory:"), path="ray-worker")
+        self.add_secrets(secrets)
+        self.plan = plan
+        self.emit = emit
+        """Takes each write, with the episode's id, for the driver."""
+        self._resume_at = resume_at
+        self._next_id = -1
+
+    def append_events(
+        self,
+        run_id: str,
+        episode_id: str,
+        parent_id: int | None,
+        events: Sequence[tuple[int, Event]],
+        *,
+        calls: Sequence[ModelCall] = (),
+        blobs: Iterable[bytes] = (),
+        status: EpisodeStatus = "running",
+        stop_reason: str | None = None,
+    ) -> int | None:
+        leaf = parent_id
+        if events:
+            leaf, self._next_id = self._next_id, self._next_id - 1
+        self.emit(
+            self.plan.episode_id,
+            Appended(
+                parent_id=parent_id, calls=tuple(calls),
+                events=tuple((turn, seal(event, self.secrets)) for turn, event in events),
+                blobs=tuple(blobs), status=status, stop_reason=stop_reason, leaf=leaf,
+            ),
+        )  # fmt: skip
+        turns = events[-1][0] if events else self.plan.turns
+        self.plan = replace(
+            self.plan, leaf_event_id=leaf, turns=turns, status=status, stop_reason=stop_reason
+        )
+        return leaf
+
+    def set_perturbations(self, episode_id: str, drawn: Sequence[Mapping[str, Any]]) -> None:
+        self.emit(self.plan.episode_id, Perturbed(tuple(dict(d) for d in drawn)))
+
+    def episode(self, episode_id: str) -> EpisodePlan:
+        if episode_id != self.plan.episode_id:
+            raise StoreError(f"episode {episode_id!r} is not played on this worker")
+        return self.plan
+
+    def read_path(self, leaf_event_id: int, *, exact: bool = False) -> list[StoredEvent]:
+        point = self._resume_at
+        if point is None or not point.path or point.path[-1].id != leaf_event_id:
+            raise StoreError(f"event {leaf_event_id} was not sent to this worker")
+        if not exact:
+            return list(point.path)
+        return [
+            replace(stored, event=unseal(sealed, self.secrets))
+            for stored, sealed in zip(point.path, point.exact, strict=True)
+        ]
+
+    def get_blob(self, digest: str) -> bytes:
+        blobs = self._resume_at.blobs if self._resume_at is not None else {}
+        if digest not in blobs:
+            raise StoreError(f"blob {digest[:12]}… was not sent to this worker")
+        return blobs[digest]
+
+
+class EpisodeWorker:
+    """Plays the episodes of one run that the driver hands it, many at once (an async actor)."""
+
+    def __init__(
+        self, config: RunConfig, run_id: str, roots: dict[str, tuple[int, Scenario]], store: str
+    ) -> None:
+        from pathlib import Path
+
+        self.config, self.run_id, self.roots = config, run_id, roots
+        self.secrets = known_secrets(config, os.environ)  # this machine's keys, never sent
+        self.settings = settings_of(config)
+        self.parts: Parts | BaseException
+        try:
+            load_ahead(config)
+            self.parts = build_parts(
+                config, store_path=Path(store), domain=self.settings.domain
+            )
+        except Exception as exc:  # reported with the first episode, as the driver would
+            self.parts = exc
+
+    async def play_all(
+        self,
+        plans: list[EpisodePlan],
+        resume_at: dict[str, ResumePoint],
+        concurrency: int,
+    ) -> AsyncIterator[list[tuple[str, Record]]]:
+        """Play `plans`, `concurrency` at a time; yield their writes as they happen, in batches.
+
+        A batch is every write made since the last one was taken: one per turn when the driver
+        keeps up, more when it does not (each Ray object costs the same, whatever its size).
+        Each episode's writes come in order and end with `Ended` (or `Failed`).
+        """
+        if isinstance(self.parts, BaseException):
+            yield [("", Failed(_portable(self.parts)))]
+            return
+        outbox, limiter = _Outbox(), asyncio.Semaphore(concurrency)
+        tasks = [
+            asyncio.create_task(self._play_one(p, resume_at.get(p.episode_id), outbox, limiter))
+            for p in plans
+        ]
+        playing = len(plans)
+        try:
+            while playing:
+                batch = await outbox.take()
+                yield batch
+                if any(isinstance(record, Failed) for _, record in batch):
+                    return
+                playing -= sum(isinstance(record, Ended) for _, record in batch)
+        finally:
+            for task in tasks:
+                task.cancel()
+
+    async def _play_one(
+        self,
+        plan: EpisodePlan,
+        resume_at: ResumePoint | None,
+        outbox: _Outbox,
+        limiter: asyncio.Semaphore,
+    ) -> None:
+        assert isinstance(self.parts, Parts)
+        async with limiter:
+            with StreamingStore(plan, self.secrets, resume_at, outbox.put) as store:
+                runner = Runner(
+                    db=store, run_id=self.run_id, config=self.config, settings=self.settings,
+                    parts=self.parts, pool=None, roots=self.roots,
+                )  # fmt: skip
+                try:
+                    outbox.put(plan.episode_id, Ended(await play_one(runner, plan)))
+                except Exception as exc:
+                    outbox.put(plan.episode_id, Failed(_portable(exc)))
+
+    async def aclose(self) -> None:
+        """Close the worker's model cache and HTTP clients."""
+        if isinstance(self.parts, Parts):
+            if self.parts.cache is not None:
+                self.parts.cache.close()
+            if self.parts.clients is not None:
+                await self.parts.clients.aclose()
+
+
+def seal(event: Event, secrets: Iterable[str]) -> bytes:
+    """An event as JSON for the trip between worker and driver, each secret in it masked.
+
+    Ray's object store is no place for a key an agent echoed: the masks (`mask_state`) are
+    undone by `unseal` on the other side, with the secrets that side holds.
+    """
+    return mask_state(event.model_dump_json().encode(), secrets)
+
+
+def unseal(data: bytes, secrets: Iterable[str]) -> Event:
+    """The event `seal` sent (a secret this side does not hold stays masked)."""
+    return EVENT_ADAPTER.validate_json(unmask_state(data, secrets))
+
+
+class _Outbox:
+    """The writes of a worker's episodes, waiting to be sent to the driver."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str, Record]] = []
+        self._ready = asyncio.Event()
+
+    def put(self, episode_id: str, record: Record) -> None:
+        self.records.append((episode_id, record))
+        self._ready.set()
+
+    async def take(self) -> list[tuple[str, Record]]:
+        """Every write waiting, once there is at least one."""
+        await self._ready.wait()
+        self._ready.clear()
+        batch, self.records = self.records, []
+        return batch
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """`exc` if it survives the trip to the driver, else a `VistasimError` saying what it was."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        if isinstance(exc, VistasimError):
+            return VistasimError(str(exc))
+        return RuntimeError(f"{type(exc).__name__}: {exc}")  # a bug stays a bug
+    return exc
