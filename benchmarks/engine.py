@@ -69,7 +69,7 @@ async def _run_engine(base_url: str, store_path: Path, args: argparse.Namespace)
         "run": {"rollouts": args.episodes, "max_turns": args.turns,
                 "concurrency": args.concurrency},
         "user": {"policy": "llm"},
-        "models": {"user": {"model": "bench-user", "base_url": base_url,
+        "models": {"user": {"model": "bench-user", "base_url": base_url, "api_key_env": "",
                             "concurrency": args.concurrency, "max_retries": 0}},
         "agent": {"kind": "python", "target": "benchmarks.engine:agent"},
         "cache": {"mode": "off"},
@@ -135,7 +135,7 @@ def _startup_to_first_call_s() -> float:
         )
         config.write_text(
             f'[run]\nscenarios = "s.yaml"\nstore = "v.db"\n[user]\npolicy = "llm"\n'
-            f'[models.user]\nmodel = "u"\nbase_url = "{server.base_url}"\n[cache]\nmode = "off"\n'
+            f'[models.user]\nmodel = "u"\nbase_url = "{server.base_url}"\napi_key_env = ""\n[cache]\nmode = "off"\n'
             '[agent]\nkind = "python"\ntarget = "benchmarks._conversation:airline_agent"\n',
             encoding="utf-8",
         )

@@ -25,7 +25,7 @@ from vistasim.agent._http_json import dig, render_template
 from vistasim.config import HttpJsonAgentSpec, ModelSpec, OpenAIChatAgentSpec, RunConfig
 from vistasim.errors import AgentError, ConfigError
 from vistasim.explore._settings import widget_only
-from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback
+from vistasim.llm import DEFAULT_BASE_URL, is_loopback
 
 __all__ = ["PROBE_MESSAGE", "PROBE_SESSION", "check_endpoints", "may_request", "model_base_url"]
 
