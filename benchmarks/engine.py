@@ -135,7 +135,8 @@ def _startup_to_first_call_s() -> float:
         )
         config.write_text(
             f'[run]\nscenarios = "s.yaml"\nstore = "v.db"\n[user]\npolicy = "llm"\n'
-            f'[models.user]\nmodel = "u"\nbase_url = "{server.base_url}"\napi_key_env = ""\n[cache]\nmode = "off"\n'
+            f'[models.user]\nmodel = "u"\nbase_url = "{server.base_url}"\napi_key_env = ""\n'
+            '[cache]\nmode = "off"\n'
             '[agent]\nkind = "python"\ntarget = "benchmarks._conversation:airline_agent"\n',
             encoding="utf-8",
         )
