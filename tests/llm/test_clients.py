@@ -15,8 +15,8 @@ async def test_one_client_per_origin_until_more_concurrency_is_asked_for():
     first = clients.client("http://127.0.0.1:8000/v1")
     assert clients.client("http://127.0.0.1:8000/v1/chat/completions") is first
     assert clients.client("http://127.0.0.1:9000/v1") is not first
-    shards = {id(clients.client("http://127.0.0.1:8000/v1", concurrency=10)) for _ in range(6)}
-    assert len(shards) == 3  # 10 calls in flight: three pools of 4, taken in turn
+    shards = {id(clients.client("http://127.0.0.1:8000/v1", concurrency=40)) for _ in range(6)}
+    assert len(shards) == 3  # 40 calls in flight: three pools of 16, taken in turn
     assert clients.origins == ["http://127.0.0.1:8000", "http://127.0.0.1:9000"]
     await clients.aclose()
     assert first.is_closed

@@ -99,7 +99,7 @@ async def test_clients_share_one_tls_context_and_plain_http_loads_no_ca(monkeypa
     clients = HttpClients()
     for origin in ("https://a.invalid", "https://b.invalid", "http://127.0.0.1:9"):
         for _ in range(3):
-            clients.client(origin, concurrency=12)  # three shards each
+            clients.client(origin, concurrency=48)  # three shards each
     await clients.aclose()
     clients_module._verified_context.cache_clear()
     assert len(made) == 1
