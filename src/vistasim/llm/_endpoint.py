@@ -18,7 +18,6 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
@@ -70,7 +69,7 @@ class OpenAIEndpoint:
         *,
         environ: Mapping[str, str] | None = None,
         clients: HttpClients | None = None,
-        transport: Any = None,
+        transport: httpx2.AsyncBaseTransport | None = None,
         key_setting: str = "models.api_key_env",
     ) -> None:
         self.spec = spec
@@ -87,7 +86,7 @@ class OpenAIEndpoint:
         """The URL of `path` (e.g. `/chat/completions`) under the base URL, parsed once."""
         return httpx2.URL(self.base_url.rstrip("/") + path)
 
-    async def post(self, url: httpx2.URL, body: Any) -> HttpAnswer:
+    async def post(self, url: httpx2.URL, body: Mapping[str, object]) -> HttpAnswer:
         """POST `body` to `url` (on this endpoint) with the key; an answer of any status returns.
 
         Raises:
