@@ -22,8 +22,7 @@ import httpx2
 import vistasim.llm
 from vistasim._secrets import ENV_REF, redact
 from vistasim.errors import AgentError, ConfigError
-from vistasim.llm._clients import HttpClients
-from vistasim.llm._http import BodyTooBig, EndpointTimeout, EndpointUnreachable, exchange
+from vistasim.llm import BodyTooBig, EndpointTimeout, EndpointUnreachable, HttpClients, exchange
 
 __all__ = [
     "AGENT",
@@ -120,12 +119,10 @@ class JsonEndpoint:
         self._names = names
         self._who = f"{names.what} at {url}"
         self._guard = transport is None and (clients is None or clients.transport is None)
-        self._clients = clients
-        self._client = (
-            httpx2.AsyncClient(transport=transport, timeout=timeout_s, follow_redirects=True)
-            if clients is None
-            else None
-        )
+        # Without the run's clients, clients of its own on the same stack (sharing its TLS
+        # context), closed by `aclose()`.
+        self._own = clients is None
+        self._clients = HttpClients(transport=transport) if clients is None else clients
 
     async def send(
         self, payload: Any = None, *, params: Mapping[str, str] | None = None
@@ -142,7 +139,7 @@ class JsonEndpoint:
         # just the key ("invalid key sk-...").
         secrets = [s for s in (*headers.values(), *filled) if len(s) >= _SHORTEST_SECRET]
         self._check_allowed()
-        client = self._client or self._shared_client()
+        client = self._clients.client(self.url)
         try:
             answer = await exchange(
                 client,
@@ -176,12 +173,8 @@ class JsonEndpoint:
 
     async def aclose(self) -> None:
         """Close the HTTP client, unless it is the run's shared one."""
-        if self._client is not None:
-            await self._client.aclose()
-
-    def _shared_client(self) -> httpx2.AsyncClient:
-        assert self._clients is not None
-        return self._clients.client(self.url)
+        if self._own:
+            await self._clients.aclose()
 
     def _parse(self, status: int, text: str, body: str) -> JsonAnswer:
         if status >= 400:

@@ -4,6 +4,14 @@ from vistasim.llm._cache import RequestCache
 from vistasim.llm._clients import HttpClients
 from vistasim.llm._embed import Embedder, WordLlamaEmbedder
 from vistasim.llm._endpoint import DEFAULT_BASE_URL, OpenAIEndpoint, is_loopback, read_api_key
+from vistasim.llm._http import (
+    BodyTooBig,
+    EndpointTimeout,
+    EndpointUnreachable,
+    HttpAnswer,
+    TransportError,
+    exchange,
+)
 from vistasim.llm._meter import ModelCall, collect_calls, record_call
 from vistasim.llm._openai import OpenAIChatModel
 from vistasim.llm._role import RoleModel, backoff_delay, build_models, cost_usd
@@ -32,6 +40,7 @@ ALLOW_REQUESTS = True
 
 __all__ = [
     "ALLOW_REQUESTS",
+    "BodyTooBig",
     "ChatCompletionBody",
     "ChatMessage",
     "ChatModel",
@@ -40,6 +49,9 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "Embedder",
     "EmbeddingsBody",
+    "EndpointTimeout",
+    "EndpointUnreachable",
+    "HttpAnswer",
     "HttpClients",
     "InvalidOutputError",
     "ModelCall",
@@ -51,6 +63,7 @@ __all__ = [
     "RoleModel",
     "TokenUsage",
     "ToolSpec",
+    "TransportError",
     "WireError",
     "WordLlamaEmbedder",
     "backoff_delay",
@@ -59,6 +72,7 @@ __all__ = [
     "collect_calls",
     "complete_json",
     "cost_usd",
+    "exchange",
     "is_loopback",
     "read_api_key",
     "read_completion",

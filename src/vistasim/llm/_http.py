@@ -65,6 +65,7 @@ async def exchange(
     headers: Mapping[str, str] | None = None,
     timeout_s: float,
     max_body_bytes: int,
+    follow_redirects: bool = True,
 ) -> HttpAnswer:
     """Send one request and read the answer's body, no further than `max_body_bytes`.
 
@@ -78,15 +79,17 @@ async def exchange(
             method, url, json=json, params=params, headers=headers, timeout=timeout_s
         )
         with anyio.fail_after(timeout_s):
-            return await _read(client, request, max_body_bytes)
+            return await _read(client, request, max_body_bytes, follow_redirects)
     except (TimeoutError, httpx2.TimeoutException):
         raise EndpointTimeout(f"no answer within {timeout_s:g} s") from None
     except httpx2.HTTPError as exc:
         raise EndpointUnreachable(f"{type(exc).__name__}: {exc}") from None
 
 
-async def _read(client: httpx2.AsyncClient, request: httpx2.Request, cap: int) -> HttpAnswer:
-    response = await client.send(request, stream=True)
+async def _read(
+    client: httpx2.AsyncClient, request: httpx2.Request, cap: int, follow_redirects: bool
+) -> HttpAnswer:
+    response = await client.send(request, stream=True, follow_redirects=follow_redirects)
     try:
         status = response.status_code
         declared = response.headers.get("content-length", "")
