@@ -93,7 +93,8 @@ async def user_tokens_per_turn() -> dict[str, object]:
     async with FakeOpenAIServer(responder=user_responder) as server:
         config = RunConfig.model_validate({
             "user": {"policy": "llm"},
-            "models": {"user": {"model": "bench-user", "base_url": server.base_url}},
+            "models": {"user": {"model": "bench-user", "base_url": server.base_url,
+                                "api_key_env": ""}},
             "agent": {"kind": "python", "target": "benchmarks._conversation:airline_agent"},
             "cache": {"mode": "off"},
         })  # fmt: skip

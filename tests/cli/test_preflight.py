@@ -144,25 +144,45 @@ def test_a_class_that_needs_a_model_the_run_lacks(tmp_path, monkeypatch, capsys)
     assert lines[0].startswith("error: models.agent: 'bot_model:Bot' takes 'model'")
 
 
-def test_a_missing_extra_names_the_pip_command(tmp_path, monkeypatch, capsys):
+def hide_package(monkeypatch, package: str) -> None:
     import importlib.util
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "openai" else real(name, *a)
+        importlib.util, "find_spec", lambda name, *a: None if name == package else real(name, *a)
     )
-    write_config(
-        tmp_path,
-        'kind = "python"\ntarget = "vistasim.demo:OrderDeskAgent"',
-        '[environment]\ntarget = "vistasim.demo:OrderBook"\n[user]\npolicy = "llm"\n'
-        '[models.user]\nmodel = "local"\nbase_url = "http://127.0.0.1:9/v1"\napi_key_env = ""\n',
+
+
+def test_a_missing_extra_names_the_pip_command(tmp_path, monkeypatch, capsys):
+    hide_package(monkeypatch, "playwright")
+    (tmp_path / "s.yaml").write_text(SCENARIOS, encoding="utf-8")
+    (tmp_path / "vistasim.toml").write_text(
+        '[run]\nscenarios = "s.yaml"\nstore = "v.db"\nmode = "ui"\n'
+        '[environment]\ntarget = "shop"\n',
+        encoding="utf-8",
     )
     code, lines = run_cli(tmp_path, monkeypatch, capsys)
-    assert code == 2 and len(lines) == 1
-    assert lines[0] == (
-        "error: models.user: 'local' needs the 'openai' package, which is not installed; "
-        "install it with: pip install 'vistasim[openai]'"
-    )
+    assert code == 2
+    assert (
+        "error: run.mode: 'ui' needs the 'playwright' package, which is not installed; "
+        "install it with: pip install 'vistasim[browser]'"
+    ) in lines
+
+
+def test_model_roles_need_no_openai_package(tmp_path, monkeypatch, capsys):
+    hide_package(monkeypatch, "openai")
+    monkeypatch.setitem(sys.modules, "openai", None)  # `import openai` raises ImportError
+    with FakeOpenAIServer(responder=lambda request: '{"action": "stop"}').in_thread() as server:
+        write_config(
+            tmp_path,
+            'kind = "python"\ntarget = "vistasim.demo:OrderDeskAgent"',
+            '[environment]\ntarget = "vistasim.demo:OrderBook"\n[user]\npolicy = "llm"\n'
+            f'[models.user]\nmodel = "local"\nbase_url = "{server.base_url}"\n'
+            'api_key_env = ""\n',
+        )
+        code, lines = run_cli(tmp_path, monkeypatch, capsys)
+    assert not [line for line in lines if line.startswith("error")], lines
+    assert server.count >= 1  # the user's model was called, without the SDK
 
 
 def test_environment_tools_without_an_environment(tmp_path, monkeypatch, capsys):

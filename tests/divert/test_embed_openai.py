@@ -8,7 +8,7 @@ import pytest
 from vistasim.config import ModelSpec, Price
 from vistasim.divert import AsyncEmbedder, OpenAIEmbedder, select_most_diverse
 from vistasim.errors import ConfigError, ModelError
-from vistasim.llm import collect_calls
+from vistasim.llm import HttpClients, collect_calls
 from vistasim.testing import FakeOpenAIServer
 from vistasim.testing._fake_server import EMBEDDING_DIM, hashed_embedding
 
@@ -102,3 +102,42 @@ async def test_openai_embedder_needs_a_key_off_loopback_and_respects_allow_reque
     monkeypatch.setattr(vistasim.llm, "ALLOW_REQUESTS", True)
     with pytest.raises(ConfigError, match="EMB_KEY"):
         await OpenAIEmbedder(spec, environ={}).aembed(["x"])
+
+
+def embeddings_answer(texts: list[str]) -> dict:
+    rows = [{"index": i, "embedding": [1.0, float(i)]} for i in range(len(texts))]
+    return {"data": list(reversed(rows)), "usage": {"prompt_tokens": 3}}
+
+
+async def test_openai_embedder_retries_honouring_retry_after_then_gives_up():
+    answers = [
+        httpx2.Response(
+            429, json={"error": {"message": "slow down"}}, headers={"retry-after": "2"}
+        ),
+        httpx2.Response(503, text="busy"),
+        httpx2.Response(200, json=embeddings_answer(["a", "b"])),
+    ]
+    transport = httpx2.MockTransport(lambda request: answers.pop(0))
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    spec = ModelSpec(model="m", base_url="http://127.0.0.1:9/v1", max_retries=2)
+    embedder = OpenAIEmbedder(
+        spec, environ={}, clients=HttpClients(transport=transport), sleep=sleep
+    )
+    with collect_calls() as calls:
+        vectors = await embedder.aembed(["a", "b"])
+    assert vectors.shape == (2, 2) and vectors[0] @ [1.0, 0.0] == pytest.approx(1.0)
+    assert len(waits) == 2 and 2 <= waits[0] < 2.5
+    assert [c.error for c in calls] == [None] and calls[0].usage.input_tokens == 3
+
+    answers[:] = [httpx2.Response(503, text="busy")] * 3
+    with collect_calls() as calls, pytest.raises(ModelError, match="HTTP 503"):
+        await embedder.aembed(["a"])
+    assert answers == [] and calls[0].error is not None  # 1 try + 2 retries, metered once
+    answers[:] = [httpx2.Response(400, json={"error": {"message": "bad input"}})] * 2
+    with pytest.raises(ModelError, match="bad input"):
+        await embedder.aembed(["a"])
+    assert len(answers) == 1  # a client error is not retried

@@ -17,13 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 import httpx2
 
 import vistasim.llm
 from vistasim._secrets import ENV_REF, redact
 from vistasim.errors import AgentError, ConfigError
-from vistasim.llm._clients import HttpClients
+from vistasim.llm import BodyTooBig, EndpointTimeout, EndpointUnreachable, HttpClients, exchange
 
 __all__ = [
     "AGENT",
@@ -120,12 +119,10 @@ class JsonEndpoint:
         self._names = names
         self._who = f"{names.what} at {url}"
         self._guard = transport is None and (clients is None or clients.transport is None)
-        self._clients = clients
-        self._client = (
-            httpx2.AsyncClient(transport=transport, timeout=timeout_s, follow_redirects=True)
-            if clients is None
-            else None
-        )
+        # Without the run's clients, clients of its own on the same stack (sharing its TLS
+        # context), closed by `aclose()`.
+        self._own = clients is None
+        self._clients = HttpClients(transport=transport) if clients is None else clients
 
     async def send(
         self, payload: Any = None, *, params: Mapping[str, str] | None = None
@@ -142,18 +139,33 @@ class JsonEndpoint:
         # just the key ("invalid key sk-...").
         secrets = [s for s in (*headers.values(), *filled) if len(s) >= _SHORTEST_SECRET]
         self._check_allowed()
+        client = self._clients.client(self.url)
         try:
-            with anyio.fail_after(self._timeout_s):
-                status, text = await self._exchange(payload, params, headers)
-        except (TimeoutError, httpx2.TimeoutException):
+            answer = await exchange(
+                client,
+                self._method,
+                self.url,
+                json=payload,
+                params=params,
+                headers=headers,
+                timeout_s=self._timeout_s,
+                max_body_bytes=self._max_body_bytes,
+            )
+        except EndpointTimeout:
             raise AgentError(
                 f"{self._who} did not answer within {self._timeout_s:g} s "
                 f"({self._names.timeout_key})"
             ) from None
-        except httpx2.HTTPError as exc:
-            detail = redact(f"{type(exc).__name__}: {exc}", secrets)
-            raise AgentError(f"cannot reach {self._who}: {detail}") from None
-        return self._parse(status, text, redact(text, secrets)[:_BODY_LIMIT])
+        except BodyTooBig as exc:
+            raise AgentError(
+                f"{self._who} {exc}: an answer this big is the agent's failure (the cap is "
+                "8 x run.max_reply_bytes)",
+                status=exc.status,
+            ) from None
+        except EndpointUnreachable as exc:
+            raise AgentError(f"cannot reach {self._who}: {redact(str(exc), secrets)}") from None
+        text = answer.text
+        return self._parse(answer.status, text, redact(text, secrets)[:_BODY_LIMIT])
 
     def fail(self, message: str, answer: JsonAnswer) -> AgentError:
         """Build an `AgentError` about an unusable answer, keeping its status and body excerpt."""
@@ -161,46 +173,8 @@ class JsonEndpoint:
 
     async def aclose(self) -> None:
         """Close the HTTP client, unless it is the run's shared one."""
-        if self._client is not None:
-            await self._client.aclose()
-
-    def _shared_client(self) -> httpx2.AsyncClient:
-        assert self._clients is not None
-        return self._clients.client(self.url)
-
-    async def _exchange(
-        self, payload: Any, params: Mapping[str, str] | None, headers: dict[str, str]
-    ) -> tuple[int, str]:
-        """Send the request; return the status and the body, read no further than the cap."""
-        client = self._client or self._shared_client()
-        async with client.stream(
-            self._method,
-            self.url,
-            json=payload,
-            params=params,
-            headers=headers,
-            timeout=self._timeout_s,
-        ) as response:
-            declared = response.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > self._max_body_bytes:
-                raise self._too_big(response.status_code, f"declares {int(declared):,} bytes")
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > self._max_body_bytes:
-                    raise self._too_big(response.status_code, "kept sending")
-            text = bytes(body).decode(response.charset_encoding or "utf-8", errors="replace")
-            return response.status_code, text
-
-    def _too_big(self, status: int, how: str) -> AgentError:
-        # Read whole, a runaway body (hundreds of MB) would cost the run gigabytes before
-        # any cap could cut it; it is not read past the cap at all.
-        return AgentError(
-            f"{self._who} answered with a body over {self._max_body_bytes:,} bytes (it {how}); "
-            "it was not read further: an answer this big is the agent's failure (the cap is "
-            "8 x run.max_reply_bytes)",
-            status=status,
-        )
+        if self._own:
+            await self._clients.aclose()
 
     def _parse(self, status: int, text: str, body: str) -> JsonAnswer:
         if status >= 400:

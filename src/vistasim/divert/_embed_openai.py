@@ -1,50 +1,58 @@
-"""Embeddings from any OpenAI-compatible `/v1/embeddings` endpoint, through the async `openai` SDK.
+"""Embeddings from any OpenAI-compatible `/v1/embeddings` endpoint, on the one model client.
 
-The key is handled as `OpenAIChatModel` handles it: read from `environ[spec.api_key_env]` at each
-call, never stored on the instance or put in an error message; loopback servers need none. Every
-call is metered with `record_call` under the `embedder` role, like the chat roles' calls.
+The endpoint is reached as the chat roles reach theirs (`OpenAIEndpoint`: the key read at each
+call and never put in an error, loopback servers need none, pooled connections). Retryable
+failures (429, 5xx, timeouts, refused connections) are retried up to `spec.max_retries` times
+with the roles' backoff, honouring `Retry-After`. Every call is metered with `record_call` under
+the `embedder` role, like the chat roles' calls.
 """
 
 from __future__ import annotations
 
-import os
+import json
+import random
+import secrets
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-import anyio.lowlevel
+import anyio
 
 from vistasim.config import ModelSpec, Price
-from vistasim.errors import MissingExtraError, ModelError
+from vistasim.errors import ModelError
 from vistasim.llm import (
-    DEFAULT_BASE_URL,
+    EmbeddingsBody,
+    HttpClients,
     ModelCall,
+    ModelCallFailed,
+    OpenAIEndpoint,
     TokenUsage,
+    WireError,
+    backoff_delay,
     cost_usd,
-    is_loopback,
-    read_api_key,
+    read_embeddings,
     record_call,
 )
 
 if TYPE_CHECKING:
     import numpy as np
-    import openai
 
 __all__ = ["OpenAIEmbedder"]
 
 _ROLE = "embedder"
-"""Stand-in key for local servers that ignore it (the SDK refuses to run without one)."""
 
 
 class OpenAIEmbedder:
     """An async embedder (`aembed`) on an OpenAI-compatible endpoint; rows come back unit length.
 
     Args:
-        spec: Model name, `base_url`, `api_key_env`, `timeout_s` and `max_retries` (the SDK
-            retries 429, 5xx and timeouts itself, with backoff).
+        spec: Model name, `base_url`, `api_key_env`, `timeout_s` and `max_retries` (429, 5xx
+            and timeouts are retried with backoff, honouring `Retry-After`).
         environ: Where the key is read at call time (default: `os.environ`).
         price: Price of the model, for the metered cost (default: free).
         dimensions: Ask the endpoint for shorter vectors (`text-embedding-3-*` support it).
+        clients: The run's pooled HTTP clients (default: the embedder's own).
+        sleep: How retries wait (tests pass a recorder).
     """
 
     def __init__(
@@ -54,6 +62,8 @@ class OpenAIEmbedder:
         environ: Mapping[str, str] | None = None,
         price: Price | None = None,
         dimensions: int | None = None,
+        clients: HttpClients | None = None,
+        sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
     ) -> None:
         if dimensions is not None and dimensions < 1:
             raise ValueError(f"dimensions must be 1 or more, got {dimensions}")
@@ -61,99 +71,79 @@ class OpenAIEmbedder:
         self.name = spec.model
         self.price = price
         self.dimensions = dimensions
-        self._environ = os.environ if environ is None else environ
-        self.base_url = spec.base_url or self._environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        self._endpoint = OpenAIEndpoint(
+            spec, environ=environ, clients=clients, key_setting="models.embedder.api_key_env"
+        )
+        self.base_url = self._endpoint.base_url
         """The endpoint this embedder calls."""
-        self._client: openai.AsyncOpenAI | None = None
-        self._client_loop: object = None
+        self._sleep = sleep
+        self._rng = random.Random(secrets.randbits(64))
 
     async def aembed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed `texts` in one request into unit rows of shape `(len(texts), dim)`.
 
         Raises:
             ConfigError: the endpoint needs a key and `spec.api_key_env` is not set.
-            ModelError: the endpoint failed (after the SDK's retries) or answered wrongly.
+            ModelError: the endpoint failed (after the retries) or answered wrongly.
         """
         import numpy as np
 
         if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
-        self._check_allowed()
-        self._read_key()  # a missing key is a ConfigError before any network work
-        sdk = _import_openai()
-        client = self._get_client(sdk)
-        extra: dict[str, Any] = {} if self.dimensions is None else {"dimensions": self.dimensions}
+        body: EmbeddingsBody = {
+            "model": self.spec.model,
+            "input": list(texts),
+            "encoding_format": "float",
+        }
+        if self.dimensions is not None:
+            body["dimensions"] = self.dimensions
         started = time.perf_counter()
         try:
-            response = await client.embeddings.create(
-                model=self.spec.model, input=list(texts), encoding_format="float", **extra
-            )
-        except sdk.APIError as exc:
-            self._record(TokenUsage(), started, error=self._redact(str(exc)))
-            raise ModelError(self._redact(str(exc))[:500], role=_ROLE, model=self.name) from None
-        usage = TokenUsage(input_tokens=getattr(response.usage, "prompt_tokens", 0) or 0)
+            rows, usage = await self._with_retries(body, len(texts))
+        except ModelCallFailed as exc:
+            self._record(TokenUsage(), started, error=str(exc))
+            raise ModelError(str(exc)[:500], role=_ROLE, model=self.name) from None
         self._record(usage, started)
-        rows = sorted(response.data, key=lambda item: item.index)
-        if len(rows) != len(texts):
-            raise ModelError(
-                f"{self.base_url!r} returned {len(rows)} embeddings for {len(texts)} texts",
-                role=_ROLE,
-                model=self.name,
-            )
-        vectors = np.asarray([row.embedding for row in rows], dtype=np.float32)
+        vectors = np.asarray(rows, dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         # An empty text may embed to zeros; leave it at zero rather than dividing by zero.
         return vectors / np.where(norms == 0, 1.0, norms)
 
+    async def _with_retries(
+        self, body: EmbeddingsBody, expected: int
+    ) -> tuple[list[list[float]], TokenUsage]:
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await self._attempt(body, expected)
+            except ModelCallFailed as exc:
+                if not exc.retryable or attempt > self.spec.max_retries:
+                    raise
+                await self._sleep(backoff_delay(attempt, self._rng, retry_after=exc.retry_after))
+
+    async def _attempt(
+        self, body: EmbeddingsBody, expected: int
+    ) -> tuple[list[list[float]], TokenUsage]:
+        endpoint = self._endpoint
+        answer = await endpoint.post(endpoint.url("/embeddings"), body)
+        if answer.status >= 400:
+            raise endpoint.status_failure(answer)
+        try:
+            return read_embeddings(json.loads(answer.text), expected)
+        except ValueError as exc:  # WireError is one: a 200 that is not an embeddings answer
+            what = str(exc) if isinstance(exc, WireError) else "a body that is not JSON"
+            raise ModelCallFailed(f"{self.base_url!r} answered {what}", retryable=False) from None
+
     async def aclose(self) -> None:
-        """Close the HTTP connections (the embedder stays usable; a new client is made)."""
-        client, self._client = self._client, None
-        if client is not None and self._client_loop == anyio.lowlevel.current_token():
-            await client.close()
+        """Close the HTTP connections (the embedder stays usable; new ones are made)."""
+        await self._endpoint.aclose()
 
     async def __aenter__(self) -> OpenAIEmbedder:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
-
-    def _check_allowed(self) -> None:
-        import vistasim.llm
-
-        if not vistasim.llm.ALLOW_REQUESTS and not is_loopback(self.base_url):
-            raise ModelError(
-                f"request to {self.base_url!r} refused: vistasim.llm.ALLOW_REQUESTS is False "
-                "(tests allow loopback endpoints only; use vistasim.testing.FakeOpenAIServer)",
-                role=_ROLE,
-                model=self.name,
-            )
-
-    def _read_key(self) -> str:
-        return read_api_key(
-            self._environ, self.spec.api_key_env, self.base_url, key="models.embedder.api_key_env"
-        )
-
-    def _get_client(self, sdk: Any) -> openai.AsyncOpenAI:
-        # A client's connection pool belongs to one event loop; a new loop needs a new client.
-        loop = anyio.lowlevel.current_token()
-        if self._client is None or self._client_loop != loop:
-            self._client_loop = loop
-            self._client = self._new_client(sdk)
-        return self._client
-
-    def _new_client(self, sdk: Any) -> openai.AsyncOpenAI:
-        async def api_key() -> str:
-            return self._read_key()
-
-        client: openai.AsyncOpenAI = sdk.AsyncOpenAI(
-            api_key=api_key,
-            base_url=self.base_url,
-            max_retries=self.spec.max_retries,
-            timeout=self.spec.timeout_s,
-            # The SDK's default client closes itself from __del__ on whatever loop runs then.
-            http_client=sdk.DefaultAsyncHttpxClient(timeout=self.spec.timeout_s),
-        )
-        return client
 
     def _record(self, usage: TokenUsage, started: float, *, error: str | None = None) -> None:
         record_call(
@@ -166,15 +156,3 @@ class OpenAIEmbedder:
                 error=error,
             )
         )
-
-    def _redact(self, text: str) -> str:
-        key = self._environ.get(self.spec.api_key_env)
-        return text.replace(key, "***") if key else text
-
-
-def _import_openai() -> Any:
-    try:
-        import openai
-    except ImportError:
-        raise MissingExtraError("openai", "openai") from None
-    return openai

@@ -1,7 +1,7 @@
 """Load what a run will use before its episodes start, so no episode stalls the others.
 
 Episodes share one event loop. An import or a file load on first use (Playwright, uvicorn and the
-web framework of a built-in site, the OpenAI SDK, the token counter's tokenizer, numpy and
+web framework of a built-in site, the token counter's tokenizer, numpy and
 wordllama for branching) blocks every episode for as long as it takes, which on a busy machine is
 long enough for another episode's model call or page wait to time out. So a run loads them once,
 before its first episode; the CLI does it before the event loop even starts. What is not
@@ -28,8 +28,6 @@ def modules_for(config: RunConfig) -> list[str]:
         modules += ["playwright.async_api", "vistasim.browser"]
         if not config.web.start_url:  # a built-in domain's site is served per episode
             modules += ["uvicorn", "fastapi", "vistasim.domains"]
-    if config.models or getattr(config.agent, "kind", None) == "openai_chat":
-        modules.append("openai")
     if config.explore.branches:
         modules += ["numpy", "vistasim.divert"]
         if config.explore.embedder == "wordllama":

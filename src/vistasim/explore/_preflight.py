@@ -1,8 +1,8 @@
 """Find the mistakes a user can fix before a run starts, and report them all at once.
 
-An unset `${VAR}` header, a missing API key, an agent module with a typo, a missing `openai`
-extra, an unreachable URL or a wrong `response_path` would otherwise run the whole suite and
-count every episode as an agent failure. `preflight()` checks each of them before the first
+An unset `${VAR}` header, a missing API key, an agent module with a typo, a missing extra, an
+unreachable URL or a wrong `response_path` would otherwise run the whole suite and count every
+episode as an agent failure. `preflight()` checks each of them before the first
 episode (nothing is recorded) and raises one `PreflightError` holding one line per problem: the
 key (or the flag or `VISTASIM_*` variable that set it), the bad value and the fix. The CLI prints
 those lines and exits with code 2; `--no-preflight` skips the checks. What is worth knowing but
@@ -43,7 +43,7 @@ from vistasim.llm import ToolSpec
 __all__ = ["preflight"]
 
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_EXTRAS = {"openai": "openai", "playwright": "browser", "fastapi": "web", "uvicorn": "web"}
+_EXTRAS = {"playwright": "browser", "fastapi": "web", "uvicorn": "web"}
 """Import name -> the vistasim extra that installs it."""
 
 
@@ -77,7 +77,7 @@ async def preflight(
     problems = [
         *_unset_variables(config, agent, environ, roles),
         *_targets(config, agent, "agent" in given_roles),
-        *_extras(config, roles),
+        *_extras(config),
     ]
     if not problems:  # an endpoint is only worth asking once its key and headers are known
         problems += await check_endpoints(config, environ, roles, transport=transport)
@@ -259,8 +259,9 @@ def _check_chat_files(spec: OpenAIChatAgentSpec, config: RunConfig) -> None:
     read_agent_files(spec, base_dir=config.base_dir)
 
 
-def _extras(config: RunConfig, roles: list[str]) -> Iterator[ConfigError]:
-    needs: dict[str, tuple[str, ...]] = {f"models.{role}": ("openai",) for role in roles}
+def _extras(config: RunConfig) -> Iterator[ConfigError]:
+    # Models need no extra: every role reaches its endpoint on the core `httpx2` client.
+    needs: dict[str, tuple[str, ...]] = {}
     if config.run.mode in ("ui", "hybrid"):
         needs["run.mode"] = ("playwright",)
         if not config.web.start_url:  # the built-in domain's site is served per episode
@@ -276,8 +277,6 @@ def _extras(config: RunConfig, roles: list[str]) -> Iterator[ConfigError]:
 
 
 def _value_of(config: RunConfig, key: str) -> str:
-    if key.startswith("models."):
-        return config.models[key.removeprefix("models.")].model
     if key == "run.mode":
         return config.run.mode
     return config.environment.target if config.environment else ""

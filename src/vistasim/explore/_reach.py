@@ -25,7 +25,14 @@ from vistasim.agent._http_json import dig, render_template
 from vistasim.config import HttpJsonAgentSpec, ModelSpec, OpenAIChatAgentSpec, RunConfig
 from vistasim.errors import AgentError, ConfigError
 from vistasim.explore._settings import widget_only
-from vistasim.llm._openai import DEFAULT_BASE_URL, is_loopback
+from vistasim.llm import (
+    DEFAULT_BASE_URL,
+    BodyTooBig,
+    HttpClients,
+    TransportError,
+    exchange,
+    is_loopback,
+)
 
 __all__ = ["PROBE_MESSAGE", "PROBE_SESSION", "check_endpoints", "may_request", "model_base_url"]
 
@@ -35,6 +42,8 @@ PROBE_MESSAGE = "Hello"
 PROBE_SESSION = "vistasim-preflight"
 """The session id of the probe message, so the product can tell it from the run's episodes."""
 _SHOWN_PATHS = 6
+_REACH_BODY_BYTES = 1_000_000
+"""The most of an answer a reachability check reads (the answer itself does not matter)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,10 +74,15 @@ async def check_endpoints(
         return bad
     endpoints = [e for e in _endpoints(config, environ, roles) if may_request(e.url)]
     failures: dict[str, str | None] = {}
-    async with httpx2.AsyncClient(transport=transport, timeout=TIMEOUT_S) as client:
+    # On the run's client stack: pools share one TLS context (a client of its own would load the
+    # CA bundle, ~0.05 s of CPU, before the run's first model call).
+    clients = HttpClients(transport=transport)
+    try:
         async with anyio.create_task_group() as tg:
             for url in {e.url for e in endpoints}:
-                tg.start_soon(_connect, client, url, failures)
+                tg.start_soon(_connect, clients, url, failures)
+    finally:
+        await clients.aclose()
     problems = [
         ConfigError(
             f"cannot reach {e.value!r} ({failures[e.url]}); start the server or fix the URL",
@@ -133,14 +147,21 @@ def may_request(url: str) -> bool:
     return vistasim.llm.ALLOW_REQUESTS or is_loopback(url)
 
 
-async def _connect(client: httpx2.AsyncClient, url: str, failures: dict[str, str | None]) -> None:
+async def _connect(clients: HttpClients, url: str, failures: dict[str, str | None]) -> None:
+    # Any HTTP answer counts, so a redirect is not followed and a big body is not read.
     try:
-        with anyio.fail_after(TIMEOUT_S):
-            await client.get(url)
-    except (TimeoutError, httpx2.TimeoutException):
-        failures[url] = f"no answer within {TIMEOUT_S:g} s"
-    except httpx2.HTTPError as exc:
-        failures[url] = f"{type(exc).__name__}: {exc}"
+        await exchange(
+            clients.client(url),
+            "GET",
+            url,
+            timeout_s=TIMEOUT_S,
+            max_body_bytes=_REACH_BODY_BYTES,
+            follow_redirects=False,
+        )
+    except BodyTooBig:
+        failures[url] = None
+    except TransportError as exc:  # no answer within the bound, or no connection
+        failures[url] = str(exc)
     else:
         failures[url] = None
 

@@ -8,11 +8,21 @@ test, the simulated user's model, the judge) borrows its clients from it. An end
 
 Connections are spread over small pools ("shards") of 16 taken in turn, because the HTTP stack
 scans its whole pool on every request: one pool of a hundred connections costs milliseconds a call.
+(Smaller shards scan less but, taken in turn, open a connection in each: more connections than
+calls in flight.)
+
+Every client shares one TLS context: building one loads the CA bundle (~0.1 s of CPU), which a
+client per shard would pay again and again, the first of them before the run's first model call.
+Clients of a plain-`http` origin never do TLS, so they get a context that trusts no CA at all
+(built in microseconds): a redirect from such an origin to `https` fails verification rather than
+going on unverified.
 """
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass, field
+from functools import cache
 
 import anyio.lowlevel
 import httpx2
@@ -75,7 +85,7 @@ class HttpClients:
         shards = self._by_origin.setdefault(origin(url), _Shards())
         wanted = max(1, -(-(concurrency or self.concurrency) // CONNECTIONS_PER_CLIENT))
         while len(shards.clients) < wanted:
-            shards.clients.append(self._new_client())
+            shards.clients.append(self._new_client(url))
         shards.next = (shards.next + 1) % len(shards.clients)
         return shards.clients[shards.next]
 
@@ -93,9 +103,11 @@ class HttpClients:
             for client in shards.clients:
                 await client.aclose()
 
-    def _new_client(self) -> httpx2.AsyncClient:
+    def _new_client(self, url: str) -> httpx2.AsyncClient:
+        plain = httpx2.URL(url).scheme == "http"
         return httpx2.AsyncClient(
             transport=self.transport,
+            verify=_no_ca_context() if plain else _verified_context(),
             timeout=600.0,
             follow_redirects=True,
             # No cap on connections (callers have their own limits); the idle ones kept are
@@ -104,3 +116,14 @@ class HttpClients:
                 max_connections=None, max_keepalive_connections=CONNECTIONS_PER_CLIENT * 2
             ),
         )
+
+
+@cache
+def _verified_context() -> ssl.SSLContext:
+    """The one CA-verified TLS context of the process (certifi's bundle, as httpx2 builds it)."""
+    return httpx2.create_ssl_context()
+
+
+def _no_ca_context() -> ssl.SSLContext:
+    """A TLS context that verifies certificates and hostnames but trusts no CA: it fails closed."""
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)

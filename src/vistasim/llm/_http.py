@@ -1,0 +1,112 @@
+"""One HTTP exchange with an endpoint: the transport under every model client and agent adapter.
+
+The roles' models, the embedder and the agent adapters all send a JSON body and read an answer
+whose size they cap, within a wall-clock bound an endpoint cannot stretch by trickling bytes.
+`exchange` does that once, on the run's pooled clients (`HttpClients`), and raises our own typed
+errors rather than the HTTP library's, so each caller decides what a failure means: a retry for
+a role's model, a recorded failure for the agent under test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx2
+
+__all__ = [
+    "BodyTooBig",
+    "EndpointTimeout",
+    "EndpointUnreachable",
+    "HttpAnswer",
+    "TransportError",
+    "exchange",
+]
+
+
+class TransportError(Exception):
+    """The request got no usable HTTP answer; the message names the cause, never a header."""
+
+
+class EndpointTimeout(TransportError):
+    """No complete answer within the request's time bound."""
+
+
+class EndpointUnreachable(TransportError):
+    """The connection failed (refused, reset, DNS, TLS) before an answer came."""
+
+
+class BodyTooBig(TransportError):
+    """The answer's body is over the cap; it was not read further."""
+
+    def __init__(self, message: str, *, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class HttpAnswer:
+    """An HTTP answer of any status, its body decoded."""
+
+    status: int
+    text: str
+    headers: httpx2.Headers
+
+
+async def exchange(
+    client: httpx2.AsyncClient,
+    method: str,
+    url: str | httpx2.URL,
+    *,
+    json: Any = None,
+    params: Mapping[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
+    timeout_s: float,
+    max_body_bytes: int,
+    follow_redirects: bool = True,
+) -> HttpAnswer:
+    """Send one request and read the answer's body, no further than `max_body_bytes`.
+
+    Raises:
+        EndpointTimeout: no complete answer within `timeout_s` (however slowly bytes trickle).
+        EndpointUnreachable: the connection failed; the message is `ErrorType: detail`.
+        BodyTooBig: the answer declares or sends more than `max_body_bytes`.
+    """
+    try:
+        request = client.build_request(
+            method, url, json=json, params=params, headers=headers, timeout=timeout_s
+        )
+        with anyio.fail_after(timeout_s):
+            return await _read(client, request, max_body_bytes, follow_redirects)
+    except (TimeoutError, httpx2.TimeoutException):
+        raise EndpointTimeout(f"no answer within {timeout_s:g} s") from None
+    except httpx2.HTTPError as exc:
+        raise EndpointUnreachable(f"{type(exc).__name__}: {exc}") from None
+
+
+async def _read(
+    client: httpx2.AsyncClient, request: httpx2.Request, cap: int, follow_redirects: bool
+) -> HttpAnswer:
+    response = await client.send(request, stream=True, follow_redirects=follow_redirects)
+    try:
+        status = response.status_code
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > cap:
+            raise BodyTooBig(_too_big(cap, f"declares {int(declared):,} bytes"), status=status)
+        body = bytearray()
+        # Read whole, a runaway body (hundreds of MB) would cost gigabytes before any cap
+        # could cut it; it is not read past the cap at all.
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > cap:
+                raise BodyTooBig(_too_big(cap, "kept sending"), status=status)
+        text = bytes(body).decode(response.charset_encoding or "utf-8", errors="replace")
+        return HttpAnswer(status=status, text=text, headers=response.headers)
+    finally:
+        await response.aclose()
+
+
+def _too_big(cap: int, how: str) -> str:
+    return f"answered with a body over {cap:,} bytes (it {how}); it was not read further"

@@ -1,0 +1,114 @@
+"""The one client stack: transport errors, error bodies, Retry-After, TLS contexts, no SDK."""
+
+import json
+import socket
+import subprocess
+import sys
+
+import anyio
+import httpx2
+import pytest
+
+import vistasim.llm._clients as clients_module
+from vistasim.config import ModelSpec
+from vistasim.llm import ChatMessage, ChatRequest, HttpClients, ModelCallFailed, OpenAIChatModel
+from vistasim.llm._http import BodyTooBig, EndpointTimeout, EndpointUnreachable, exchange
+from vistasim.testing import FakeOpenAIServer
+
+HELLO = ChatRequest(messages=[ChatMessage(role="user", content="hello")])
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Trickle(httpx2.AsyncByteStream):
+    """A body that sends one byte, then waits longer than any test's bound."""
+
+    async def __aiter__(self):
+        yield b"{"
+        await anyio.sleep(30)
+        yield b"}"
+
+
+async def test_exchange_turns_transport_failures_into_our_typed_errors():
+    big = httpx2.MockTransport(lambda request: httpx2.Response(200, content=b"x" * 5000))
+    slow = httpx2.MockTransport(lambda request: httpx2.Response(200, stream=Trickle()))
+    async with httpx2.AsyncClient(transport=big) as client:
+        with pytest.raises(BodyTooBig, match="over 1,000 bytes") as info:
+            await exchange(client, "GET", "http://a.invalid/", timeout_s=5, max_body_bytes=1000)
+    assert info.value.status == 200
+    async with httpx2.AsyncClient(transport=slow) as client:
+        with pytest.raises(EndpointTimeout, match="0.2 s"):  # the wall bound, not a read timeout
+            await exchange(client, "GET", "http://a.invalid/", timeout_s=0.2, max_body_bytes=1000)
+    async with httpx2.AsyncClient() as client:
+        with pytest.raises(EndpointUnreachable, match="ConnectError"):
+            url = f"http://127.0.0.1:{closed_port()}/"
+            await exchange(client, "GET", url, timeout_s=5, max_body_bytes=1000)
+
+
+async def test_a_rate_limit_carries_the_providers_words_and_wait():
+    async with FakeOpenAIServer() as srv:
+        srv.fail_next(
+            1, status=429, body="Rate limit reached for gpt-x", headers={"retry-after": "3"}
+        )
+        async with OpenAIChatModel(
+            ModelSpec(model="m", base_url=srv.base_url), environ={}
+        ) as model:
+            with pytest.raises(ModelCallFailed) as info:
+                await model.complete(HELLO)
+    failure = info.value
+    assert (failure.status, failure.retryable, failure.retry_after) == (429, True, 3.0)
+    assert str(failure).endswith("answered HTTP 429: Rate limit reached for gpt-x")
+
+
+async def test_an_answer_without_choices_is_a_retryable_failure_that_says_so():
+    transport = httpx2.MockTransport(lambda request: httpx2.Response(200, json={"id": "x"}))
+    spec = ModelSpec(model="m", base_url="http://127.0.0.1:9/v1")
+    async with OpenAIChatModel(spec, environ={}, transport=transport) as model:
+        with pytest.raises(ModelCallFailed, match="no choices") as info:
+            await model.complete(HELLO)
+    assert info.value.retryable is True
+
+
+async def test_api_openai_com_is_asked_for_max_completion_tokens(monkeypatch):
+    import vistasim.llm
+
+    monkeypatch.setattr(vistasim.llm, "ALLOW_REQUESTS", True)
+    bodies: list[dict] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        bodies.append(json.loads(request.content))
+        message = {"role": "assistant", "content": "hi"}
+        return httpx2.Response(200, json={"choices": [{"message": message}], "model": "m"})
+
+    transport = httpx2.MockTransport(answer)
+    spec = ModelSpec(model="m", base_url="https://api.openai.com/v1", max_tokens=20)
+    async with OpenAIChatModel(spec, environ={"OPENAI_API_KEY": "sk-x"}, transport=transport) as m:
+        assert (await m.complete(HELLO)).text == "hi"
+    assert bodies[0]["max_completion_tokens"] == 20 and "max_tokens" not in bodies[0]
+
+
+async def test_clients_share_one_tls_context_and_plain_http_loads_no_ca(monkeypatch):
+    made: list[object] = []
+    real = httpx2.create_ssl_context
+    monkeypatch.setattr(httpx2, "create_ssl_context", lambda: made.append(1) or real())
+    clients_module._verified_context.cache_clear()
+    clients = HttpClients()
+    for origin in ("https://a.invalid", "https://b.invalid", "http://127.0.0.1:9"):
+        for _ in range(3):
+            clients.client(origin, concurrency=48)  # three shards each
+    await clients.aclose()
+    clients_module._verified_context.cache_clear()
+    assert len(made) == 1
+
+
+def test_a_run_with_model_roles_never_imports_the_openai_sdk():
+    code = (
+        "import sys, vistasim.llm, vistasim.divert, vistasim.agent, vistasim.explore; "
+        "print('openai' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
