@@ -14,6 +14,7 @@ from vistasim.user._agenda_ops import (
     describe_action,
     operations_for,
     perturbed,
+    redrawn,
 )
 from vistasim.user._agenda_turn import LOST
 from vistasim.user._llm import LLMUserPolicy
@@ -82,6 +83,7 @@ __all__ = [
     "operations_for",
     "other_value",
     "perturbed",
+    "redrawn",
     "prompt_hash",
     "script_json",
     "validate_reply",
