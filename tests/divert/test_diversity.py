@@ -91,3 +91,23 @@ async def test_wordllama_finds_a_paraphrase_closer_than_an_unrelated_sentence():
     assert selection.index == 1
     assert selection.cosines[0] > selection.cosines[1]
     assert selection.embedder.startswith("wordllama/")
+
+
+async def test_novelty_ranks_an_unspent_operation_above_a_distant_wording_of_a_spent_one():
+    import random
+
+    from vistasim.divert import Candidate, NoveltySelector
+
+    selector = NoveltySelector(FixedEmbedder())
+    close = Candidate(text="close", source="correct:id")
+    far = Candidate(text="far", source="withhold")
+    rng = random.Random(0)
+    even = await selector.select("original", [close, far], rng=rng, weights=[1.0, 1.0])
+    assert even.index == 1  # equal novelty: the distant wording wins, as argmin cosine would
+    spent = await selector.select("original", [close, far], rng=rng, weights=[1.0, 0.5])
+    assert spent.index == 0  # 1 x (1 + 0.2) / 2 = 0.6 > 0.5 x (1 + 1) / 2 = 0.5
+    avoided = await selector.select(
+        "original", [close, far], rng=rng, avoid=["far"], weights=[1.0, 1.0]
+    )
+    assert avoided.index == 0  # "far" already failed for a known cause: distance 0 from it
+    assert avoided.cosines == pytest.approx((0.8, 0.0))  # the record keeps cosines to the original

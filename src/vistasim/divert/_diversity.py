@@ -111,9 +111,13 @@ class MostDiverse:
 class NoveltySelector:
     """The candidate most novel and most distant from what was already tried or failed.
 
-    Score = the candidate's operation weight (`Memory.op_weights`) times its distance, 1 - the
-    highest cosine to the original, its siblings and the actions that failed for a known cause
-    (`avoid`). Ties go to the first. The cosines to the original are kept for the record.
+    Score = the candidate's operation weight (`Memory.op_weights`) times (1 + its distance) / 2,
+    the distance being 1 - the highest cosine to the original, its siblings and the actions that
+    failed for a known cause (`avoid`). Distance counts for half only: a value said wrongly and
+    taken back ("W1091, sorry, W1019") is worded almost as the original and is still a new way
+    to play the turn, so an operation the run has not yet spent outranks a distant wording of
+    one that keeps finding nothing. Ties go to the first. The cosines to the original are kept
+    for the record.
     """
 
     name = "novelty"
@@ -138,7 +142,7 @@ class NoveltySelector:
         near = vectors[len(others) :] @ vectors[: len(others)].T
         cosines = tuple(float(c) for c in near[:, 0])
         weight = list(weights) or [1.0] * len(candidates)
-        scores = [w * (1 - float(row.max())) for w, row in zip(weight, near, strict=True)]
+        scores = [w * (2 - float(row.max())) / 2 for w, row in zip(weight, near, strict=True)]
         index = max(range(len(scores)), key=lambda i: scores[i])
         reason = (
             f"most novel: operation weight {weight[index]:.2f} x distance "

@@ -30,7 +30,7 @@ from vistasim.divert import (
 from vistasim.errors import BrowserError, EnvError, StoreError
 from vistasim.events import Snapshot
 from vistasim.explore._episode import Episode, view_of
-from vistasim.explore._junctions import junctions, state_after
+from vistasim.explore._junctions import junctions, state_after, tokens_after
 from vistasim.explore._resume import restore
 from vistasim.explore._runner import Runner, guarded, open_episode, play_from
 from vistasim.explore._state import EpisodeState
@@ -123,6 +123,9 @@ class _Grower:
                 exclude=self._excluded(),
                 memory=self.memory,
                 cue_uses=Counter(cue_label(b.rationale) for b in kin),
+                # Under a budget, tokens a stale junction would take buy a fresh rollout.
+                stale_ok=self.run.settings.explore.budget_tokens is None,
+                costs={t.index: tokens_after(self.path, snap) for t, snap, _ in self.located},
             )
         self.calls += calls
         if junction is None:
