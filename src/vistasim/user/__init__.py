@@ -83,8 +83,8 @@ __all__ = [
     "operations_for",
     "other_value",
     "perturbed",
-    "redrawn",
     "prompt_hash",
+    "redrawn",
     "script_json",
     "validate_reply",
 ]
