@@ -1,9 +1,8 @@
-"""Novelty memory: re-finds and barren branches weigh against a junction kind until it is stale."""
+"""Novelty memory: re-finds and barren branches weigh against a junction kind and operation."""
 
 import random
 
 from vistasim.divert import (
-    STALE,
     BranchPolicy,
     BranchResult,
     HeuristicChooser,
@@ -46,35 +45,6 @@ def test_a_new_cause_costs_nothing_a_refind_costs_a_use_and_barren_a_quarter():
     assert memory.cue_weights("c", [FACT])[FACT] == 1 / 1.25
     assert memory.op_weights("c", FACT, ["withhold", "hesitate"]) == [1 / 1.25, 1 / 2]
     assert memory.scenario_rank("b") == 1.0 and memory.scenario_rank("a") == 0.0
-
-
-def test_a_kind_that_keeps_refinding_known_causes_goes_stale():
-    memory = Memory()
-    for scenario in "abcdef":  # one new, five re-finds
-        memory.record(_branch(scenario, CONFIRM, "hedge"))
-    assert memory.cue_weights("z", [CONFIRM])[CONFIRM] < STALE
-    assert memory.stale("z", CONFIRM)
-    assert not memory.stale("z", FACT)
-
-
-async def test_stale_junctions_are_skipped_only_when_asked():
-    memory = Memory()
-    for scenario in "abcdef":  # one new, five re-finds
-        memory.record(_branch(scenario, CONFIRM, "hedge"))
-    rng = random.Random(0)
-    kept = await _policy().junction(
-        TURNS, scenario_id="z", rng=rng, exclude=(), memory=memory, cue_uses={}
-    )
-    assert kept is not None
-    skipped = await _policy().junction(
-        TURNS, scenario_id="z", rng=rng, exclude={1, 0}, memory=memory, cue_uses={},
-        stale_ok=False,
-    )  # fmt: skip
-    assert skipped is None  # only the stale confirmation was left
-    fact = await _policy().junction(
-        TURNS, scenario_id="z", rng=rng, exclude={0}, memory=memory, cue_uses={}, stale_ok=False
-    )
-    assert fact is not None and fact.turn_index == 1
 
 
 def test_the_memory_round_trips_as_json():

@@ -40,7 +40,7 @@ from vistasim.divert._junction import (
     junction_kind,
     render_trajectory,
 )
-from vistasim.divert._novelty import STALE, BranchResult, Memory
+from vistasim.divert._novelty import BranchResult, Memory
 from vistasim.divert._policy import BranchPolicy, Choice, build_policy, check_explore
 from vistasim.divert._types import (
     Candidate,
@@ -54,7 +54,6 @@ from vistasim.divert._types import (
 )
 
 __all__ = [
-    "STALE",
     "CONFIRMATION_CUES",
     "FACT_REQUEST_CUES",
     "GREETING_CUES",

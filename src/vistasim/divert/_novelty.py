@@ -12,16 +12,13 @@ what came of it, and every choice reads it:
 - per scenario, the actions of branches that failed for a known cause.
 
 A junction kind's weight is 1 / (1 + uses in the scenario + re-finds in the run + a quarter of
-its barren branches in the run), an operation's likewise for its (junction kind, operation) and
-the operation's re-finds and barren plays; a candidate is scored by its operation's weight times
-(1 + its distance) / 2, the distance being 1 - the highest cosine from the original, its siblings
-and those failed actions.
-A branch that finds a new cause adds to no penalty. A junction kind whose weight fell below
-`STALE` is *stale*: under a token budget the explorer does not branch there at all, and spends
-the tokens on junctions still worth trying or on a fresh rollout (which, under `user.perturb`,
-plays differently). Scenarios whose branches re-found known causes wait behind the others. The
-memory is plain JSON, stored with the run, so a resumed run explores exactly as an
-uninterrupted one.
+its branches in the run that did not fail), an operation's likewise for its (junction kind,
+operation) and the operation's re-finds and barren plays. A candidate is drawn in proportion to
+its operation's weight times its distance from its siblings and those failed actions
+(`NoveltySelector`); among junctions of equal weight a cheaper (later) one comes first.
+A branch that finds a new cause adds to no penalty. Scenarios whose branches re-found known
+causes wait behind the others. The memory is plain JSON, stored with the run, so a resumed run
+explores exactly as an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -30,16 +27,13 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["STALE", "BranchResult", "Memory"]
+__all__ = ["BranchResult", "Memory"]
 
 REFIND_PENALTY = 1.0
 """How much one re-find of a known cause weighs against an operation, as one more use does."""
 BARREN_PENALTY = 0.25
 """How much one branch that failed for no cause at all weighs against its junction kind and
 operation: a little, as it says less than a re-find (the next scenario may differ)."""
-STALE = 0.2
-"""Below this weight a junction kind is not worth a branch's tokens (five re-finds of known
-causes, or seventeen branches that did not fail, in the run)."""
 _MAX_AVOID = 12
 """Failed actions remembered per scenario (the latest): enough to steer, cheap to embed."""
 
@@ -116,10 +110,6 @@ class Memory(BaseModel):
             cue: 1 / (1 + uses.get(cue, 0) + self._spent(self.cue_refinds, self.cue_barren, cue))
             for cue in cues
         }
-
-    def stale(self, scenario_id: str, cue: str) -> bool:
-        """Whether a junction kind is no longer worth a branch in the scenario (see `STALE`)."""
-        return self.cue_weights(scenario_id, [cue])[cue] < STALE
 
     def scenario_rank(self, scenario_id: str) -> float:
         """How far back a scenario waits for its next branch: its re-finds of known causes."""

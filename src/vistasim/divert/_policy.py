@@ -79,21 +79,16 @@ class BranchPolicy:
         exclude: Collection[int],
         memory: Memory,
         cue_uses: Mapping[str, int],
-        stale_ok: bool = True,
         costs: Mapping[int, int] | None = None,
     ) -> Junction | None:
         """Pick the turn to branch at (None: no allowed turn is left).
 
         `cue_uses`: branches made so far in the scenario per junction kind (the heuristic's own
-        decay, without novelty). `stale_ok = False` (with novelty): turns of a stale junction
-        kind (`Memory.stale`) are not allowed either. `costs` (turn -> agent tokens the parent
+        decay, without novelty). `costs` (turn -> agent tokens the parent
         spent after it; with novelty): a later junction shares a longer prefix, so a branch
         there costs less, and its score rises by the square root of how much cheaper it is
         than the trajectory's average junction (at most twice, at least half).
         """
-        if self.novelty and not stale_ok:
-            stale = {t.index for t in turns if memory.stale(scenario_id, junction_kind(t))}
-            exclude = {*exclude, *stale}
         if not isinstance(self.chooser, HeuristicChooser):
             return await self.chooser.choose(turns, rng=rng, exclude=exclude)
         if not self.novelty:

@@ -123,8 +123,6 @@ class _Grower:
                 exclude=self._excluded(),
                 memory=self.memory,
                 cue_uses=Counter(cue_label(b.rationale) for b in kin),
-                # Under a budget, tokens a stale junction would take buy a fresh rollout.
-                stale_ok=self.run.settings.explore.budget_tokens is None,
                 costs={t.index: tokens_after(self.path, snap) for t, snap, _ in self.located},
             )
         self.calls += calls
