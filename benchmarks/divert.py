@@ -415,6 +415,10 @@ async def main() -> None:
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-divert-"))
     rows: list[dict] = []
     timings: dict[str, dict] = {}
+    # Outside the repo by default: a benchmark run must not leave files in the work tree.
+    out = args.out or Path(tempfile.mkdtemp(prefix="vistasim-divert-results-"))
+    out.mkdir(parents=True, exist_ok=True)
+    figures = out / f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -425,14 +429,10 @@ async def main() -> None:
                 parser.error(f"--agent model: {_short(desk)} has no rule agent to serve")
             domain_rows, timings[_short(desk)] = await bench_domain(desk, args, folder)
             rows += domain_rows
+            # Written after every desk: a desk that stops the run loses only its own rows.
+            figures.write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
     _print(rows, timings)
-    # Outside the repo by default: a benchmark run must not leave files in the work tree.
-    out = args.out or Path(tempfile.mkdtemp(prefix="vistasim-divert-results-"))
-    out.mkdir(parents=True, exist_ok=True)
-    name = f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
-    (out / name).write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
-    print(f"figures: {out / name}", file=sys.stderr)
-
+    print(f"figures: {figures}", file=sys.stderr)
 
 if __name__ == "__main__":
     anyio.run(main)

@@ -75,3 +75,9 @@ def test_a_redraw_at_zero_only_takes_the_parents_draw_away():
     assert redraw == []
     assert after["stack"][1]["behaviours"] == []
     assert after["stack"][0] == root["stack"][0]
+
+
+def test_a_redraw_after_the_last_subgoal_only_reseeds():
+    done = {**_state(), "stack": []}
+    after, redraw = redrawn(done, 1.0, seed=7)
+    assert redraw == [] and after["stack"] == [] and after["seed"] == 7

@@ -172,6 +172,8 @@ def redrawn(
     state and the new draw (`subgoal` counts from the current sub-goal).
     """
     current = AgendaState.model_validate(state)
+    if not current.stack:  # every sub-goal is done (the branch's action ends the episode)
+        return current.model_copy(update={"seed": seed}).model_dump(mode="json"), []
     stack = [current.stack[0], *(_without(e, earlier) for e in current.stack[1:])]
     current = current.model_copy(update={"stack": stack, "seed": seed})
     rng = random.Random(f"{seed}:perturb")
