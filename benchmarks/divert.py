@@ -1,20 +1,27 @@
-"""DIVERT against linear rollouts at equal agent tokens, offline, on the built-in domains.
+"""DIVERT against linear rollouts at equal agent tokens, offline, on every desk with known flaws.
 
-Run: .venv/bin/python benchmarks/divert.py [--domains shop,school] [--scenarios unwritten|all]
-     [--linear 1,2,4,8] [--mode chat] [--quick]
+Run: .venv/bin/python benchmarks/divert.py [--domains shop,school|all|bikes,bank,...]
+     [--scenarios unwritten|all] [--linear 1,2,4,8] [--perturb 0.5] [--mode chat] [--quick]
+     [--ablation] [--no-fixed-user] [--keep DIR] [--out DIR]
 
-Agenda user, rule agents, cache off, chat mode by default. Per domain:
-- linear rows: R rollouts per scenario, R in --linear;
+Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop and school with
+their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
+- linear rows: R rollouts per scenario, R in --linear; `perturbed-R` rows: the same with
+  `user.perturb` (the baseline branching must beat);
 - branch rows: R = 1 plus branches per scenario until the agent tokens of the linear row with the
-  same R are spent (`explore.budget_tokens`), so each branch row is compared at equal tokens;
-- the ablation at the R = 4 budget: junction only (the same action again: an exact-restore
-  check), + directed operations (one at random), + diversity selection (the full method), and
-  the random junction chooser.
+  same R are spent (`explore.budget_tokens`), so each branch row is compared at equal tokens.
+  They play the baseline's varying user (`user.perturb`: roots as its first rollout, each
+  branch's continuation drawn again with a seed of its own); `branch-fixed-user` keeps the
+  earlier setting, branches at perturb 0;
+- the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
+  same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
+  paper's method), + novelty (the default), and the random junction chooser.
 
-Agent tokens of the rule agents are the labelled proxy (DESIGN §5). Ground truth is the
+Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
-an episode the detectors report `failed`; for a branch, it fired in the branch's own turns. A
-`failed` branch in which no documented flaw fired is counted as a possible simulated-user fault.
+an episode the detectors report `failed`; for a branch, it fired in the branch's own turns.
+`flaw×scen` counts distinct (flaw, scenario) pairs so found; `no flaw` counts `failed` episodes
+on whose path no documented flaw fired (a simulated-user fault or an undocumented agent gap).
 
 `--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
 `flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
