@@ -1,20 +1,27 @@
-"""DIVERT against linear rollouts at equal agent tokens, offline, on the built-in domains.
+"""DIVERT against linear rollouts at equal agent tokens, offline, on every desk with known flaws.
 
-Run: .venv/bin/python benchmarks/divert.py [--domains shop,school] [--scenarios unwritten|all]
-     [--linear 1,2,4,8] [--mode chat] [--quick]
+Run: .venv/bin/python benchmarks/divert.py [--domains shop,school|all|bikes,bank,...]
+     [--scenarios unwritten|all] [--linear 1,2,4,8] [--perturb 0.5] [--mode chat] [--quick]
+     [--ablation] [--no-fixed-user] [--keep DIR] [--out DIR]
 
-Agenda user, rule agents, cache off, chat mode by default. Per domain:
-- linear rows: R rollouts per scenario, R in --linear;
+Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop and school with
+their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
+- linear rows: R rollouts per scenario, R in --linear; `perturbed-R` rows: the same with
+  `user.perturb` (the baseline branching must beat);
 - branch rows: R = 1 plus branches per scenario until the agent tokens of the linear row with the
-  same R are spent (`explore.budget_tokens`), so each branch row is compared at equal tokens;
-- the ablation at the R = 4 budget: junction only (the same action again: an exact-restore
-  check), + directed operations (one at random), + diversity selection (the full method), and
-  the random junction chooser.
+  same R are spent (`explore.budget_tokens`), so each branch row is compared at equal tokens.
+  They play the baseline's varying user (`user.perturb`: roots as its first rollout, each
+  branch's continuation drawn again with a seed of its own); `branch-fixed-user` keeps the
+  earlier setting, branches at perturb 0;
+- the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
+  same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
+  paper's method), + novelty (the default), and the random junction chooser.
 
-Agent tokens of the rule agents are the labelled proxy (DESIGN §5). Ground truth is the
+Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
-an episode the detectors report `failed`; for a branch, it fired in the branch's own turns. A
-`failed` branch in which no documented flaw fired is counted as a possible simulated-user fault.
+an episode the detectors report `failed`; for a branch, it fired in the branch's own turns.
+`flaw×scen` counts distinct (flaw, scenario) pairs so found; `no flaw` counts `failed` episodes
+on whose path no documented flaw fired (a simulated-user fault or an undocumented agent gap).
 
 `--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
 `flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
@@ -41,6 +48,9 @@ import anyio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._divert_desks import desk as desk_named  # noqa: E402
+from benchmarks._divert_desks import desk_names, scenarios_of  # noqa: E402
+from benchmarks.validity import Subject  # noqa: E402
 from vistasim.config import RunConfig  # noqa: E402
 from vistasim.domains import get_domain  # noqa: E402
 from vistasim.explore import run  # noqa: E402
@@ -49,11 +59,19 @@ from vistasim.scenario import Scenario  # noqa: E402
 from vistasim.store import RunView, open_store, read_run_view  # noqa: E402
 from vistasim.testing import record_flaws  # noqa: E402
 
-FLAWS = {"shop": ("F1", "F2", "F3", "F4"), "school": ("F1", "F2", "F3", "F4")}
-"""The documented flaws of each built-in rule agent (its README)."""
-
 HEDGED = "F4"
 """The "hedged confirmation read as yes" flaw of both rule agents."""
+BUILTIN = ("shop", "school")
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "ablate-junction-only": {"generator": "same", "novelty": False},
+    "ablate-directed": {"selection": "random", "novelty": False},
+    "ablate-diverse": {"novelty": False},
+    "ablate-novelty": {},
+    "ablate-random-junction": {"chooser": "random"},
+}
+"""At the R = 4 budget: junction only (the same action again), + directed operations (one at
+random), + diversity selection (argmin cosine: the paper's method), + novelty (the default),
+and the random junction chooser (with everything else on)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,11 +85,15 @@ class Variant:
     """`user.perturb`: the linear baseline whose user varies (README, DIVERT)."""
 
 
-def _config(domain: str, variant: Variant, mode: str, base_url: str | None) -> RunConfig:
-    agent: dict[str, Any] = {"kind": "python",
-                             "target": f"vistasim.domains.{domain}:Rule{domain.title()}Agent"}
+def _short(desk: Subject) -> str:
+    """The desk's name (`shop`, `bank`) without the agent's (`/rule`, `/flawed`)."""
+    return desk.name.split("/", 1)[0]
+
+
+def _config(desk: Subject, variant: Variant, mode: str, base_url: str | None) -> RunConfig:
+    agent: dict[str, Any] = {"kind": "python", "target": desk.agent}
     if base_url is not None:  # the rule agent played as a tool-calling model: metered tokens
-        agent = {"kind": "openai_chat", "base_url": base_url, "model": f"{domain}-rules",
+        agent = {"kind": "openai_chat", "base_url": base_url, "model": f"{_short(desk)}-rules",
                  "tools": "environment", "temperature": 0}
     return RunConfig.model_validate(
         {
@@ -79,7 +101,7 @@ def _config(domain: str, variant: Variant, mode: str, base_url: str | None) -> R
                     "concurrency": 8},
             "user": {"policy": "agenda", "perturb": variant.perturb},
             "agent": agent,
-            "environment": {"target": domain},
+            "environment": {"target": desk.environment},
             "cache": {"mode": "off"},
             "explore": variant.explore,
         }
@@ -87,7 +109,7 @@ def _config(domain: str, variant: Variant, mode: str, base_url: str | None) -> R
 
 
 async def measure(
-    domain: str,
+    desk: Subject,
     variant: Variant,
     scenarios: list[Scenario],
     mode: str,
@@ -95,6 +117,7 @@ async def measure(
     agent: str = "rule",
 ) -> dict[str, Any]:
     """Play one variant and compare what it reports with the ground truth."""
+    domain = _short(desk)
     path = store_dir / f"{domain}-{agent}-{variant.name}.db"
     for old in store_dir.glob(f"{path.name}*"):
         old.unlink()
@@ -103,7 +126,7 @@ async def measure(
     try:
         with record_flaws() as fired:
             async with _agent_server(domain, agent) as base_url:
-                config = _config(domain, variant, mode, base_url)
+                config = _config(desk, variant, mode, base_url)
                 result = await run(config, scenarios=scenarios, store=store)
         wall = time.perf_counter() - started
         view = read_run_view(store, result.run_id)
@@ -116,6 +139,7 @@ async def measure(
     row = _figures(domain, variant, view, report, fired if agent == "rule" else [])
     if agent != "rule":
         row["flaws_found"] = row["flaws_unwritten"] = row["branch_failed_unexplained"] = None
+        row["failed_unexplained"] = row["flaw_scenarios"] = row["flaw_scenarios_per_100k"] = None
     row["agent"] = agent
     row["agent_tokens_source"] = report.efficiency.agent_tokens_source
     row["wall_s"] = round(wall, 1)
@@ -164,6 +188,13 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
                     unwritten.add(flaw)
     branches = [e for e in view.episodes if e.branch_of is not None]
     branch_failed = [e.episode_id for e in branches if e.episode_id in failed]
+    # Ground truth at scenario grain: a documented flaw shown in a scenario is one finding.
+    flaw_scenarios = {
+        (fired_at[(owner, index)], e.scenario_id)
+        for e in view.episodes if e.episode_id in failed
+        for owner, index in _messages(e) if owner == e.episode_id and (owner, index) in fired_at
+    }  # fmt: skip
+    tokens = eff.agent_tokens
     status = Counter(b.status for b in view.branches)
     played = sum(v for k, v in status.items() if k != "abandoned")
     return {
@@ -181,7 +212,7 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         "failing_scenarios": eff.task_failure_count,
         "flaws_found": sorted(found),
         "flaws_unwritten": sorted(unwritten),
-        "hedged_found": HEDGED in found if fired else None,
+        "hedged_found": HEDGED in found if fired and domain in BUILTIN else None,
         "token_savings": eff.token_savings,
         "shared_prefix": eff.shared_prefix_fraction,
         "shared_prefix_no_head": eff.shared_prefix_fraction_without_head,
@@ -190,6 +221,11 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         "converged_share": status["converged"] / played if played else None,
         "abandoned": status["abandoned"],
         "branch_failed_unexplained": sorted(set(branch_failed) - explained),
+        "failed_unexplained": len(failed - explained) if fired else None,
+        "flaw_scenarios": len(flaw_scenarios) if fired else None,
+        "flaw_scenarios_per_100k": (
+            len(flaw_scenarios) / (tokens / 1e5) if fired and tokens else None
+        ),
         "invalid": report.success.outcomes.get("invalid", 0),
     }
 
@@ -253,67 +289,53 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
-def _scenarios(domain: str, which: str) -> list[Scenario]:
-    every = list(get_domain(domain).scenarios())
-    if which == "all":
-        return every
-    return [s for s in every if not any(t.startswith("flaw:") for t in s.tags)]
-
-
 async def bench_domain(
-    domain: str, args: argparse.Namespace, store_dir: Path
+    desk: Subject, args: argparse.Namespace, store_dir: Path
 ) -> tuple[list[dict], dict]:
-    """Every row of one domain, and its snapshot/restore timings."""
-    scenarios = _scenarios(domain, args.scenarios)
+    """Every row of one desk, and its snapshot/restore timings."""
+    scenarios = scenarios_of(desk, args.scenarios)
     rows = []
     linear = {}
-    for r in args.linear:
-        row = await measure(domain, Variant(name=f"linear-R{r}", rollouts=r, explore={}),
-                            scenarios, args.mode, store_dir, args.agent)  # fmt: skip
+
+    async def row_of(variant: Variant, budget_of: int | None = None) -> dict:
+        row = await measure(desk, variant, scenarios, args.mode, store_dir, args.agent)
+        if budget_of is not None:
+            budget = linear[budget_of]["agent_tokens"]
+            row["budget_of"] = f"linear-R{budget_of}"
+            row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
         rows.append(row)
-        linear[r] = row
         _progress(row)
+        return row
+
+    for r in args.linear:
+        linear[r] = await row_of(Variant(name=f"linear-R{r}", rollouts=r, explore={}))
     for r in args.linear:
         if r == 1 or not args.perturb:
             continue
-        variant = Variant(name=f"perturbed-R{r}", rollouts=r, explore={}, perturb=args.perturb)
-        row = await measure(domain, variant, scenarios, args.mode, store_dir, args.agent)
-        row["budget_of"] = f"linear-R{r}"
-        budget = linear[r]["agent_tokens"]
-        row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
-        rows.append(row)
-        _progress(row)
+        await row_of(Variant(name=f"perturbed-R{r}", rollouts=r, explore={},
+                             perturb=args.perturb), budget_of=r)  # fmt: skip
     big = len(scenarios) * 400  # enough branches: the token budget stops them
     for r in args.linear:
         if r == 1:
             continue
         budget = linear[r]["agent_tokens"]
-        variant = Variant(name=f"branch-eq-R{r}", rollouts=1,
-                          explore={"branches": big, "budget_tokens": budget})  # fmt: skip
-        row = await measure(domain, variant, scenarios, args.mode, store_dir, args.agent)
-        row["budget_of"] = f"linear-R{r}"
-        row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
-        rows.append(row)
-        _progress(row)
-    if not args.quick:
+        explore = {"branches": big, "budget_tokens": budget}
+        # The branches' user varies as the baseline's does (roots and continuations alike):
+        # the paper branches the same stochastic user its linear rollouts play.
+        await row_of(Variant(name=f"branch-eq-R{r}", rollouts=1, explore=explore,
+                             perturb=args.perturb), budget_of=r)  # fmt: skip
+        if args.perturb and args.fixed_user:  # the earlier protocol, kept for comparison
+            await row_of(Variant(name=f"branch-fixed-user-eq-R{r}", rollouts=1,
+                                 explore=explore), budget_of=r)  # fmt: skip
+    if not args.quick or args.ablation:
         ref = 4 if 4 in linear else max(linear)
         budget = linear[ref]["agent_tokens"]
-        ablations = {
-            "ablate-junction-only": {"generator": "same"},
-            "ablate-directed": {"selection": "random"},
-            "ablate-diverse": {},
-            "ablate-no-novelty": {"novelty": False},
-            "ablate-random-junction": {"chooser": "random"},
-        }
-        for name, extra in ablations.items():
+        for name, extra in ABLATIONS.items():
             explore = {"branches": big, "budget_tokens": budget, **extra}
-            variant = Variant(name=name, rollouts=1, explore=explore)
-            row = await measure(domain, variant, scenarios, args.mode, store_dir, args.agent)
-            row["budget_of"] = f"linear-R{ref}"
-            row["tokens_vs_linear"] = row["agent_tokens"] / budget if budget else None
-            rows.append(row)
-            _progress(row)
-    timings = await restore_timings(domain, store_dir) if args.agent == "rule" else {}
+            variant = Variant(name=name, rollouts=1, explore=explore, perturb=args.perturb)
+            await row_of(variant, budget_of=ref)
+    timed = args.agent == "rule" and desk.scenarios is None
+    timings = await restore_timings(_short(desk), store_dir) if timed else {}
     return rows, timings
 
 
@@ -334,7 +356,7 @@ def _fmt(value: object, pct: bool = False) -> str:
 
 def _print(rows: list[dict], timings: dict[str, dict]) -> None:
     head = ("domain", "variant", "eps", "agent tok", "source", "tok/lin", "unique", "new causes",
-            "Uniq/100K", "failed", "Err/100K",
+            "Uniq/100K", "failed", "Err/100K", "flaw×scen", "FS/100K", "no flaw",
             "fail scen", "flaws", "unwritten", "savings", "prefix", "prefix-head",
             "br prefix-head", "overhead", "converged", "sim-fault?")  # fmt: skip
     print("| " + " | ".join(head) + " |")
@@ -344,7 +366,8 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
             r["domain"], r["variant"], str(r["episodes"]), f"{r['agent_tokens']:,}",
             r.get("agent_tokens_source", "proxy"), _fmt(r.get("tokens_vs_linear")),
             str(r["unique_failures"]), str(r["new_causes"]), _fmt(r["unique_per_100k"]),
-            str(r["failed"]), _fmt(r["err_per_100k"]),
+            str(r["failed"]), _fmt(r["err_per_100k"]), _fmt(r["flaw_scenarios"]),
+            _fmt(r["flaw_scenarios_per_100k"]), _fmt(r["failed_unexplained"]),
             str(r["failing_scenarios"]), _fmt(r["flaws_found"]), _fmt(r["flaws_unwritten"]),
             _fmt(r["token_savings"], pct=True), _fmt(r["shared_prefix"], pct=True),
             _fmt(r["shared_prefix_no_head"], pct=True),
@@ -377,11 +400,16 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
 async def main() -> None:
     """Run every asked domain and print the table (also written to benchmarks/results)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--domains", default="shop,school")
+    parser.add_argument("--domains", default="shop,school",
+                        help=f"comma-separated, or 'all': {','.join(desk_names())}")
     parser.add_argument("--scenarios", choices=["unwritten", "all"], default="unwritten")
     parser.add_argument("--linear", default="1,2,4,8")
     parser.add_argument("--mode", default="chat")
     parser.add_argument("--quick", action="store_true", help="no ablation rows")
+    parser.add_argument("--ablation", action="store_true",
+                        help="the ablation rows even with --quick")
+    parser.add_argument("--no-fixed-user", dest="fixed_user", action="store_false",
+                        help="leave out the branch row whose user does not vary (perturb 0)")
     parser.add_argument("--perturb", type=float, default=0.5,
                         help="user.perturb of the perturbed linear baseline (0: no such rows)")
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: a temp folder)")
@@ -394,20 +422,24 @@ async def main() -> None:
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-divert-"))
     rows: list[dict] = []
     timings: dict[str, dict] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        for domain in args.domains.split(","):
-            domain_rows, timings[domain] = await bench_domain(domain, args, folder)
-            rows += domain_rows
-    _print(rows, timings)
     # Outside the repo by default: a benchmark run must not leave files in the work tree.
     out = args.out or Path(tempfile.mkdtemp(prefix="vistasim-divert-results-"))
     out.mkdir(parents=True, exist_ok=True)
-    name = f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
-    (out / name).write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
-    print(f"figures: {out / name}", file=sys.stderr)
-
+    figures = out / f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        names = desk_names() if args.domains == "all" else args.domains.split(",")
+        desks = [desk_named(name) for name in names]  # every name checked before any run
+        for desk in desks:
+            if args.agent == "model" and desk.scenarios is not None:
+                parser.error(f"--agent model: {_short(desk)} has no rule agent to serve")
+            domain_rows, timings[_short(desk)] = await bench_domain(desk, args, folder)
+            rows += domain_rows
+            # Written after every desk: a desk that stops the run loses only its own rows.
+            figures.write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
+    _print(rows, timings)
+    print(f"figures: {figures}", file=sys.stderr)
 
 if __name__ == "__main__":
     anyio.run(main)

@@ -316,9 +316,10 @@ class ExploreSpec(_Section):
     """Keep the candidate least cosine-similar to the original, or one at random (ablation)."""
     novelty: bool = True
     """Seek what was not tried and has not failed yet: junctions and operations tried less in
-    the scenario, operations that re-found a known cause ranked down, candidates far from
-    siblings and from actions that failed for a known cause. `false`: the paper's method alone
-    (heuristic junction, argmin cosine to the original)."""
+    the scenario, or that re-found a known cause or found nothing in the run, weighted down;
+    cheaper (later) junctions first among equals; the candidate drawn by its operation's weight
+    and its distance from siblings and from actions that failed for a known cause. `false`: the
+    paper's method alone (heuristic junction, argmin cosine to the original)."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)

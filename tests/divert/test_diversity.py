@@ -91,3 +91,35 @@ async def test_wordllama_finds_a_paraphrase_closer_than_an_unrelated_sentence():
     assert selection.index == 1
     assert selection.cosines[0] > selection.cosines[1]
     assert selection.embedder.startswith("wordllama/")
+
+
+async def test_novelty_draws_by_operation_weight_and_away_from_failures_not_from_the_original():
+    import random
+    from collections import Counter
+
+    from vistasim.divert import Candidate, NoveltySelector
+
+    selector = NoveltySelector(FixedEmbedder())
+    close = Candidate(text="close", source="correct:id")
+    far = Candidate(text="far", source="withhold")
+
+    async def draws(**kwargs):
+        rng = random.Random(0)
+        picks = [(await selector.select("original", [close, far], rng=rng, **kwargs)).index
+                 for _ in range(400)]  # fmt: skip
+        return Counter(picks)
+
+    even = await draws(weights=[1.0, 1.0])
+    assert 150 < even[0] < 250  # wording far from the original is no reason to prefer it
+    spent = await draws(weights=[1.0, 0.25])
+    assert spent[0] > 3 * spent[1]  # an operation the run has spent is drawn less
+    avoided = await draws(avoid=["far"], weights=[1.0, 1.0])
+    assert avoided[0] > 5 * avoided[1]  # "far" already failed for a known cause
+    first = await selector.select(
+        "original", [close, far], rng=random.Random(0), weights=[1.0, 1.0]
+    )
+    assert first.cosines == pytest.approx((0.8, 0.0))  # the record keeps cosines to the original
+    again = await selector.select(
+        "original", [close, far], rng=random.Random(0), weights=[1.0, 1.0]
+    )
+    assert again.index == first.index  # seeded: a resumed run draws the same

@@ -202,7 +202,7 @@ async def test_a_queued_branch_resumes_at_its_fork_with_its_injected_action():
 
 async def test_explore_branches_every_scenario_and_records_candidates_with_cosines():
     store = open_store(":memory:")
-    config = _domain_config("shop", "chat", branches=2)
+    config = _domain_config("shop", "chat", branches=2, novelty=False)  # the paper's argmin
     scenarios = list(get_domain("shop").scenarios())[:4]
     result = await run(config, scenarios=scenarios, store=store)
     branches = store.list_branches(result.run_id)
@@ -213,6 +213,19 @@ async def test_explore_branches_every_scenario_and_records_candidates_with_cosin
         assert all(c is not None for c in cosines)
         assert branch.chosen == cosines.index(min(cosines))  # argmin: the least similar
         assert branch.embedder and branch.embedder.startswith("wordllama")
+        assert branch.candidates[branch.chosen].action == branch.injected["action"]
+    assert result.episodes == len(scenarios) + len(played)
+
+
+async def test_novelty_plays_a_recorded_candidate_and_keeps_every_cosine():
+    store = open_store(":memory:")
+    config = _domain_config("shop", "chat", branches=2)
+    scenarios = list(get_domain("shop").scenarios())[:4]
+    result = await run(config, scenarios=scenarios, store=store)
+    played = [b for b in store.list_branches(result.run_id) if b.status != "abandoned"]
+    assert len(played) >= 6
+    for branch in played:
+        assert all(c.cosine is not None for c in branch.candidates)
         assert branch.candidates[branch.chosen].action == branch.injected["action"]
     assert result.episodes == len(scenarios) + len(played)
 

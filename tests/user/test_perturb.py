@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vistasim.cli.run import overrides
 from vistasim.scenario import AgendaItem, Persona, Scenario
-from vistasim.user import AgendaPolicy, perturbed
+from vistasim.user import AgendaPolicy, perturbed, redrawn
 
 
 def _state():
@@ -49,3 +49,35 @@ def test_the_flag_sets_user_perturb():
     flags = {k: None for k in ("rollouts", "concurrency", "max_turns", "mode", "seed", "policy")}
     layer = overrides((), {**flags, "select": (), "tags": (), "perturb": 0.3})
     assert layer["user"]["perturb"] == 0.3
+
+
+def test_a_branch_redraws_the_subgoals_still_to_come_with_its_own_seed():
+    root, drawn = perturbed(_state(), 1.0, seed=1)
+    later = [d for d in drawn if d["subgoal"] == 1]
+    assert later, "the draw gave the second sub-goal an operation"
+    draws = set()
+    for seed in range(12):
+        after, redraw = redrawn(root, 1.0, seed=seed, earlier=drawn)
+        assert after["seed"] == seed  # the user's wording is seeded per branch from here on
+        assert after["stack"][0] == root["stack"][0]  # the current sub-goal keeps its prefix
+        assert [d["subgoal"] for d in redraw] == [1]
+        # Only the new draw is on the sub-goal still to come: the parent's is gone.
+        assert len(after["stack"][1]["behaviours"]) == 1
+        assert after["stack"][1]["behaviours"][0]["op"] == redraw[0]["behaviour"]["op"]
+        draws.add(str(redraw))
+    assert len(draws) > 1, "branches must be able to vary differently"
+    assert redrawn(root, 1.0, seed=4, earlier=drawn) == redrawn(root, 1.0, seed=4, earlier=drawn)
+
+
+def test_a_redraw_at_zero_only_takes_the_parents_draw_away():
+    root, drawn = perturbed(_state(), 1.0, seed=1)
+    after, redraw = redrawn(root, 0.0, seed=9, earlier=drawn)
+    assert redraw == []
+    assert after["stack"][1]["behaviours"] == []
+    assert after["stack"][0] == root["stack"][0]
+
+
+def test_a_redraw_after_the_last_subgoal_only_reseeds():
+    done = {**_state(), "stack": []}
+    after, redraw = redrawn(done, 1.0, seed=7)
+    assert redraw == [] and after["stack"] == [] and after["seed"] == 7

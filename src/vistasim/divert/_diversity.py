@@ -109,11 +109,16 @@ class MostDiverse:
 
 
 class NoveltySelector:
-    """The candidate most novel and most distant from what was already tried or failed.
+    """A candidate drawn in proportion to its novelty: untried operations, away from failures.
 
-    Score = the candidate's operation weight (`Memory.op_weights`) times its distance, 1 - the
-    highest cosine to the original, its siblings and the actions that failed for a known cause
-    (`avoid`). Ties go to the first. The cosines to the original are kept for the record.
+    A candidate's chance is its operation's weight (`Memory.op_weights`: how little the run has
+    spent that operation, here and on known causes) times its distance, 1 - the highest cosine,
+    from its siblings and the actions that already failed for a known cause (`avoid`); never
+    below a twentieth of its weight, so no candidate is ruled out by wording alone. The distance
+    from the original is *not* a reason to prefer a candidate: the least similar wording is
+    most often a refusal or a withheld fact, and always preferring it plays the same operation
+    everywhere (in the shop ablation of benchmarks/divert.py it found a third of the distinct
+    failures a uniform draw found). The cosines to the original are kept for the record.
     """
 
     name = "novelty"
@@ -130,7 +135,7 @@ class NoveltySelector:
         avoid: Sequence[str] = (),
         weights: Sequence[float] = (),
     ) -> Selection:
-        """Rank by weight x distance (see the class)."""
+        """Draw with `rng`, in proportion to weight x distance (see the class)."""
         if not candidates:
             raise ValueError("a selection needs at least one candidate")
         others = [original, *avoid]
@@ -138,12 +143,12 @@ class NoveltySelector:
         near = vectors[len(others) :] @ vectors[: len(others)].T
         cosines = tuple(float(c) for c in near[:, 0])
         weight = list(weights) or [1.0] * len(candidates)
-        scores = [w * (1 - float(row.max())) for w, row in zip(weight, near, strict=True)]
-        index = max(range(len(scores)), key=lambda i: scores[i])
+        away = [1 - float(row[1:].max()) if len(others) > 1 else 1.0 for row in near]
+        chances = [w * max(0.05, d) for w, d in zip(weight, away, strict=True)]
+        index = rng.choices(range(len(candidates)), weights=chances)[0]
         reason = (
-            f"most novel: operation weight {weight[index]:.2f} x distance "
-            f"{1 - float(near[index].max()):.2f} from the original and {len(avoid)} action(s) "
-            "already tried or failed"
+            f"drawn by novelty: operation weight {weight[index]:.2f} x distance {away[index]:.2f} "
+            f"from {len(avoid)} action(s) already tried or failed"
         )
         return Selection(index=index, cosines=cosines, embedder=self.embedder.name, reason=reason)
 

@@ -149,15 +149,21 @@ class HeuristicChooser:
         exclude: Collection[int] = (),
         used: Mapping[str, int] | None = None,
         weights: Mapping[str, float] | None = None,
+        turn_weights: Mapping[int, float] | None = None,
     ) -> Junction | None:
-        """Score every allowed turn by its cue and pick a best one (None if none is allowed)."""
+        """Score every allowed turn by its cue and pick a best one (None if none is allowed).
+
+        `turn_weights` (turn index -> factor) multiplies a turn's score too (novelty: cheaper
+        junctions first).
+        """
         uses = used or {}
+        per_turn = turn_weights or {}
         scored = []
         for turn in _allowed(turns, exclude):
             score, rationale = _score(turn)
             cue = cue_label(rationale)
             factor = weights.get(cue, 1.0) if weights is not None else 1 / (1 + uses.get(cue, 0))
-            scored.append((score * factor, rationale, turn))
+            scored.append((score * factor * per_turn.get(turn.index, 1.0), rationale, turn))
         if not scored:
             return None
         best = max(score for score, _, _ in scored)

@@ -11,11 +11,14 @@ what came of it, and every choice reads it:
   re-found a known cause (a failure whose cause an earlier episode already showed);
 - per scenario, the actions of branches that failed for a known cause.
 
-A junction kind's weight is 1 / (1 + uses in the scenario + re-finds in the run), an operation's
-likewise for its (junction kind, operation) and the operation's re-finds; a candidate is scored
-by its operation's weight times its distance (1 - the highest cosine) from the original, its
-siblings and those failed actions. A branch that finds a new cause adds to no penalty. The memory
-is plain JSON, stored with the run, so a resumed run explores exactly as an uninterrupted one.
+A junction kind's weight is 1 / (1 + uses in the scenario + re-finds in the run + a quarter of
+its branches in the run that did not fail), an operation's likewise for its (junction kind,
+operation) and the operation's re-finds and barren plays. A candidate is drawn in proportion to
+its operation's weight times its distance from its siblings and those failed actions
+(`NoveltySelector`); among junctions of equal weight a cheaper (later) one comes first.
+A branch that finds a new cause adds to no penalty. Scenarios whose branches re-found known
+causes wait behind the others. The memory is plain JSON, stored with the run, so a resumed run
+explores exactly as an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ __all__ = ["BranchResult", "Memory"]
 
 REFIND_PENALTY = 1.0
 """How much one re-find of a known cause weighs against an operation, as one more use does."""
+BARREN_PENALTY = 0.25
+"""How much one branch that failed for no cause at all weighs against its junction kind and
+operation: a little, as it says less than a re-find (the next scenario may differ)."""
 _MAX_AVOID = 12
 """Failed actions remembered per scenario (the latest): enough to steer, cheap to embed."""
 
@@ -65,6 +71,12 @@ class Memory(BaseModel):
     """Operation -> branches playing it that re-found a known cause (whole run)."""
     failed_texts: dict[str, list[str]] = {}
     """Scenario -> actions of its branches that failed for a known cause (latest last)."""
+    cue_barren: dict[str, int] = {}
+    """Junction kind -> branches at such a junction that did not fail (whole run)."""
+    op_barren: dict[str, int] = {}
+    """Operation -> branches playing it that did not fail (whole run)."""
+    scenario_refinds: dict[str, int] = {}
+    """Scenario -> its branches that re-found a known cause."""
 
     def know(self, causes: Iterable[str]) -> None:
         """Learn causes found without a branch (linear rollouts): they count as known."""
@@ -79,7 +91,11 @@ class Memory(BaseModel):
         _bump(self.op_uses.setdefault(scenario, {}), f"{result.cue}|{result.operation}")
         new = [c for c in result.causes if c not in self.causes]
         self.know(result.causes)
-        if result.causes and not new:
+        if not result.causes:
+            _bump(self.cue_barren, result.cue)
+            _bump(self.op_barren, result.operation)
+        elif not new:
+            _bump(self.scenario_refinds, scenario)
             _bump(self.cue_refinds, result.cue)
             _bump(self.op_refinds, result.operation)
             texts = self.failed_texts.setdefault(scenario, [])
@@ -91,17 +107,26 @@ class Memory(BaseModel):
         """The novelty of each junction kind in a scenario: 1 when never branched there."""
         uses = self.cue_uses.get(scenario_id, {})
         return {
-            cue: 1 / (1 + uses.get(cue, 0) + REFIND_PENALTY * self.cue_refinds.get(cue, 0))
+            cue: 1 / (1 + uses.get(cue, 0) + self._spent(self.cue_refinds, self.cue_barren, cue))
             for cue in cues
         }
+
+    def scenario_rank(self, scenario_id: str) -> float:
+        """How far back a scenario waits for its next branch: its re-finds of known causes."""
+        return REFIND_PENALTY * self.scenario_refinds.get(scenario_id, 0)
 
     def op_weights(self, scenario_id: str, cue: str, operations: Sequence[str]) -> list[float]:
         """The novelty of each operation at a junction of kind `cue`, in the order given."""
         uses = self.op_uses.get(scenario_id, {})
         return [
-            1 / (1 + uses.get(f"{cue}|{op}", 0) + REFIND_PENALTY * self.op_refinds.get(op, 0))
+            1 / (1 + uses.get(f"{cue}|{op}", 0) + self._spent(self.op_refinds, self.op_barren, op))
             for op in operations
         ]
+
+    @staticmethod
+    def _spent(refinds: dict[str, int], barren: dict[str, int], key: str) -> float:
+        """What the run's branches say against `key`: re-finds, and a little per barren one."""
+        return REFIND_PENALTY * refinds.get(key, 0) + BARREN_PENALTY * barren.get(key, 0)
 
     def avoid(self, scenario_id: str) -> list[str]:
         """Actions of the scenario's branches that failed for a cause already known."""

@@ -79,11 +79,15 @@ class BranchPolicy:
         exclude: Collection[int],
         memory: Memory,
         cue_uses: Mapping[str, int],
+        costs: Mapping[int, int] | None = None,
     ) -> Junction | None:
         """Pick the turn to branch at (None: no allowed turn is left).
 
         `cue_uses`: branches made so far in the scenario per junction kind (the heuristic's own
-        decay, without novelty).
+        decay, without novelty). `costs` (turn -> agent tokens the parent
+        spent after it; with novelty): a later junction shares a longer prefix, so a branch
+        there costs less, and its score rises by the square root of how much cheaper it is
+        than the trajectory's average junction (at most twice, at least half).
         """
         if not isinstance(self.chooser, HeuristicChooser):
             return await self.chooser.choose(turns, rng=rng, exclude=exclude)
@@ -91,7 +95,9 @@ class BranchPolicy:
             return await self.chooser.choose(turns, rng=rng, exclude=exclude, used=cue_uses)
         cues = {junction_kind(t) for t in turns}
         weights = memory.cue_weights(scenario_id, cues)
-        return await self.chooser.choose(turns, rng=rng, exclude=exclude, weights=weights)
+        return await self.chooser.choose(
+            turns, rng=rng, exclude=exclude, weights=weights, turn_weights=_cheapness(costs)
+        )
 
     async def choose(
         self,
@@ -129,6 +135,14 @@ class BranchPolicy:
             return rng.sample(made, self.k)
         order = sorted(range(len(made)), key=lambda i: (-weights[i], rng.random()))
         return [made[i] for i in sorted(order[: self.k])]
+
+
+def _cheapness(costs: Mapping[int, int] | None) -> dict[int, float] | None:
+    """Per turn, sqrt(average cost / its cost), within [0.5, 2] (see `BranchPolicy.junction`)."""
+    if not costs:
+        return None
+    mean = sum(costs.values()) / len(costs)
+    return {t: min(2.0, max(0.5, (mean / max(c, 1)) ** 0.5)) for t, c in costs.items()}
 
 
 def build_policy(

@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pydantic import JsonValue
+
 from vistasim.divert import (
     BranchPolicy,
     CandidateContext,
@@ -28,7 +30,7 @@ from vistasim.divert import (
 from vistasim.errors import BrowserError, EnvError, StoreError
 from vistasim.events import Snapshot
 from vistasim.explore._episode import Episode, view_of
-from vistasim.explore._junctions import junctions, state_after
+from vistasim.explore._junctions import junctions, state_after, tokens_after
 from vistasim.explore._resume import look_at, record_held, restore
 from vistasim.explore._runner import Runner, guarded, open_episode, play_from
 from vistasim.explore._state import EpisodeState
@@ -43,6 +45,7 @@ from vistasim.user import (
     action_from_json,
     action_json,
     describe_action,
+    redrawn,
 )
 
 __all__ = ["Grown", "grow_branch"]
@@ -120,6 +123,7 @@ class _Grower:
                 exclude=self._excluded(),
                 memory=self.memory,
                 cue_uses=Counter(cue_label(b.rationale) for b in kin),
+                costs={t.index: tokens_after(self.path, snap) for t, snap, _ in self.located},
             )
         self.calls += calls
         if junction is None:
@@ -234,6 +238,7 @@ class _Grower:
         chosen = choice.chosen
         action = chosen.action or {"kind": "say", "text": chosen.text}
         user_state = chosen.user_state if chosen.user_state is not None else state.user_state
+        user_state, drawn = self._varied(ep, user_state)
         cosines = choice.selection.cosines
         plan = self.run.db.create_branch(
             self.run.run_id,
@@ -252,12 +257,35 @@ class _Grower:
         )  # fmt: skip
         assert plan is not None  # not abandoned: the branch has an episode
         self.run.db.record_calls(self.run.run_id, plan.episode_id, self.calls)
+        if drawn:
+            self.run.db.set_perturbations(plan.episode_id, drawn)
         ep.plan = plan
         state = record_held(ep, state)  # the replay's note is the branch's, not its parent's
         ep.first_action = (action_from_json(action), user_state)
         self.run.db.set_branch_status(plan.episode_id, "playing")
         reason = await guarded(self.run, plan, lambda: play_from(self.run, ep, state, None))
         return Grown(plan=plan, reason=reason, recorded=True)
+
+    def _varied(
+        self, ep: Episode, user_state: JsonValue
+    ) -> tuple[JsonValue, list[dict[str, JsonValue]]]:
+        """Under `user.perturb`, the branch's user varies again after the junction.
+
+        The DIVERT paper branches a stochastic user: roots and continuations are played by the
+        same varying user as the linear baseline. So the sub-goals still to come are drawn again
+        with a seed of the branch's own (recorded with the branch, so a resume plays it again).
+        """
+        perturb = self.run.settings.perturb
+        if not perturb or not isinstance(self.run.parts.policy, AgendaPolicy):
+            return user_state, []
+        return redrawn(
+            user_state,
+            perturb,
+            seed=self.rng.getrandbits(32),
+            earlier=self.parent.perturbations,
+            pool=value_pool(ep.env, ep.scenario),
+            today=today_for(ep.env, ep.scenario),
+        )
 
     def abandon(self, site: _Site, why: str) -> None:
         """Record a branch that is not played, with why."""

@@ -116,9 +116,12 @@ class Explorer:
         order = list(self.run.roots)
         short = [s for s in order if s not in self.state.stopped]
         made = {s: self._made(s) for s in short}
+        memory = self.state.memory
+        # With novelty, a scenario whose branches keep re-finding known causes waits its turn.
+        rank = {s: memory.scenario_rank(s) if self.spec.novelty else 0.0 for s in short}
         short = sorted(
             (s for s in short if made[s] < self.spec.branches),
-            key=lambda s: (made[s], order.index(s)),
+            key=lambda s: (made[s] + rank[s], order.index(s)),
         )[: self.run.settings.concurrency]
         admitted = short[: self._affordable(len(short))]
         if short and not admitted:

@@ -18,7 +18,7 @@ from vistasim.events import AgentReply, ApiCall, Snapshot, Stop, ToolCall, UserM
 from vistasim.store import StoredEvent
 from vistasim.user import Action, action_of_event
 
-__all__ = ["continuation", "junctions", "state_after"]
+__all__ = ["continuation", "junctions", "state_after", "tokens_after"]
 
 _LOOPBACK_PORT = re.compile(r"(127\.0\.0\.1|localhost):\d+")
 
@@ -43,6 +43,17 @@ def junctions(path: Sequence[StoredEvent]) -> list[tuple[UserTurn, StoredEvent, 
             turn = UserTurn(index=event.turn, kind=kind, text=text, before=before)
             found.append((turn, stored, action))
     return found
+
+
+def tokens_after(path: Sequence[StoredEvent], snapshot: StoredEvent) -> int:
+    """Agent tokens the path spent after `snapshot`: about what a branch there would cost."""
+    start = path.index(snapshot)
+    return sum(
+        d.input_tokens + d.output_tokens
+        for stored in path[start:]
+        if isinstance(stored.event, AgentReply)
+        for d in stored.event.requests
+    )
 
 
 def _describe_event(event: object) -> tuple[str | None, str]:

@@ -15,6 +15,7 @@ from vistasim.user._agenda_ops import (
     describe_action,
     operations_for,
     perturbed,
+    redrawn,
 )
 from vistasim.user._agenda_turn import LOST
 from vistasim.user._llm import LLMUserPolicy
@@ -85,6 +86,7 @@ __all__ = [
     "other_value",
     "perturbed",
     "prompt_hash",
+    "redrawn",
     "script_json",
     "validate_reply",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 
@@ -38,6 +38,7 @@ __all__ = [
     "describe_action",
     "operations_for",
     "perturbed",
+    "redrawn",
 ]
 
 OPERATIONS: tuple[BehaviourOp, ...] = (
@@ -170,8 +171,57 @@ def perturbed(
     """
     current = AgendaState.model_validate(state)
     rng = random.Random(f"{seed}:perturb")
+    current, drawn = _draw(current, range(len(current.stack)), probability, rng, pool, today)
+    return current.model_dump(mode="json"), drawn
+
+
+def redrawn(
+    state: JsonValue,
+    probability: float,
+    *,
+    seed: int,
+    earlier: Sequence[Mapping[str, object]] = (),
+    pool: ValuePool | None = None,
+    today: date | None = None,
+) -> tuple[JsonValue, list[dict[str, JsonValue]]]:
+    """A branch's user, varying again from its junction on, as a stochastic user would.
+
+    The sub-goals not begun yet lose what the parent's draw gave them (`earlier`: the parent's
+    recorded perturbations) and are drawn again with the branch's own `seed`, which also seeds
+    the user's wording from here on. The current sub-goal keeps its played prefix. Returns the
+    state and the new draw (`subgoal` counts from the current sub-goal).
+    """
+    current = AgendaState.model_validate(state)
+    if not current.stack:  # every sub-goal is done (the branch's action ends the episode)
+        return current.model_copy(update={"seed": seed}).model_dump(mode="json"), []
+    stack = [current.stack[0], *(_without(e, earlier) for e in current.stack[1:])]
+    current = current.model_copy(update={"stack": stack, "seed": seed})
+    rng = random.Random(f"{seed}:perturb")
+    current, drawn = _draw(current, range(1, len(stack)), probability, rng, pool, today)
+    return current.model_dump(mode="json"), drawn
+
+
+def _without(entry: AgendaEntry, earlier: Sequence[Mapping[str, object]]) -> AgendaEntry:
+    """A sub-goal without the behaviours an earlier draw gave it (the scenario's stay)."""
+    gone = [d.get("behaviour") for d in earlier if d.get("intent") == entry.intent]
+    kept = [
+        b for b in entry.behaviours
+        if b.model_dump(mode="json", exclude_defaults=True) not in gone
+    ]  # fmt: skip
+    return entry.model_copy(update={"behaviours": kept})
+
+
+def _draw(
+    current: AgendaState,
+    indices: Iterable[int],
+    probability: float,
+    rng: random.Random,
+    pool: ValuePool | None,
+    today: date | None,
+) -> tuple[AgendaState, list[dict[str, JsonValue]]]:
     drawn: list[dict[str, JsonValue]] = []
-    for index, entry in enumerate(current.stack):
+    for index in indices:
+        entry = current.stack[index]
         if rng.random() >= probability:
             continue
         options = operations_for(entry, more=index + 1 < len(current.stack), pool=pool, today=today)
@@ -185,7 +235,7 @@ def perturbed(
         behaviour = operation.behaviour.model_dump(mode="json", exclude_defaults=True)
         drawn.append({"subgoal": index, "intent": entry.intent, "operation": operation.source,
                       "behaviour": behaviour})  # fmt: skip
-    return current.model_dump(mode="json"), drawn
+    return current, drawn
 
 
 def _with_behaviour(state: AgendaState, index: int, behaviour: Behaviour) -> AgendaState:
