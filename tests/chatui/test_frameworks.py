@@ -55,8 +55,10 @@ def vistasim(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def write_config(folder: Path, url: str, widget: str = "", *, rollouts: int = 1) -> None:
-    (folder / "scenarios.yaml").write_text(SCENARIO, encoding="utf-8")
+def write_config(
+    folder: Path, url: str, widget: str = "", *, rollouts: int = 1, scenarios: str = SCENARIO
+) -> None:
+    (folder / "scenarios.yaml").write_text(scenarios, encoding="utf-8")
     config = (
         f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\nrollouts = {rollouts}\n\n'
         f'[web]\nstart_url = "{url}"\n'
@@ -187,6 +189,20 @@ def test_a_reply_no_selector_marks_as_the_agents_errors_the_episode_not_the_agen
     assert detail.startswith("the reply could not be read: set [web.widget] agent_message"), detail
     assert ASK in detail  # the reply it saw but could not attribute
     assert success(view).episodes == {episode.episode_id: "errored"}
+
+
+@pytest.mark.parametrize("app", ["mesop"], indirect=True)
+def test_a_reply_read_whole_that_misses_the_goal_is_the_agents_failure(app, tmp_path):
+    # W1001 is still being processed: a reply read through Mesop's bubbles, and judged, says so.
+    _, url = app
+    write_config(tmp_path, url, scenarios=SCENARIO.replace("W1002", "W1001"))
+    result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    view = only_run(tmp_path / "v.db")
+    assert verdicts(view) == [("goal_met", "failed")]
+    [episode] = view.episodes
+    replies = [e.event.text for e in episode.events if isinstance(e.event, AgentReply)]
+    assert replies == [ASK, full_reply("W1001", [])]
 
 
 def inspect_reply(url: str, message: str, cwd: Path) -> str:
