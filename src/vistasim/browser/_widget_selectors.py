@@ -178,7 +178,8 @@ FRAMEWORK_WIDGETS: Mapping[WidgetFramework, WidgetSelectors] = {
     ),
     # Mesop's `mesop.labs.chat` draws Angular Material parts in `[mesop-box]` boxes. Its bubbles
     # carry no role, class or author mark: a bubble's row aligns it to the end (the user's) or
-    # the start (the bot's) by inline style, and the send button is disabled while a reply runs.
+    # the start (the bot's) by inline style. While a reply streams, Mesop's shell shows a progress
+    # bar and the chat's send button is disabled.
     "mesop": WidgetSelectors(
         input=_MESOP_INPUT,
         send=_MESOP_SEND,
@@ -186,7 +187,10 @@ FRAMEWORK_WIDGETS: Mapping[WidgetFramework, WidgetSelectors] = {
         agent_message=_MESOP_BUBBLE.format("start"),
         open_button=None,
         container=None,
-        busy=_MESOP_SEND.replace("button", "button:disabled"),
+        busy=(  # the shell's progress bar shows while the server runs an event handler
+            "mesop-shell [data-testid=connection-progress-bar], "
+            + _MESOP_SEND.replace("button", "button:disabled")
+        ),
     ),
     # Open WebUI (0.6): a ProseMirror `#chat-input`, a send button only while there is text,
     # each message's text in `.chat-user` / `.chat-assistant` under `#messages-container`.
