@@ -181,15 +181,15 @@ class UserSpec(_Section):
 class WidgetSpec(_Section):
     """The product's chat widget. Unset selectors come from the framework found on the page.
 
-    `framework = "auto"` probes the page: Gradio, Streamlit, Chainlit, Shiny, Panel and NiceGUI
-    pages are recognized by their own markers, other pages by common chat markup (`generic`) or an
-    ARIA `role=log` with a textbox (`aria`). Selectors set here replace that framework's;
-    `vistasim web inspect URL` shows what each one finds.
+    `framework = "auto"` probes the page: Gradio, Streamlit, Chainlit, Shiny, Panel, NiceGUI,
+    Mesop and Open WebUI pages are recognized by their own markers, other pages by common chat
+    markup (`generic`) or an ARIA `role=log` with a textbox (`aria`). Selectors set here replace
+    that framework's; `vistasim web inspect URL` shows what each one finds.
     """
 
     framework: Literal[
-        "auto", "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui",
-        "generic", "aria",
+        "auto", "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "mesop",
+        "openwebui", "generic", "aria",
     ] = "auto"
     """Whose selectors to start from; `auto` finds out from the page."""
     input: str | None = None

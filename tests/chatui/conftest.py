@@ -1,4 +1,5 @@
-"""Real chat apps built with Gradio, Streamlit and Chainlit, each served on a free loopback port.
+"""Real chat apps built with Gradio, Streamlit, Chainlit, Shiny, Panel, NiceGUI and Mesop (and a
+page with Open WebUI's markup), each served on a free loopback port.
 
 Each framework runs the same rule bot (`apps/rules.py`) in its own process, started once per test
 module and killed at teardown (`apps/launch.py`). Tests skip, with the reason, when the framework

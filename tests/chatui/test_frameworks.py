@@ -1,11 +1,12 @@
-"""A product's chat page built with Gradio, Streamlit, Chainlit, Shiny, Panel or NiceGUI, or with
-Open WebUI's markup, reached with no selectors.
+"""A product's chat page built with Gradio, Streamlit, Chainlit, Shiny, Panel, NiceGUI or Mesop,
+or with Open WebUI's markup, reached with no selectors.
 
 Each app runs the same rule bot: it asks for the order number, then reports the status in three
 parts streamed with one-second pauses. A config of `[web] start_url` and scenarios alone runs in
 `ui` mode against it, with the offline agenda user. Panel draws its chat in shadow roots and
 marks messages only by their author; Shiny's `ui.Chat` and NiceGUI's Quasar widgets have markup
-of their own. A reply vistasim cannot read ends the episode errored, never failed.
+of their own; Mesop's bubbles differ only by their inline alignment. A reply vistasim cannot read
+ends the episode errored, never failed.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def vistasim(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def write_config(folder: Path, url: str, widget: str = "", *, rollouts: int = 1) -> None:
-    (folder / "scenarios.yaml").write_text(SCENARIO, encoding="utf-8")
+def write_config(
+    folder: Path, url: str, widget: str = "", *, rollouts: int = 1, scenarios: str = SCENARIO
+) -> None:
+    (folder / "scenarios.yaml").write_text(scenarios, encoding="utf-8")
     config = (
         f'[run]\nscenarios = "scenarios.yaml"\nmode = "ui"\nrollouts = {rollouts}\n\n'
         f'[web]\nstart_url = "{url}"\n'
@@ -188,19 +191,52 @@ def test_a_reply_no_selector_marks_as_the_agents_errors_the_episode_not_the_agen
     assert success(view).episodes == {episode.episode_id: "errored"}
 
 
+@pytest.mark.parametrize("app", ["mesop"], indirect=True)
+def test_a_reply_read_whole_that_misses_the_goal_is_the_agents_failure(app, tmp_path):
+    # W1001 is still being processed: a reply read through Mesop's bubbles, and judged, says so.
+    _, url = app
+    write_config(tmp_path, url, scenarios=SCENARIO.replace("W1002", "W1001"))
+    result = vistasim("run", "vistasim.toml", "--store", str(tmp_path / "v.db"), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    view = only_run(tmp_path / "v.db")
+    assert verdicts(view) == [("goal_met", "failed")]
+    [episode] = view.episodes
+    replies = [e.event.text for e in episode.events if isinstance(e.event, AgentReply)]
+    assert replies == [ASK, full_reply("W1001", [])]
+
+
+def inspect_reply(url: str, message: str, cwd: Path) -> str:
+    """What `vistasim web inspect URL --message MESSAGE` prints (it must succeed)."""
+    result = vistasim("web", "inspect", url, "--message", message, cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 @pytest.mark.parametrize("app", ["panel"], indirect=True)
 def test_web_inspect_prints_the_parts_found_and_the_selectors_to_paste(app, tmp_path):
     _, url = app
-    asked = "Is order W1002 on its way?"
-    result = vistasim("web", "inspect", url, "--message", asked, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    out = inspect_reply(url, "Is order W1002 on its way?", tmp_path)
     assert "widget: panel" in out
     assert "  input: 1 visible of 1 (.chat-interface-input-widget textarea" in out
     assert f"reply: {full_reply('W1002', [])}" in out
     assert "  agent: " + full_reply("W1002", []) in out
     pasted = out.split("paste into vistasim.toml:")[1]
     assert '[web.widget]\nframework = "panel"\n' in pasted and 'author = ".name"' in pasted
+
+
+@pytest.mark.parametrize("app", ["mesop"], indirect=True)
+def test_web_inspect_tells_mesop_bubbles_apart_by_their_alignment_alone(app, tmp_path):
+    # mesop.labs.chat gives a bubble no role, class or author: only its row's inline style
+    # aligns the user's to the end and the bot's to the start.
+    _, url = app
+    asked = "Where is order W1001?"
+    out = inspect_reply(url, asked, tmp_path)
+    assert "widget: mesop" in out
+    assert "  send: 1 visible of 1 (" in out  # the send button, not the theme toggle beside it
+    transcript = out.split("transcript:\n")[1].split("reply:")[0].splitlines()
+    assert transcript == [f"  user: {asked}", "  agent: " + full_reply(asked, [])]
+    assert f"reply: {full_reply(asked, [])}" in out
+    assert '[web.widget]\nframework = "mesop"\n' in out.split("paste into vistasim.toml:")[1]
 
 
 def test_web_inspect_of_something_that_is_not_a_url_is_one_line_and_exit_2(tmp_path):

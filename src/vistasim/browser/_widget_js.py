@@ -154,7 +154,8 @@ POLL_JS = (
 
 # Page-side markers of each framework, present as soon as its page script runs (before its chat
 # parts render): Gradio's config and element, Streamlit's app test id, Chainlit's composer,
-# Shiny's chat element, Panel's Bokeh models, NiceGUI's layout, Open WebUI's app meta.
+# Shiny's chat element, Panel's Bokeh models, NiceGUI's layout, Mesop's app element (served or in
+# its editor), Open WebUI's app meta.
 PROBE_JS = (
     "(candidates) => {"
     + _DOM_FN
@@ -170,6 +171,7 @@ PROBE_JS = (
   else if (has("shiny-chat-container") || window.Shiny) marker = "shiny";
   else if (window.Bokeh && has("[class*=bk-panel-models]")) marker = "panel";
   else if (has(".nicegui-layout, .nicegui-content")) marker = "nicegui";
+  else if (has("mesop-app, mesop-editor-app")) marker = "mesop";
   else if (has("meta[name=apple-mobile-web-app-title][content='Open WebUI' i]")) {
     marker = "openwebui";
   }

@@ -23,13 +23,13 @@ __all__ = [
 ]
 
 WidgetFramework = Literal[
-    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui", "generic",
-    "aria",
+    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "mesop", "openwebui",
+    "generic", "aria",
 ]
 """Who drew a chat widget: a Python chat framework, common chat markup, or plain ARIA roles."""
 
 MARKED_FRAMEWORKS: tuple[WidgetFramework, ...] = (
-    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui"
+    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "mesop", "openwebui"
 )  # fmt: skip
 """Frameworks recognised by their own markers on the page (the others are tried on any page)."""
 
@@ -101,6 +101,13 @@ class WidgetSelectors:
     """Attribute of an agent message holding its tool calls as JSON (used without `reply_url`)."""
 
 
+_MESOP_INPUT = "[mesop-box] input[matinput], [mesop-box] textarea"
+_MESOP_SEND = "[mesop-box]:has(input[matinput], textarea) ~ * button"  # after the input's box
+# Mesop's chat bubble, in a row aligned to one side ({}: `end` or `start`).
+_MESOP_BUBBLE = (
+    "[mesop-box][style*='flex-direction: column'][style*='align-items: {}'] > [mesop-box]"
+)
+
 FRAMEWORK_WIDGETS: Mapping[WidgetFramework, WidgetSelectors] = {
     "gradio": WidgetSelectors(
         input="textarea[data-testid=textbox], [data-testid=multimodal-textbox] textarea",
@@ -168,6 +175,22 @@ FRAMEWORK_WIDGETS: Mapping[WidgetFramework, WidgetSelectors] = {
         open_button=None,
         container=".q-message",
         busy=".q-message .q-spinner, .q-message [class*=q-spinner-]",
+    ),
+    # Mesop's `mesop.labs.chat` draws Angular Material parts in `[mesop-box]` boxes. Its bubbles
+    # carry no role, class or author mark: a bubble's row aligns it to the end (the user's) or
+    # the start (the bot's) by inline style. While a reply streams, Mesop's shell shows a progress
+    # bar and the chat's send button is disabled.
+    "mesop": WidgetSelectors(
+        input=_MESOP_INPUT,
+        send=_MESOP_SEND,
+        messages=", ".join(_MESOP_BUBBLE.format(side) for side in ("end", "start")),
+        agent_message=_MESOP_BUBBLE.format("start"),
+        open_button=None,
+        container=None,
+        busy=(  # the shell's progress bar shows while the server runs an event handler
+            "mesop-shell [data-testid=connection-progress-bar], "
+            + _MESOP_SEND.replace("button", "button:disabled")
+        ),
     ),
     # Open WebUI (0.6): a ProseMirror `#chat-input`, a send button only while there is text,
     # each message's text in `.chat-user` / `.chat-assistant` under `#messages-container`.

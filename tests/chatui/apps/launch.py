@@ -15,7 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 APPS = Path(__file__).parent
-FRAMEWORKS = ("gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "openwebui")
+FRAMEWORKS = (
+    "gradio", "streamlit", "chainlit", "shiny", "panel", "nicegui", "mesop", "openwebui"
+)  # fmt: skip
 STARTUP_TIMEOUT_S = 90.0
 
 
@@ -46,6 +48,9 @@ def command(framework: str, port: int) -> tuple[list[str], str]:
         flags = ["--address", "127.0.0.1", "--port", str(port), "--num-procs", "1"]
         flags += ["--allow-websocket-origin", f"127.0.0.1:{port}"]
         return [sys.executable, "-m", "panel", "serve", app, *flags], base + "/panel_app"
+    if framework == "mesop":  # served as deployed (`--prod`): no editor, no file watcher
+        mesop = [sys.executable, "-m", "mesop.bin.bin", app, "--prod", "--port", str(port)]
+        return mesop, base + "/"
     assert framework in ("nicegui", "openwebui"), framework
     return [sys.executable, app, str(port)], base + "/"
 
