@@ -46,7 +46,8 @@ def test_the_draw_is_seeded_per_rollout():
 
 
 def test_the_flag_sets_user_perturb():
-    flags = {k: None for k in ("rollouts", "concurrency", "max_turns", "mode", "seed", "policy", "executor")}
+    names = ("rollouts", "concurrency", "max_turns", "mode", "seed", "policy", "executor")
+    flags = {k: None for k in names}
     layer = overrides((), {**flags, "select": (), "tags": (), "perturb": 0.3})
     assert layer["user"]["perturb"] == 0.3
 
