@@ -85,6 +85,7 @@ async def test_api_openai_com_is_asked_for_max_completion_tokens(monkeypatch):
         return httpx2.Response(200, json={"choices": [{"message": message}], "model": "m"})
 
     transport = httpx2.MockTransport(answer)
+    # The host name only selects the request body: MockTransport answers in process.
     spec = ModelSpec(model="m", base_url="https://api.openai.com/v1", max_tokens=20)
     async with OpenAIChatModel(spec, environ={"OPENAI_API_KEY": "sk-x"}, transport=transport) as m:
         assert (await m.complete(HELLO)).text == "hi"
