@@ -16,6 +16,7 @@ alone (100 concurrent callers against the same fake server).
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import resource
 import subprocess
@@ -118,7 +119,13 @@ def _help_cpu_s() -> float:
 
 def _startup_to_first_call_s() -> tuple[float, float]:
     """Seconds from starting `vistasim run` to its first model call at the server (best of 3),
-    and the CPU seconds it spent until then."""
+    and the CPU seconds it spent until then.
+
+    vistasim's sources are byte-compiled first, as pip does for a wheel (and Python does on a
+    first import, unless PYTHONDONTWRITEBYTECODE is set, as on the project machine): otherwise
+    each start would compile ~250 modules from source and the figure would measure that.
+    """
+    compileall.compile_dir(ROOT / "src" / "vistasim", quiet=1)
     from benchmarks._conversation import user_responder
     from vistasim.testing import FakeOpenAIServer
 

@@ -5,8 +5,10 @@ Importing vistasim does no I/O and imports no heavy dependency; the public names
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+import sys as _sys
+import typing as _typing
+
+from vistasim._lazy import lazy_attributes as _lazy_attributes
 
 __version__ = "0.1.0"
 
@@ -46,7 +48,7 @@ _LOCATIONS = {
     "run_sync": "vistasim.explore",
 }
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from vistasim.agent import AgentAdapter, Reply, Turn
     from vistasim.config import RunConfig, load_config
     from vistasim.errors import ConfigError, VistasimError
@@ -56,7 +58,4 @@ if TYPE_CHECKING:
     from vistasim.user import UserPolicy
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LOCATIONS:
-        return getattr(import_module(_LOCATIONS[name]), name)
-    raise AttributeError(f"module 'vistasim' has no attribute {name!r}")
+__getattr__, __dir__ = _lazy_attributes(_sys.modules[__name__], _LOCATIONS)

@@ -18,7 +18,7 @@ __all__ = ["AgentSpec", "HttpJsonAgentSpec", "OpenAIChatAgentSpec", "PythonAgent
 class _AgentSection(BaseModel):
     # Strict: `timeout_s = true` or `seed = "3"` is a mistake to report, not a value to coerce.
     model_config = ConfigDict(
-        extra="forbid", use_attribute_docstrings=True, strict=True, allow_inf_nan=False
+        extra="forbid", strict=True, allow_inf_nan=False
     )
 
 

@@ -38,6 +38,7 @@ from vistasim._config_agents import (
     OpenAIChatAgentSpec,
     PythonAgentSpec,
 )
+from vistasim._docstrings import described_schema
 from vistasim._input import read_structured
 from vistasim._urls import HttpUrl
 from vistasim.errors import ConfigError
@@ -59,6 +60,7 @@ __all__ = [
     "WebSpec",
     "WidgetSpec",
     "bounded",
+    "config_schema",
     "default_home",
     "load_config",
     "merge",
@@ -90,12 +92,11 @@ none)."""
 
 
 class _Section(BaseModel):
-    # Attribute docstrings become the schema's descriptions, so editors show them on hover.
+    # Attribute docstrings become the schema's descriptions (`config_schema`), so editors show
+    # them on hover.
     # Strict: `rollouts = true` or `max_turns = 2.5` is a mistake to report, not a value to
     # coerce; `nan` and `inf` are never a setting.
-    model_config = ConfigDict(
-        extra="forbid", use_attribute_docstrings=True, strict=True, allow_inf_nan=False
-    )
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class ModelSpec(_Section):
@@ -489,6 +490,11 @@ def env_layer(environ: Mapping[str, str]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node[path[-1]] = _parse_scalar(raw)
     return layer
+
+
+def config_schema() -> dict[str, Any]:
+    """Return the JSON schema of `vistasim.toml`, each setting described, for editors."""
+    return described_schema(RunConfig)
 
 
 def load_config(

@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from vistasim._attribution import did_you_mean
+from vistasim._docstrings import described_schema
 from vistasim._input import excerpt, read_structured
 from vistasim.errors import ConfigError
 
@@ -53,13 +54,13 @@ Mode = Literal["chat", "ui", "api", "hybrid"]
 
 
 class _Strict(BaseModel):
-    # Attribute docstrings become the schema's descriptions, so editors show them on hover.
+    # Attribute docstrings become the schema's descriptions (`scenario_schema`), so editors
+    # show them on hover.
     # Strict types: `max_turns: true` or `patience: "3"` is a mistake to report, not a value to
     # coerce; NaN and infinity are no facts (and could not be stored as JSON).
     model_config = ConfigDict(
         extra="forbid",
         frozen=True,
-        use_attribute_docstrings=True,
         strict=True,
         allow_inf_nan=False,
     )
@@ -315,7 +316,7 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
 
 def scenario_schema() -> dict[str, object]:
     """Return the JSON schema of a scenario file (a list of scenarios), for editor validation."""
-    return {"type": "array", "items": Scenario.model_json_schema()}
+    return {"type": "array", "items": described_schema(Scenario)}
 
 
 def _read_structured(path: Path) -> object:

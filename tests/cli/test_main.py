@@ -39,7 +39,7 @@ def test_help_imports_only_what_it_prints():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = eval(out.stdout.strip().splitlines()[-1])
-    assert loaded == ["vistasim", "vistasim.cli", "vistasim.cli.main"]
+    assert loaded == ["vistasim", "vistasim._lazy", "vistasim.cli", "vistasim.cli.main"]
 
 
 def test_an_unknown_command_is_a_usage_error():

@@ -22,6 +22,7 @@ from string import Template
 import yaml
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from vistasim._docstrings import described_schema
 from vistasim.domains._types import Domain
 from vistasim.env._types import Environment
 from vistasim.errors import ConfigError
@@ -265,7 +266,7 @@ def _bundled(domain: Domain) -> tuple[Scenario, ...]:
 def _reply_format() -> dict[str, JsonValue]:
     # The shape of one item is a scenario without `id`/`domain` (assigned here) plus its `slot`;
     # items are still validated one by one, so a bad item never costs the whole batch.
-    item = Scenario.model_json_schema()
+    item = described_schema(Scenario)
     defs = item.pop("$defs", {})
     for name in ("id", "domain"):
         item["properties"].pop(name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -159,11 +160,26 @@ class Tau2Environment:
                 changes.append(StateChange(table=f"{side}_db"))
         return changes
 
-    def episode_judgment(self, *, stop: str, agent_texts: list[str]) -> Judgment:
-        """The episode's criteria judgment: tau2's reward on this environment's calls and state."""
+    def episode_judgment(
+        self,
+        *,
+        stop: str,
+        agent_texts: list[str],
+        assertion_verdicts: Sequence[bool] | None = None,
+    ) -> Judgment:
+        """The episode's criteria judgment: tau2's reward on this environment's calls and state.
+
+        `assertion_verdicts` are the judge's, one per `natural_language_assertions()`.
+        """
         from vistasim.env._tau2_grade import tau2_judgment
 
-        return tau2_judgment(self, agent_texts, stop=stop)
+        return tau2_judgment(self, agent_texts, stop=stop, assertion_verdicts=assertion_verdicts)
+
+    def natural_language_assertions(self) -> list[str]:
+        """What a judge must confirm of the conversation for the task's reward (often none)."""
+        from vistasim.env._tau2_grade import nl_assertions
+
+        return nl_assertions(self)
 
     def lexicon(self) -> dict[str, list[str]]:
         """No slot lexicon: tau2 users are LLM-driven."""

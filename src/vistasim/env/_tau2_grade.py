@@ -9,7 +9,8 @@ product, over the task's reward basis, of
   `compare_args`, or on all the call's arguments when it names none);
 - COMMUNICATE: every `communicate_info` string is in some agent text, lower-cased with commas
   dropped;
-- NL_ASSERTION: the natural-language assertions, through our judge (`NLJudge`).
+- NL_ASSERTION: the natural-language assertions, through our judge (`NLJudge`; in a run, the
+  `judge` role's model, asked as `vistasim.explore` does it, one verdict per assertion).
 An episode that ended other than by the user or the agent stopping scores 0, as tau2 scores
 terminations other than agent/user stop. The gold hashes are computed once per task.
 """
@@ -137,7 +138,10 @@ def _nl_reward(
     if not assertions:
         return 1.0
     if judge is None:
-        raise ValueError("this tau2 task is graded on natural-language assertions: pass a judge")
+        raise ValueError(
+            "this tau2 task is graded on natural-language assertions and no judge gave its "
+            "verdicts: add [models.judge] to the config"
+        )
     return 1.0 if all(judge(assertions, transcript)) else 0.0
 
 
@@ -156,14 +160,31 @@ def tau2_outcome(reward: Tau2Reward, stop: str) -> str:
     return "passed" if reward.reward == 1.0 else "failed"
 
 
-def tau2_judgment(env: Tau2Environment, agent_texts: Sequence[str], *, stop: str) -> Judgment:
+def nl_assertions(env: Tau2Environment) -> list[str]:
+    """The natural-language assertions the task's reward depends on (none for most tasks)."""
+    if env.task_id is None:
+        return []
+    criteria = tasks(env.domain)[env.task_id].evaluation_criteria
+    if criteria is None or "NL_ASSERTION" not in {str(b.value) for b in criteria.reward_basis}:
+        return []
+    return list(criteria.nl_assertions or [])
+
+
+def tau2_judgment(
+    env: Tau2Environment,
+    agent_texts: Sequence[str],
+    *,
+    stop: str,
+    assertion_verdicts: Sequence[bool] | None = None,
+) -> Judgment:
     """The episode's criteria judgment, decided by tau2's reward: one check per reward basis.
 
-    A task graded on natural-language assertions (none of the June-2025 tasks is) is left
-    unjudged here: `episode_reward` with a judge grades it.
+    A task graded on natural-language assertions (none of the June-2025 tasks is) needs
+    `assertion_verdicts`, one per `nl_assertions(env)`; without them it is left unjudged.
     """
+    judge = None if assertion_verdicts is None else (lambda _a, _t: assertion_verdicts)
     try:
-        reward = tau2_reward(env, agent_texts, stop=stop)
+        reward = tau2_reward(env, agent_texts, stop=stop, judge=judge)
     except ValueError as exc:
         return Judgment(judge="criteria", passed=None, reason=str(exc))
     checks: list[dict[str, JsonValue]] = [

@@ -15,15 +15,16 @@ import anyio
 from pydantic import JsonValue
 
 from vistasim.errors import AgentError, EnvError
-from vistasim.events import Event, Snapshot, Stop, StopReason, ToolCall
+from vistasim.events import Event, Judgment, Snapshot, Stop, StopReason, ToolCall
 from vistasim.explore._actions import execute, take_snapshot
+from vistasim.explore._assertions import AssertionGrade, grade_assertions
 from vistasim.explore._criteria import evaluate_criteria
 from vistasim.explore._guard import stop_for
 from vistasim.explore._live import Episode
 from vistasim.explore._state import EpisodeState, fold
 from vistasim.explore._values import today_for, value_pool
 from vistasim.llm import ModelCall, collect_calls
-from vistasim.user import AgendaPolicy, UserView, calls_off, environment_now, perturbed
+from vistasim.user import UserView, calls_off, environment_now, perturbed
 
 __all__ = ["Episode", "play", "start", "take_snapshot", "view_of"]
 
@@ -56,7 +57,9 @@ async def play(
         if stop is None:
             stop = Stop(reason=StopReason.TIMEOUT, detail=f"episode exceeded {timeout_s:g}s")
     stop = await _close_agent(ep, stop)
-    return _finish(ep, committed[0], stop, pending, calls)
+    with collect_calls() as judged:
+        grade, stop = await grade_assertions(ep, fold(committed[0], pending).transcript, stop)
+    return _finish(ep, committed[0], stop, pending, [*calls, *judged], grade)
 
 
 async def _loop(
@@ -122,7 +125,11 @@ def _initial_user_state(ep: Episode) -> JsonValue:
     What was drawn is recorded on the episode: it is planned, like a scenario's behaviours.
     """
     state = ep.policy.initial_state(ep.scenario, seed=ep.seed)
-    if not ep.perturb or not isinstance(ep.policy, AgendaPolicy):
+    if not ep.perturb:
+        return state
+    from vistasim.user import AgendaPolicy  # loaded by the runs that use it (package docstring)
+
+    if not isinstance(ep.policy, AgendaPolicy):
         return state
     state, drawn = perturbed(
         state,
@@ -150,12 +157,17 @@ _CLEAN_ENDS = (StopReason.GOAL_MET, StopReason.USER_STOP, StopReason.MAX_TURNS, 
 
 
 def _finish(
-    ep: Episode, state: EpisodeState, stop: Stop, pending: list[Event], calls: list[ModelCall]
+    ep: Episode,
+    state: EpisodeState,
+    stop: Stop,
+    pending: list[Event],
+    calls: list[ModelCall],
+    grade: AssertionGrade | None = None,
 ) -> Stop:
     events = list(pending)
     if stop.reason != StopReason.INFRA_ERROR:
         try:
-            events.append(_judge(ep, fold(state, pending), stop))
+            events.append(_judge(ep, fold(state, pending), stop, grade))
         except EnvError as exc:  # the environment's state query is user code too
             stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
     errored = stop.reason == StopReason.INFRA_ERROR
@@ -167,11 +179,14 @@ def _finish(
     return stop
 
 
-def _judge(ep: Episode, state: EpisodeState, stop: Stop) -> Event:
+def _judge(ep: Episode, state: EpisodeState, stop: Stop, grade: AssertionGrade | None) -> Event:
     agent_texts = [u.text for u in state.transcript if u.role == "agent"]
     own_judgment = getattr(ep.env, "episode_judgment", None)
     if callable(own_judgment):  # an environment that grades as its benchmark does (tau2)
-        judged: Event = own_judgment(stop=stop.reason.value, agent_texts=agent_texts)
+        if grade is not None and grade.verdicts is None:  # its verdict hangs on the judge's
+            return Judgment(judge="criteria", passed=None, reason=grade.why_none)
+        verdicts = {} if grade is None else {"assertion_verdicts": grade.verdicts}
+        judged: Event = own_judgment(stop=stop.reason.value, agent_texts=agent_texts, **verdicts)
         return judged
     return evaluate_criteria(
         ep.scenario.criteria,

@@ -14,7 +14,7 @@ from vistasim.events import Event
 from vistasim.explore._guard import GuardedAgent
 from vistasim.explore._watch import WatchedEnvironment
 from vistasim.explore._web import WebChannel
-from vistasim.llm import ToolSpec
+from vistasim.llm import ChatModel, ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.store import EpisodePlan, Store
 from vistasim.user import Action, UserPolicy
@@ -55,6 +55,8 @@ class Episode:
     """A DIVERT branch's injected action and the user state after it, played as its first turn."""
     perturb: float = 0.0
     """`user.perturb`: the chance each sub-goal gets a behaviour operation (agenda user)."""
+    judge: ChatModel | None = None
+    """The run's `judge` role model: grades an environment's natural-language assertions."""
     restores: int = 0
     """Restores made since the episode was opened (`_resume.restore`)."""
     held: list[tuple[int, Event]] = field(default_factory=list)

@@ -9,16 +9,15 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 
 from vistasim._secrets import known_secrets
 from vistasim.config import RunConfig
-from vistasim.divert import check_explore
 from vistasim.errors import ConfigError
-from vistasim.explore._explorer import Explorer
 from vistasim.explore._guard import describe_failure, leaf_errors
-from vistasim.explore._imports import load_ahead
+from vistasim.explore._imports import load_ahead, load_rest
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
 from vistasim.explore._ray import check_executor, executor_session, play_on_ray
@@ -29,6 +28,9 @@ from vistasim.explore._watchdog import LoopWatchdog
 from vistasim.llm import ChatModel
 from vistasim.scenario import Scenario
 from vistasim.store import EpisodePlan, Store, open_store
+
+if TYPE_CHECKING:
+    from vistasim.explore._explorer import Explorer
 
 __all__ = ["RunResult", "run", "run_sync"]
 
@@ -145,6 +147,7 @@ async def run(
                     db=db, run_id=run_id, config=config, settings=settings, parts=parts,
                     pool=pool, roots=db.scenario_roots(run_id),
                 )  # fmt: skip
+                load_rest(config)  # while the first model calls are on the wire
                 shortfalls = await _play_recorded(runner, plans, on_episode)
             finally:
                 if parts.cache is not None:
@@ -170,9 +173,12 @@ def _check_user_and_explore(config: RunConfig, models: Mapping[str, ChatModel] |
             "or user.perturb = 0",
             key="user.perturb",
         )
-    check_explore(
-        config.explore, user_policy=config.user.policy, roles={*config.models, *(models or {})}
-    )
+    if config.explore.branches:  # DIVERT is imported only by runs that branch
+        from vistasim.divert import check_explore
+
+        check_explore(
+            config.explore, user_policy=config.user.policy, roles={*config.models, *(models or {})}
+        )
 
 
 async def _play_recorded(
@@ -190,6 +196,8 @@ async def _play_recorded(
             await _play_all(run, plans, progress)
         shortfalls: list[str] = []
         if run.settings.explore.branches:
+            from vistasim.explore._explorer import Explorer  # only runs that branch need it
+
             explorer = Explorer(run=run, on_episode=progress)
             progress.explorer = explorer
             shortfalls = await explorer.explore()

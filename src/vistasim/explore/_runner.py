@@ -134,6 +134,7 @@ async def open_episode(
             web=web,
             agent_policy=parts.agent_policy,
             perturb=settings.perturb,
+            judge=parts.models.get("judge"),
         )
 
 

@@ -128,15 +128,11 @@ def default_store_path(config: RunConfig | None, explicit: str | Path | None) ->
 def _make_policy(
     config: RunConfig, models: Mapping[str, ChatModel], domain: Domain | None
 ) -> UserPolicy:
-    from vistasim.user import (
-        AgendaPolicy,
-        LLMUserPolicy,
-        ScriptedUser,
-        load_script,
-        load_web_skills,
-    )
+    from vistasim.user import LLMUserPolicy, ScriptedUser, load_script
 
     if config.user.policy == "agenda":
+        from vistasim.user import AgendaPolicy, load_web_skills  # only agenda runs load them
+
         skills = load_web_skills(domain.package) if domain is not None else None
         return AgendaPolicy(web_skills=skills)
     if config.user.policy == "scripted":

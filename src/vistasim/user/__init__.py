@@ -1,7 +1,14 @@
-"""The simulated user: actions, observations and policies (offline agenda, LLM-driven)."""
+"""The simulated user: actions, observations and policies (offline agenda, LLM-driven).
 
+The offline agenda user and its web skills load on first use: a run with the LLM user never
+needs them, and building them (a few hundred compiled patterns) is a tenth of its start-up.
+"""
+
+import sys as _sys
+import typing as _typing
+
+from vistasim._lazy import lazy_attributes as _lazy_attributes
 from vistasim.dates import environment_now
-from vistasim.user._agenda import COMBINE_PROBABILITY, MAX_UNREAD, AgendaPolicy
 from vistasim.user._agenda_ops import (
     CHAT_INSTEAD,
     OPERATIONS,
@@ -17,7 +24,6 @@ from vistasim.user._agenda_ops import (
     perturbed,
     redrawn,
 )
-from vistasim.user._agenda_turn import LOST
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._plausible import ValuePool, choice_slot, identity_slot, implausible, other_value
 from vistasim.user._prompts import prompt_hash
@@ -39,7 +45,22 @@ from vistasim.user._validate import (
     check_web_action,
     validate_reply,
 )
-from vistasim.user._web_skills import WebSkill, WebSkillStep, load_web_skills
+
+if _typing.TYPE_CHECKING:
+    from vistasim.user._agenda import COMBINE_PROBABILITY, MAX_UNREAD, AgendaPolicy
+    from vistasim.user._agenda_turn import LOST
+    from vistasim.user._web_skills import WebSkill, WebSkillStep, load_web_skills
+
+_ON_FIRST_USE = {
+    "AgendaPolicy": "vistasim.user._agenda",
+    "COMBINE_PROBABILITY": "vistasim.user._agenda",
+    "MAX_UNREAD": "vistasim.user._agenda",
+    "LOST": "vistasim.user._agenda_turn",
+    "WebSkill": "vistasim.user._web_skills",
+    "WebSkillStep": "vistasim.user._web_skills",
+    "load_web_skills": "vistasim.user._web_skills",
+}
+__getattr__, __dir__ = _lazy_attributes(_sys.modules[__name__], _ON_FIRST_USE)
 
 __all__ = [
     "Action",
