@@ -86,7 +86,7 @@ async def test_api_openai_com_is_asked_for_max_completion_tokens(monkeypatch):
 
     transport = httpx2.MockTransport(answer)
     # The host name only selects the request body: MockTransport answers in process.
-    spec = ModelSpec(model="m", base_url="https://api.openai.com/v1", max_tokens=20)
+    spec = ModelSpec(model="m", base_url=vistasim.llm.DEFAULT_BASE_URL, max_tokens=20)
     async with OpenAIChatModel(spec, environ={"OPENAI_API_KEY": "sk-x"}, transport=transport) as m:
         assert (await m.complete(HELLO)).text == "hi"
     assert bodies[0]["max_completion_tokens"] == 20 and "max_tokens" not in bodies[0]
