@@ -11,6 +11,10 @@ scans its whole pool on every request: one pool of a hundred connections costs m
 (Smaller shards scan less but, taken in turn, open a connection in each: more connections than
 calls in flight.)
 
+Under each client is our own HTTP/1.1 keep-alive transport (`_transport.py`), a fraction of the
+CPU per request of `httpx2`'s default one; proxies from the environment still go through
+`httpx2`'s proxy transport.
+
 Every client shares one TLS context: building one loads the CA bundle (~0.1 s of CPU), which a
 client per shard would pay again and again, the first of them before the run's first model call.
 Clients of a plain-`http` origin never do TLS, so they get a context that trusts no CA at all
@@ -26,6 +30,8 @@ from functools import cache
 
 import anyio.lowlevel
 import httpx2
+
+from vistasim.llm._transport import KeepAliveTransport
 
 __all__ = ["HttpClients", "origin"]
 
@@ -105,9 +111,11 @@ class HttpClients:
 
     def _new_client(self, url: str) -> httpx2.AsyncClient:
         plain = httpx2.URL(url).scheme == "http"
+        context = _no_ca_context() if plain else _verified_context()
         return httpx2.AsyncClient(
-            transport=self.transport,
-            verify=_no_ca_context() if plain else _verified_context(),
+            transport=self.transport
+            or KeepAliveTransport(ssl_context=context, max_idle=CONNECTIONS_PER_CLIENT * 2),
+            verify=context,
             timeout=600.0,
             follow_redirects=True,
             # No cap on connections (callers have their own limits); the idle ones kept are

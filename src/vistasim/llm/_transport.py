@@ -1,0 +1,286 @@
+"""A lean HTTP/1.1 transport under the run's `httpx2` clients: keep-alive, nothing else.
+
+Every user turn of an LLM user is one request to its model, so the client's CPU per request is a
+large share of the toolkit's (the engine benchmark: about half of a turn). `httpx2`'s own
+transport (`httpcore2` over `h11`) pays for generality on each request: it scans every pooled
+connection for readability, opens a cancel scope for each read and write, validates every
+header through `h11`'s state machine. Our requests are simple: one JSON body, one answer read
+whole by `exchange`, plain HTTP/1.1 to one origin. This transport does just that, under the
+same `httpx2.AsyncClient` (redirects, cookies, auth, content decoding and proxies stay the
+client's; a proxied URL goes through `httpx2`'s proxy transport as before).
+
+- One connection per request in flight, kept open for the next request when the answer allows
+  it (`Connection: close`, HTTP/1.0 or a body read to the end of the stream do not).
+- An idle connection is checked before reuse: a readable socket at rest means the server closed
+  it (or sent what it should not), so it is dropped, never written to. A request is never sent
+  twice: a failure after sending is the caller's to handle, as with `httpx2`'s transport.
+- The answer's body is streamed to the caller (`Content-Length`, chunked, or up to the end of
+  the stream), so `exchange` keeps its size cap; a connection whose answer was not read to its
+  end, or whose reader was cancelled, is closed, not pooled.
+"""
+
+from __future__ import annotations
+
+import select
+import ssl
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.abc
+import httpx2
+
+__all__ = ["KeepAliveTransport"]
+
+_READ = 65536
+_MAX_HEAD = 65536
+"""Status line and headers over this are a protocol error (no model answer has such a head)."""
+
+
+@dataclass(eq=False)
+class _Connection:
+    stream: anyio.abc.ByteStream
+    buffer: bytearray = field(default_factory=bytearray)
+
+    def at_rest(self) -> bool:
+        """Whether nothing arrived since the last answer (no close, no stray bytes)."""
+        if self.buffer:
+            return False
+        sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
+        if sock is None or sock.fileno() < 0:
+            return False
+        readable, _, _ = select.select([sock], [], [], 0)
+        return not readable
+
+    async def fill(self) -> bool:
+        """Read more into the buffer; False at the end of the stream."""
+        try:
+            chunk = await self.stream.receive(_READ)
+        except anyio.EndOfStream:
+            return False
+        self.buffer += chunk
+        return True
+
+
+class KeepAliveTransport(httpx2.AsyncBaseTransport):
+    """HTTP/1.1 with keep-alive for plain and TLS connections to one client's origins.
+
+    Args:
+        ssl_context: The TLS context of `https` connections.
+        max_idle: Idle connections kept per origin; more are closed when they come back.
+    """
+
+    def __init__(self, *, ssl_context: ssl.SSLContext, max_idle: int = 32) -> None:
+        self._ssl = ssl_context
+        self._max_idle = max_idle
+        self._idle: dict[tuple[str, str, int], list[_Connection]] = {}
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        url = request.url
+        key = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
+        connection = await self._checkout(key)
+        try:
+            await _send(connection, request)
+            status, reason, headers, version = await _read_head(connection)
+        except BaseException:
+            await _close(connection)
+            raise
+        body = _Body(self, key, connection, request.method, status, headers, version)
+        return httpx2.Response(
+            status,
+            headers=headers,
+            stream=body,
+            extensions={"http_version": version, "reason_phrase": reason},
+        )
+
+    async def aclose(self) -> None:
+        idle, self._idle = self._idle, {}
+        for connections in idle.values():
+            for connection in connections:
+                await _close(connection)
+
+    async def _checkout(self, key: tuple[str, str, int]) -> _Connection:
+        idle = self._idle.get(key, [])
+        while idle:
+            connection = idle.pop()
+            if connection.at_rest():
+                return connection
+            await _close(connection)
+        scheme, host, port = key
+        try:
+            if scheme == "https":
+                stream: anyio.abc.ByteStream = await anyio.connect_tcp(
+                    host, port, tls=True, ssl_context=self._ssl, tls_hostname=host
+                )
+            else:
+                stream = await anyio.connect_tcp(host, port)
+        except (OSError, ssl.SSLError, anyio.BrokenResourceError) as exc:
+            raise httpx2.ConnectError(f"{type(exc).__name__}: {exc}") from None
+        return _Connection(stream)
+
+    async def _checkin(self, key: tuple[str, str, int], connection: _Connection) -> None:
+        idle = self._idle.setdefault(key, [])
+        if len(idle) >= self._max_idle:
+            await _close(connection)
+        else:
+            idle.append(connection)
+
+
+class _Body(httpx2.AsyncByteStream):
+    """The answer's body, read from the connection as the caller iterates."""
+
+    def __init__(
+        self,
+        transport: KeepAliveTransport,
+        key: tuple[str, str, int],
+        connection: _Connection,
+        method: str,
+        status: int,
+        headers: list[tuple[bytes, bytes]],
+        version: bytes,
+    ) -> None:
+        self._transport, self._key = transport, key
+        self._connection: _Connection | None = connection
+        fields = {name.lower(): value for name, value in headers}
+        self._reuse = version == b"HTTP/1.1" and fields.get(b"connection", b"").lower() != b"close"
+        self._length: int | None = None
+        self._chunked = False
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            self._length = 0
+        elif b"chunked" in fields.get(b"transfer-encoding", b"").lower():
+            self._chunked = True
+        elif fields.get(b"content-length", b"").strip().isdigit():
+            self._length = int(fields[b"content-length"])
+        else:
+            self._reuse = False  # the body ends with the stream
+        self._done = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        connection = self._connection
+        if connection is None:
+            raise httpx2.StreamClosed()
+        try:
+            if self._chunked:
+                pieces = _chunks(connection)
+            elif self._length is not None:
+                pieces = _sized(connection, self._length)
+            else:
+                pieces = _to_end(connection)
+            async for piece in pieces:
+                yield piece
+            self._done = True
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            raise httpx2.ReadError(f"{type(exc).__name__}: {exc}") from None
+
+    async def aclose(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is None:
+            return
+        if self._done and self._reuse and not connection.buffer:
+            await self._transport._checkin(self._key, connection)
+        else:
+            await _close(connection)
+
+
+async def _send(connection: _Connection, request: httpx2.Request) -> None:
+    url = request.url
+    target = url.raw_path.decode("ascii")
+    lines = [f"{request.method} {target} HTTP/1.1".encode("ascii")]
+    lines += [name + b": " + value for name, value in request.headers.raw]
+    body = request.content
+    try:
+        await connection.stream.send(b"\r\n".join(lines) + b"\r\n\r\n" + body)
+    except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+        raise httpx2.WriteError(f"{type(exc).__name__}: {exc}") from None
+
+
+_Head = tuple[int, bytes, list[tuple[bytes, bytes]], bytes]
+"""Status, reason phrase, header fields, HTTP version."""
+
+
+async def _read_head(connection: _Connection) -> _Head:
+    try:
+        while (end := connection.buffer.find(b"\r\n\r\n")) < 0:
+            if len(connection.buffer) > _MAX_HEAD:
+                raise httpx2.RemoteProtocolError("the answer's head is too long")
+            if not await connection.fill():
+                raise httpx2.RemoteProtocolError("the server closed the connection, no answer")
+    except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+        raise httpx2.ReadError(f"{type(exc).__name__}: {exc}") from None
+    head = bytes(connection.buffer[:end])
+    del connection.buffer[: end + 4]
+    status_line, *header_lines = head.split(b"\r\n")
+    parts = status_line.split(b" ", 2)
+    if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
+        raise httpx2.RemoteProtocolError(f"not an HTTP/1.1 answer: {status_line[:80]!r}")
+    headers = []
+    for line in header_lines:
+        name, colon, value = line.partition(b":")
+        if not colon or not name or name != name.strip():
+            raise httpx2.RemoteProtocolError(f"a malformed header line: {line[:80]!r}")
+        headers.append((name, value.strip()))
+    status = int(parts[1])
+    if 100 <= status < 200:  # an interim answer (100 Continue): the real one follows
+        return await _read_head(connection)
+    return status, parts[2] if len(parts) > 2 else b"", headers, parts[0]
+
+
+async def _sized(connection: _Connection, length: int) -> AsyncIterator[bytes]:
+    left = length
+    while left:
+        if not connection.buffer and not await connection.fill():
+            raise httpx2.RemoteProtocolError("the server closed the connection mid-body")
+        piece = bytes(connection.buffer[:left])
+        del connection.buffer[: len(piece)]
+        left -= len(piece)
+        yield piece
+
+
+async def _chunks(connection: _Connection) -> AsyncIterator[bytes]:
+    while True:
+        while (end := connection.buffer.find(b"\r\n")) < 0:
+            if not await connection.fill():
+                raise httpx2.RemoteProtocolError("the server closed the connection mid-chunk")
+        size_text = bytes(connection.buffer[:end]).split(b";")[0].strip()
+        try:
+            size = int(size_text, 16)
+        except ValueError:
+            bad = size_text[:20]
+            raise httpx2.RemoteProtocolError(f"a malformed chunk size: {bad!r}") from None
+        del connection.buffer[: end + 2]
+        if size == 0:
+            await _skip_trailers(connection)
+            return
+        async for piece in _sized(connection, size):
+            yield piece
+        async for _ in _sized(connection, 2):  # the CRLF after the chunk
+            pass
+
+
+async def _skip_trailers(connection: _Connection) -> None:
+    while True:
+        while (end := connection.buffer.find(b"\r\n")) < 0:
+            if not await connection.fill():
+                raise httpx2.RemoteProtocolError("the server closed the connection mid-trailer")
+        line = bytes(connection.buffer[:end])
+        del connection.buffer[: end + 2]
+        if not line:
+            return
+
+
+async def _to_end(connection: _Connection) -> AsyncIterator[bytes]:
+    while True:
+        if connection.buffer:
+            piece = bytes(connection.buffer)
+            connection.buffer.clear()
+            yield piece
+        if not await connection.fill():
+            return
+
+
+async def _close(connection: _Connection) -> None:
+    with anyio.CancelScope(shield=True):
+        try:
+            await connection.stream.aclose()
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            pass
