@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -96,6 +97,13 @@ class BehaviourSpec(BaseModel):
         return patterns
 
 
+@cache
+def _compiled(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    # Each reply is tested against every cue; looking patterns up in `re`'s cache by their
+    # text on every test was a tenth of the detectors' time.
+    return tuple(re.compile(cue, re.IGNORECASE) for cue in cues)
+
+
 def detect_behaviour(
     run: RunView, spec: BehaviourSpec | None = None, *, writes: WriteTools | None = None
 ) -> list[Failure]:
@@ -157,7 +165,7 @@ class _Episode:
     def says(self, stored: StoredEvent, cues: Sequence[str]) -> bool:
         event = stored.event
         return isinstance(event, AgentReply) and any(
-            re.search(cue, event.text, re.IGNORECASE) for cue in cues
+            cue.search(event.text) for cue in _compiled(tuple(cues))
         )
 
     def answers_to_confirmation(self) -> list[_Answer]:

@@ -188,18 +188,45 @@ def _established(earlier: list[ToolCall], said: list[str]) -> Identity:
     for prior in earlier:
         if prior.error is not None:
             continue
-        given = {v.casefold() for v in iter_strings(prior.args) if len(v) >= 3}
-        given = {v for v in given if v in heard}
+        values, identity_tool, found_records = _call_facts(prior)
+        given = {v for v in values if v in heard}
         if not given:
             continue
-        for record in records(prior.result):
-            fields = identity_fields(record, bare_name=True)
-            if fields and (any(v in given for _, v in fields) or is_identity_tool(prior.name)):
+        for fields, record_id in found_records:
+            if any(v in given for _, v in fields) or identity_tool:
                 found |= fields
-                if isinstance(record.get("id"), str | int):
-                    found.add(("person", str(record["id"]).casefold()))
+                if record_id is not None:
+                    found.add(("person", record_id))
                 break
     return found
+
+
+_CallFacts = tuple[frozenset[str], bool, tuple[tuple[frozenset[tuple[str, str]], str | None], ...]]
+_facts: dict[int, tuple[ToolCall, _CallFacts]] = {}
+
+
+def _call_facts(call: ToolCall) -> _CallFacts:
+    """A call's argument values, whether it checks identity, and its records' identities.
+
+    Every later call of an episode asks for these again (who the user has turned out to be),
+    so they are kept per call object (its id, checked against the object itself).
+    """
+    kept = _facts.get(id(call))
+    if kept is not None and kept[0] is call:
+        return kept[1]
+    values = frozenset(v.casefold() for v in iter_strings(call.args) if len(v) >= 3)
+    found_records = []
+    for record in records(call.result):
+        fields = identity_fields(record, bare_name=True)
+        if fields:
+            record_id = record.get("id")
+            own = str(record_id).casefold() if isinstance(record_id, str | int) else None
+            found_records.append((frozenset(fields), own))
+    facts = (values, is_identity_tool(call.name), tuple(found_records))
+    if len(_facts) > 8192:
+        _facts.clear()
+    _facts[id(call)] = (call, facts)
+    return facts
 
 
 def _matches(field: tuple[str, str], established: Identity) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from pydantic import JsonValue
 
@@ -48,6 +49,7 @@ _IDENTITY_TOOL = re.compile(r"verif|authent|identif|identity|log_?in|sign_?in", 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_NOT_DIGIT = re.compile(r"\D")
 
 
 _ACCOUNT_WORDS = frozenset({*_PERSON, "card", "membership", "patron", "policy", "loyalty"})
@@ -115,10 +117,16 @@ def _is_person_name(key: str, value: str | int) -> bool:
 
 def said_identity(text: str) -> Identity:
     """What a user's message says about who they are: emails, phones, ISO dates."""
+    return set(_said_identity(text))
+
+
+@lru_cache(maxsize=4096)
+def _said_identity(text: str) -> frozenset[tuple[str, str]]:
+    # Each tool call of an episode asks again what every earlier message said.
     found: Identity = {("email", e.lower()) for e in _EMAIL.findall(text)}
     found |= {("phone", _digits(p)) for p in _PHONE.findall(_ISO.sub(" ", text))}
     found |= {("dob", "-".join(m.groups())) for m in _ISO.finditer(text)}
-    return {f for f in found if f[1]}
+    return frozenset(f for f in found if f[1])
 
 
 def records(value: JsonValue) -> Iterator[dict[str, JsonValue]]:
@@ -133,6 +141,7 @@ def records(value: JsonValue) -> Iterator[dict[str, JsonValue]]:
             stack.extend(item)
 
 
+@lru_cache(maxsize=1024)
 def _family(key: str) -> str | None:
     if "email" in key:
         return "email"
@@ -155,5 +164,5 @@ def _normal(family: str, value: str) -> str:
 
 
 def _digits(text: str) -> str:
-    digits = re.sub(r"\D", "", text)
+    digits = _NOT_DIGIT.sub("", text)
     return digits[-9:] if len(digits) >= 7 else ""
