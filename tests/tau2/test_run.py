@@ -14,7 +14,7 @@ from vistasim.events import Judgment  # noqa: E402
 from vistasim.explore import run  # noqa: E402
 from vistasim.metrics import compute_metrics  # noqa: E402
 from vistasim.store import open_store, read_run_view  # noqa: E402
-from vistasim.tau2 import episode_reward, tau2_outcome, task_id_of  # noqa: E402
+from vistasim.tau2 import episode_reward, task_id_of, tau2_outcome  # noqa: E402
 from vistasim.testing import FakeOpenAIServer, ScriptedLLM  # noqa: E402
 
 
@@ -148,8 +148,9 @@ async def test_natural_language_assertions_are_graded_by_the_runs_judge(
 
 
 def _call(name: str, args: dict[str, Any] | None = None) -> str:
-    return json.dumps({"plan": "use my phone", "action": "call_api", "text": "",
-                       "api": {"name": name, "args": args or {}}, "finish_reason": None})  # fmt: skip
+    api = {"name": name, "args": args or {}}
+    return json.dumps({"plan": "use my phone", "action": "call_api", "text": "", "api": api,
+                       "finish_reason": None})  # fmt: skip
 
 
 @pytest.mark.parametrize(("second", "reward"), [("toggle_data", 1.0), ("toggle_roaming", 0.0)])

@@ -92,7 +92,7 @@ class LLMUserPolicy:
             SimulatorError: no valid action after `max_repairs` re-prompts.
         """
         current = _with_api_result(_parse_state(state), view)
-        lexicon = merge_lexicons(DEFAULT_LEXICON, view.lexicon)
+        lexicon = merge_lexicons(DEFAULT_LEXICON, view.lexicon) if view.lexicon else _DEFAULT
         messages = build_messages(view, current)
         previous = _last_web(current)
         last_error: InvalidActionError | None = None
@@ -124,6 +124,10 @@ class LLMUserPolicy:
         )
 
 
+_DEFAULT = merge_lexicons(DEFAULT_LEXICON)
+"""The lexicon of an environment that has none of its own (merged once: it is read-only)."""
+
+
 def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
     """Return the prompt: system, the chat with roles flipped, then the turn instruction.
 
@@ -133,11 +137,14 @@ def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
     only what is new this turn.
     """
     system = system_prompt(view.scenario, api_tools=view.api_tools)
-    messages = [ChatMessage(role="system", content=system)]
+    # Built unvalidated: roles are ours and texts are strings, and a turn's prompt repeats the
+    # whole chat (validating it again was a fifth of the LLM user's own CPU per turn).
+    message = ChatMessage.model_construct
+    messages = [message(role="system", content=system)]
     for utterance in view.transcript:
         role: Literal["user", "assistant"] = "user" if utterance.role == "agent" else "assistant"
-        messages.append(ChatMessage(role=role, content=utterance.text))
-    messages.append(ChatMessage(role="user", content=_turn_prompt(view, state)))
+        messages.append(message(role=role, content=utterance.text))
+    messages.append(message(role="user", content=_turn_prompt(view, state)))
     return messages
 
 

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Literal
 from urllib.parse import urljoin
 
@@ -139,6 +140,12 @@ def validate_reply(
     return ValidatedReply(plan=reply.plan.strip(), action=action)
 
 
+@cache
+def _role_swaps() -> tuple[re.Pattern[str], ...]:
+    # Compiled once: every message of every simulated user is checked against them.
+    return tuple(re.compile(pattern, re.IGNORECASE) for pattern in ROLE_SWAP_PATTERNS)
+
+
 def check_user_text(
     text: str, view: UserView, *, lexicon: Mapping[str, Sequence[str]] | None = None
 ) -> None:
@@ -155,8 +162,8 @@ def check_user_text(
             f"message {text!r} repeats your previous message word for word; "
             "rephrase it, add what is missing, or finish"
         )
-    for pattern in ROLE_SWAP_PATTERNS:
-        found = re.search(pattern, text, re.IGNORECASE)
+    for pattern in _role_swaps():
+        found = pattern.search(text)
         if found:
             raise InvalidActionError(
                 f"role swap: {found.group(0)!r} is what the assistant says; you are the "
