@@ -26,12 +26,15 @@ logger = logging.getLogger(__name__)
 class LoopWatchdog:
     """Watch the heartbeat of the event loop from a daemon thread (start `run()` as a task)."""
 
-    def __init__(self, threshold_s: float, *, interval_s: float = 0.05) -> None:
+    def __init__(self, threshold_s: float, *, interval_s: float | None = None) -> None:
         self.threshold_s = threshold_s
         """A heartbeat older than this is a blocked loop."""
         self.stalls: list[float] = []
         """How long each stall lasted, in seconds, in order."""
-        self._interval_s = interval_s
+        # A twentieth of the threshold, between 50 ms and 1 s: a stall is seen within 5 % of
+        # its threshold, and a run with the usual 60 s agent timeout wakes twice a second, not
+        # forty times (the beats and checks cost ~1 % of a core at 50 ms).
+        self._interval_s = interval_s or min(1.0, max(0.05, threshold_s / 20))
         self._beat = time.monotonic()
         self._loop_thread = threading.get_ident()
         self._stopped = threading.Event()

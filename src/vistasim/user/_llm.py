@@ -137,14 +137,11 @@ def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
     only what is new this turn.
     """
     system = system_prompt(view.scenario, api_tools=view.api_tools)
-    # Built unvalidated: roles are ours and texts are strings, and a turn's prompt repeats the
-    # whole chat (validating it again was a fifth of the LLM user's own CPU per turn).
-    message = ChatMessage.model_construct
-    messages = [message(role="system", content=system)]
+    messages = [ChatMessage(role="system", content=system)]
     for utterance in view.transcript:
         role: Literal["user", "assistant"] = "user" if utterance.role == "agent" else "assistant"
-        messages.append(message(role=role, content=utterance.text))
-    messages.append(message(role="user", content=_turn_prompt(view, state)))
+        messages.append(ChatMessage(role=role, content=utterance.text))
+    messages.append(ChatMessage(role="user", content=_turn_prompt(view, state)))
     return messages
 
 
