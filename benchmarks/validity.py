@@ -56,6 +56,7 @@ BLIND = (
     ("vet", "Vet"),
     ("grocery", "Grocery"),
     ("parking", "Parking"),
+    ("insurance", "Insurance"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
