@@ -137,6 +137,8 @@ def build_facts(
         # With two ("move it from 12 March to 19 March"), the last is the one asked for.
         task_said[value.kind] = _said(value, today)
     _add_weekdays(task_values, _task_values(goal, facts, vocab, today), today)
+    if "weekday" in task_values and "date" in task_said:
+        task_said.setdefault("weekday", task_said["date"])  # "today (3 December)" is a Thursday
     task = Fact(
         slot=TASK,
         values={k: frozenset(v) for k, v in task_values.items()},
@@ -248,7 +250,9 @@ def contradiction(
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
         wrong = values[0].surface.strip(" .,;:!?()[]")
-        return Contradiction(slot=slot, kind=kind, wrong=wrong, right=by_slot[slot].said[kind])
+        said = by_slot[slot].said
+        right = said.get(kind) or next(iter(said.values()), "")
+        return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
 
 
