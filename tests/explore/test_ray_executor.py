@@ -164,10 +164,8 @@ def _assert_nothing_stored_holds(store, secret: str) -> None:
     assert blobs and not any(secret.encode() in bytes(row[0]) for row in blobs)
 
 
-async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
-    text = KILLABLE_DESK_CONFIG.replace("[run]\n", '[run]\nexecutor = "ray"\nray_workers = 2\n')
-    config_path = write_desk_config(tmp_path, text)
-    db_path = tmp_path / "killed.db"
+def _kill_ray_driver(config_path, db_path, count_sql: str, at_least: int) -> None:
+    """Run the config on Ray in a subprocess; SIGKILL it once `count_sql` counts `at_least`."""
     # Its own session: the kill takes the driver and the Ray instance it started, as a crash would.
     driver = subprocess.Popen(
         [sys.executable, "-m", "vistasim.cli", "run", str(config_path), "--store", str(db_path)],
@@ -176,13 +174,34 @@ async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
-        while count_rows(db_path, "SELECT COUNT(*) FROM events WHERE kind = 'user_message'") < 25:
+        while count_rows(db_path, count_sql) < at_least:
             assert driver.poll() is None, "the Ray run ended before it could be killed"
             assert time.monotonic() < deadline, "the Ray run made no progress"
             time.sleep(0.05)
     finally:
         os.killpg(driver.pid, signal.SIGKILL)
         driver.wait()
+
+
+def _ray_config(tmp_path, extra: str = "") -> object:
+    text = KILLABLE_DESK_CONFIG.replace("[run]\n", '[run]\nexecutor = "ray"\nray_workers = 2\n')
+    return write_desk_config(tmp_path, text + extra)
+
+
+async def _local_run_of(config_path, tmp_path):
+    local = load_config(config_path, environ={}, overrides={"run": {"executor": "local"}})
+    with open_store(tmp_path / "local.db") as reference_store:
+        result = await run(local, store=reference_store)
+        return read_run_view(reference_store, result.run_id), _branches(
+            reference_store, result.run_id
+        )
+
+
+async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
+    config_path = _ray_config(tmp_path)
+    db_path = tmp_path / "killed.db"
+    messages = "SELECT COUNT(*) FROM events WHERE kind = 'user_message'"
+    _kill_ray_driver(config_path, db_path, messages, 25)
     with open_store(db_path) as store:
         [row] = store.list_runs()
         assert row.status == "running"
@@ -194,12 +213,32 @@ async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
 
         resumed = read_run_view(store, row.run_id)
         events = _count(store, "SELECT COUNT(*) FROM events")
-    local = load_config(config_path, environ={}, overrides={"run": {"executor": "local"}})
-    with open_store(tmp_path / "local.db") as reference_store:
-        result = await run(local, store=reference_store)
-        reference = read_run_view(reference_store, result.run_id)
+    reference, _ = await _local_run_of(config_path, tmp_path)
 
     assert resumed.status == "done"
     assert episode_paths(resumed) == episode_paths(reference)
     # No orphan or duplicated event: the roots plus every episode's path.
     assert events == sum(len(e.events) for e in resumed.episodes) + len(resumed.scenarios)
+
+
+async def test_a_ray_driver_killed_while_branching_resumes_to_the_local_branches(tmp_path):
+    config_path = _ray_config(tmp_path, "\n[explore]\nbranches = 2\n")
+    db_path = tmp_path / "killed.db"
+    _kill_ray_driver(config_path, db_path, "SELECT COUNT(*) FROM branches", 3)
+    with open_store(db_path) as store:
+        [row] = store.list_runs()
+        assert row.status == "running"
+        unfinished = (
+            "SELECT COUNT(*) FROM episodes WHERE branch_of IS NOT NULL "
+            "AND status IN ('pending', 'running')"
+        )
+        assert _count(store, unfinished) > 0, "no branch was killed while it played"
+        await run(resume=row.run_id, store=store)  # the branches left go to the workers
+        resumed = read_run_view(store, row.run_id)
+        branches = _branches(store, row.run_id)
+    reference, reference_branches = await _local_run_of(config_path, tmp_path)
+
+    assert resumed.status == "done" and len(branches) > 3
+    assert episode_paths(resumed) == episode_paths(reference)
+    # The same branches; a branch the kill interrupted was restored once more to finish.
+    assert [b[:-1] for b in branches] == [b[:-1] for b in reference_branches]

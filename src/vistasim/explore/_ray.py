@@ -9,7 +9,9 @@ many writes it holds); the driver commits them to the store in order, so the sto
 source of truth: a killed driver leaves what a killed local run leaves, and `--resume` continues
 from the last committed user turn (on Ray again, the stored config saying so).
 
-Queued DIVERT branches (a resumed `explore` run) and the branching phase play in this process.
+DIVERT branches: the explorer decides and records each branch here (`Runner.branch_player` is
+the run's `RayWorkers`), then a worker restores it from the path to its fork, sent with the
+snapshot's blobs, and plays it; queued branches of a resumed run go to the workers the same way.
 """
 
 from __future__ import annotations

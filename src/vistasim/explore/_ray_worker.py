@@ -6,7 +6,8 @@ episodes with the same code the local executor runs (`play_one`). Each episode w
 `StreamingStore` instead of the store file: every write becomes a record for the driver, which
 alone commits it; the worker sends the records waiting as one batch each time the driver takes
 one. Event ids are the store's to assign, so the worker hands out provisional ones (negative, per
-episode) and the driver maps each to the id it committed.
+episode) and the driver maps each to the id it committed. A DIVERT branch (`BranchWork`) is
+restored once from the path to its leaf that the driver sent, and played with the same loop.
 
 Nothing here imports Ray: the driver (`_ray`) wraps `EpisodeWorker` as an actor.
 """
