@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/divert.py [--domains shop,school|all|bikes,bank,...]
      [--scenarios unwritten|all] [--linear 1,2,4,8] [--perturb 0.5] [--mode chat] [--quick]
-     [--ablation] [--no-fixed-user] [--keep DIR] [--out DIR]
+     [--ablation] [--no-fixed-user] [--seed N] [--keep DIR] [--out DIR]
 
 Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop and school with
 their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
@@ -83,6 +83,8 @@ class Variant:
     explore: dict[str, Any]
     perturb: float = 0.0
     """`user.perturb`: the linear baseline whose user varies (README, DIVERT)."""
+    seed: int = 0
+    """`run.seed`: every episode's seed, and so every draw of the user, derives from it."""
 
 
 def _short(desk: Subject) -> str:
@@ -98,7 +100,7 @@ def _config(desk: Subject, variant: Variant, mode: str, base_url: str | None) ->
     return RunConfig.model_validate(
         {
             "run": {"name": variant.name, "rollouts": variant.rollouts, "mode": mode,
-                    "concurrency": 8},
+                    "concurrency": 8, "seed": variant.seed},
             "user": {"policy": "agenda", "perturb": variant.perturb},
             "agent": agent,
             "environment": {"target": desk.environment},
@@ -206,6 +208,8 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         "failed": len(failed),
         "unique_failures": eff.unique_failures,
         "new_causes": eff.new_causes,
+        "causes": sorted(u.label for u in report.failures.unique
+                         if u.id in report.failures.causes),  # fmt: skip
         "unique_per_100k": eff.unique_failures_per_100k_agent_tokens,
         "by_operation": {k: v.model_dump() for k, v in eff.by_operation.items()},
         "err_per_100k": eff.err_per_100k_agent_tokens,
@@ -308,12 +312,13 @@ async def bench_domain(
         return row
 
     for r in args.linear:
-        linear[r] = await row_of(Variant(name=f"linear-R{r}", rollouts=r, explore={}))
+        linear[r] = await row_of(Variant(name=f"linear-R{r}", rollouts=r, explore={},
+                                         seed=args.seed))
     for r in args.linear:
         if r == 1 or not args.perturb:
             continue
         await row_of(Variant(name=f"perturbed-R{r}", rollouts=r, explore={},
-                             perturb=args.perturb), budget_of=r)  # fmt: skip
+                             perturb=args.perturb, seed=args.seed), budget_of=r)  # fmt: skip
     big = len(scenarios) * 400  # enough branches: the token budget stops them
     for r in args.linear:
         if r == 1:
@@ -323,20 +328,36 @@ async def bench_domain(
         # The branches' user varies as the baseline's does (roots and continuations alike):
         # the paper branches the same stochastic user its linear rollouts play.
         await row_of(Variant(name=f"branch-eq-R{r}", rollouts=1, explore=explore,
-                             perturb=args.perturb), budget_of=r)  # fmt: skip
+                             perturb=args.perturb, seed=args.seed), budget_of=r)  # fmt: skip
         if args.perturb and args.fixed_user:  # the earlier protocol, kept for comparison
             await row_of(Variant(name=f"branch-fixed-user-eq-R{r}", rollouts=1,
-                                 explore=explore), budget_of=r)  # fmt: skip
+                                 explore=explore, seed=args.seed), budget_of=r)  # fmt: skip
     if not args.quick or args.ablation:
         ref = 4 if 4 in linear else max(linear)
         budget = linear[ref]["agent_tokens"]
         for name, extra in ABLATIONS.items():
             explore = {"branches": big, "budget_tokens": budget, **extra}
-            variant = Variant(name=name, rollouts=1, explore=explore, perturb=args.perturb)
+            variant = Variant(name=name, rollouts=1, explore=explore, perturb=args.perturb,
+                              seed=args.seed)
             await row_of(variant, budget_of=ref)
+    _beyond_baseline(rows)
     timed = args.agent == "rule" and desk.scenarios is None
     timings = await restore_timings(_short(desk), store_dir) if timed else {}
     return rows, timings
+
+
+def _beyond_baseline(rows: list[dict]) -> None:
+    """Per branch row, the named causes the perturbed row of its budget never showed.
+
+    `new_causes` compares branches with the linear rollouts of their own run, which are the
+    baseline's first rollouts; this compares them with the whole baseline at equal tokens.
+    """
+    perturbed = {r["variant"].removeprefix("perturbed-"): r for r in rows
+                 if r["variant"].startswith("perturbed-")}  # fmt: skip
+    for row in rows:
+        baseline = perturbed.get(row.get("budget_of", "").removeprefix("linear-"))
+        if row["branches"] and baseline is not None:
+            row["causes_beyond_perturbed"] = sorted(set(row["causes"]) - set(baseline["causes"]))
 
 
 def _progress(row: dict) -> None:
@@ -356,7 +377,7 @@ def _fmt(value: object, pct: bool = False) -> str:
 
 def _print(rows: list[dict], timings: dict[str, dict]) -> None:
     head = ("domain", "variant", "eps", "agent tok", "source", "tok/lin", "unique", "new causes",
-            "Uniq/100K", "failed", "Err/100K", "flaw×scen", "FS/100K", "no flaw",
+            "Uniq/100K", "beyond pert", "failed", "Err/100K", "flaw×scen", "FS/100K", "no flaw",
             "fail scen", "flaws", "unwritten", "savings", "prefix", "prefix-head",
             "br prefix-head", "overhead", "converged", "sim-fault?")  # fmt: skip
     print("| " + " | ".join(head) + " |")
@@ -366,6 +387,7 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
             r["domain"], r["variant"], str(r["episodes"]), f"{r['agent_tokens']:,}",
             r.get("agent_tokens_source", "proxy"), _fmt(r.get("tokens_vs_linear")),
             str(r["unique_failures"]), str(r["new_causes"]), _fmt(r["unique_per_100k"]),
+            _fmt(r.get("causes_beyond_perturbed")),
             str(r["failed"]), _fmt(r["err_per_100k"]), _fmt(r["flaw_scenarios"]),
             _fmt(r["flaw_scenarios_per_100k"]), _fmt(r["failed_unexplained"]),
             str(r["failing_scenarios"]), _fmt(r["flaws_found"]), _fmt(r["flaws_unwritten"]),
@@ -412,6 +434,7 @@ async def main() -> None:
                         help="leave out the branch row whose user does not vary (perturb 0)")
     parser.add_argument("--perturb", type=float, default=0.5,
                         help="user.perturb of the perturbed linear baseline (0: no such rows)")
+    parser.add_argument("--seed", type=int, default=0, help="run.seed of every row")
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: a temp folder)")
     parser.add_argument("--keep", type=Path, help="keep the stores in this folder")
     parser.add_argument("--agent", choices=["rule", "model"], default="rule",

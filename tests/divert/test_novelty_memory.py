@@ -1,4 +1,4 @@
-"""Novelty memory: re-finds and barren branches weigh against a junction kind and operation."""
+"""Novelty memory: what each junction kind and operation found, per branch and per token."""
 
 import random
 
@@ -22,10 +22,13 @@ CONFIRM = junction_kind(TURNS[2])
 FACT = junction_kind(TURNS[1])
 
 
-def _branch(scenario: str, cue: str, *causes: str, operation: str = "hesitate") -> BranchResult:
+def _branch(
+    scenario: str, cue: str, *causes: str, operation: str = "hesitate", tokens: int = 1000
+) -> BranchResult:
     return BranchResult(
-        scenario_id=scenario, cue=cue, operation=operation, text="wait", causes=causes
-    )
+        scenario_id=scenario, cue=cue, operation=operation, text="wait", causes=causes,
+        tokens=tokens,
+    )  # fmt: skip
 
 
 def _policy() -> BranchPolicy:
@@ -35,16 +38,34 @@ def _policy() -> BranchPolicy:
     )  # fmt: skip
 
 
-def test_a_new_cause_costs_nothing_a_refind_costs_a_use_and_barren_a_quarter():
+def test_a_new_cause_scores_one_a_refind_a_quarter_and_a_barren_branch_nothing():
     memory = Memory()
-    assert memory.record(_branch("a", CONFIRM, "hedge")) is True  # new: no penalty
-    assert memory.cue_weights("b", [CONFIRM]) == {CONFIRM: 1.0}
+    assert memory.cue_weights("a", [CONFIRM]) == {CONFIRM: 1.0}  # untried: the prior
+    assert memory.record(_branch("a", CONFIRM, "hedge")) is True
+    assert memory.cue_weights("b", [CONFIRM]) == {CONFIRM: 1.0}  # (1 + 1) / (1 + 1)
+    assert memory.cue_weights("a", [CONFIRM]) == {CONFIRM: 0.5}  # used once in "a"
     assert memory.record(_branch("b", CONFIRM, "hedge")) is False  # a re-find
-    assert memory.cue_weights("c", [CONFIRM])[CONFIRM] == 1 / 2
-    memory.record(_branch("b", FACT, operation="withhold"))  # did not fail: barren
-    assert memory.cue_weights("c", [FACT])[FACT] == 1 / 1.25
-    assert memory.op_weights("c", FACT, ["withhold", "hesitate"]) == [1 / 1.25, 1 / 2]
-    assert memory.scenario_rank("b") == 1.0 and memory.scenario_rank("a") == 0.0
+    assert memory.cue_weights("c", [CONFIRM])[CONFIRM] == 2.25 / 3
+    memory.record(_branch("b", FACT, operation="withhold", tokens=4000))  # did not fail
+    assert memory.cue_weights("c", [FACT])[FACT] == 1 / 2
+    # Scenario "a" found a new cause for 1000 tokens; "b" a re-find and nothing for 5000.
+    assert memory.scenario_value("c") == 1.0  # not branched yet: first
+    assert memory.scenario_value("a") > 1.0 > memory.scenario_value("b")
+
+
+def test_an_operation_weighs_its_finds_per_token():
+    memory = Memory()
+    memory.record(_branch("a", CONFIRM, "hedge"))
+    memory.record(_branch("b", CONFIRM, "hedge"))
+    memory.record(_branch("b", FACT, operation="withhold", tokens=4000))
+    assert memory.mean_cost() == 2000
+    hesitate, withhold, untried = memory.op_weights("c", FACT, ["hesitate", "withhold", "x"])
+    # hesitate: 0.75 a branch at (2000 + 2000) / 3 tokens; withhold: 0.5 at (4000 + 2000) / 2.
+    assert abs(hesitate - 0.75 * 2000 / (4000 / 3)) < 1e-9
+    assert abs(withhold - 0.5 * 2000 / 3000) < 1e-9
+    assert untried == 1.0 and hesitate > untried > withhold
+    # A use of (kind, operation) in the scenario divides its weight once more.
+    assert memory.op_weights("b", CONFIRM, ["hesitate"])[0] == hesitate / 2
 
 
 def test_the_memory_round_trips_as_json():

@@ -212,3 +212,23 @@ def test_a_state_that_already_holds_a_mask_of_the_secret_is_refused(store):
     masked = store.mask_state(f"key {SECRET}".encode())
     with pytest.raises(StoreError, match="reversibly"):
         store.mask_state(masked)
+
+
+def test_spent_tokens_counts_the_run_or_one_episodes_own_turns(store):
+    from vistasim.events import RequestDigest
+
+    plans = _new_run(store, rollouts=1)
+    digest = RequestDigest(input_tokens=30, output_tokens=4, head_tokens=10, prefix=[])
+    for plan, used in zip(plans, (5, 7), strict=True):
+        root, _ = store.scenario_roots("r1")[plan.scenario_id]
+        reply = AgentReply(text="ok", requests=[digest], requests_source="proxy")
+        call = ModelCall(role="user", model="m", usage=TokenUsage(output_tokens=used),
+                         latency_s=0.1, cost_usd=0.0)  # fmt: skip
+        events = [(0, UserMessage(text="hi")), (0, reply)]
+        store.append_events(
+            "r1", plan.episode_id, root, events, calls=[call], status="done", stop_reason="goal_met"
+        )
+    first, second = (p.episode_id for p in plans)
+    assert store.spent_tokens("r1", first) == 34 + 5
+    assert store.spent_tokens("r1", second) == 34 + 7
+    assert store.spent_tokens("r1") == 34 * 2 + 12

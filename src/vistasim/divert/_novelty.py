@@ -1,24 +1,30 @@
-"""Novelty: steer exploration toward what has not been tried and has not failed already.
+"""Novelty: steer exploration toward what finds distinct failures for the fewest tokens.
 
 Err/100K counts the same flaw again and again: at a confirmation the least similar candidate is
 almost always a hesitation, and a flaw found once by hesitating is found again in every scenario.
-What a tester wants is *distinct* failures. So the explorer keeps a memory of what it did and
-what came of it, and every choice reads it:
+What a tester wants is *distinct* failures per token. So the explorer keeps a memory of what it
+did and what came of it, and every choice reads it:
 
 - per scenario, how often each junction kind (the cue the agent's message gave: a confirmation,
-  a fact request...) and each (junction kind, operation) was branched;
-- for the whole run, the causes found so far, and how often each junction kind and operation
-  re-found a known cause (a failure whose cause an earlier episode already showed);
-- per scenario, the actions of branches that failed for a known cause.
+  a fact request...) and each (junction kind, operation) was branched: each use there divides
+  its weight once more (1 / (1 + uses)), so a scenario's branches spread over what it offers;
+- for the whole run, the *yield* of each junction kind and each operation: branches played,
+  agent tokens they cost, and what they found — a cause not known before scores 1, a failure
+  for a known cause a quarter (it adds to Err/100K but says little new), a branch that did not
+  fail nothing. A junction kind weighs its mean yield per branch, an operation its yield per
+  token, both counted from one optimistic pseudo-branch that found something, so what has not
+  been tried is tried before it is judged. Across desks, withholding a fact makes the agent ask
+  again and finds almost nothing, for more tokens than a hesitation at a confirmation: the
+  yield learns that from the run itself;
+- per scenario, its own yield per token: each wave's slots go to the scenarios that found most
+  per token so far (those not branched yet first). A scenario where the agent passes and
+  branches find nothing falls behind one whose branches keep showing failures, new or known;
+- per scenario, the actions of branches that failed for a known cause (the selector keeps away
+  from them).
 
-A junction kind's weight is 1 / (1 + uses in the scenario + re-finds in the run + a quarter of
-its branches in the run that did not fail), an operation's likewise for its (junction kind,
-operation) and the operation's re-finds and barren plays. A candidate is drawn in proportion to
-its operation's weight times its distance from its siblings and those failed actions
-(`NoveltySelector`); among junctions of equal weight a cheaper (later) one comes first.
-A branch that finds a new cause adds to no penalty. Scenarios whose branches re-found known
-causes wait behind the others. The memory is plain JSON, stored with the run, so a resumed run
-explores exactly as an uninterrupted one.
+The junction's own cost (the agent tokens its parent spent after it) divides its weight too
+(`BranchPolicy.junction`), so the chooser prefers what finds most per token. The memory is plain
+JSON, stored with the run, so a resumed run explores exactly as an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -27,13 +33,14 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["BranchResult", "Memory"]
+__all__ = ["BranchResult", "Memory", "Yield"]
 
-REFIND_PENALTY = 1.0
-"""How much one re-find of a known cause weighs against an operation, as one more use does."""
-BARREN_PENALTY = 0.25
-"""How much one branch that failed for no cause at all weighs against its junction kind and
-operation: a little, as it says less than a re-find (the next scenario may differ)."""
+NEW_FIND = 1.0
+"""What a branch that found a cause not known before adds to its kind's and operation's yield."""
+REFIND = 0.25
+"""What a branch that failed for known causes only adds: a failure, but little news."""
+PRIOR_FIND = 1.0
+"""The yield of the optimistic pseudo-branch every kind and operation starts from."""
 _MAX_AVOID = 12
 """Failed actions remembered per scenario (the latest): enough to steer, cheap to embed."""
 
@@ -52,12 +59,37 @@ class BranchResult(BaseModel):
     """The injected action's text."""
     causes: tuple[str, ...] = ()
     """The causes of its failure (empty: it did not fail)."""
+    tokens: int = 0
+    """Tokens the branch's own turns spent (agent tokens, or their proxy)."""
+
+
+class Yield(BaseModel):
+    """What the branches of one junction kind or operation cost and found, run-wide."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    branches: int = 0
+    tokens: int = 0
+    found: float = 0.0
+    """`NEW_FIND` per new cause found, `REFIND` per failure for known causes only."""
+
+    def per_branch(self) -> float:
+        """Mean find per branch, from one optimistic pseudo-branch."""
+        return (self.found + PRIOR_FIND) / (self.branches + 1)
+
+    def per_token(self, mean_cost: float) -> float:
+        """Mean find per token, in units of a branch of mean cost (1: as the prior)."""
+        if mean_cost <= 0:
+            return self.per_branch()
+        cost = (self.tokens + mean_cost) / (self.branches + 1)
+        return self.per_branch() * mean_cost / max(cost, 1.0)
 
 
 class Memory(BaseModel):
     """What exploration has tried and found so far (plain JSON, stored with the run)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # A run stored by an earlier version kept penalty counts instead of yields: ignored.
+    model_config = ConfigDict(extra="ignore")
 
     causes: list[str] = []
     """Causes found so far in the run, linear rollouts included, in the order found."""
@@ -65,18 +97,14 @@ class Memory(BaseModel):
     """Scenario -> junction kind -> branches made there."""
     op_uses: dict[str, dict[str, int]] = {}
     """Scenario -> `kind|operation` -> branches made with it."""
-    cue_refinds: dict[str, int] = {}
-    """Junction kind -> branches at such a junction that re-found a known cause (whole run)."""
-    op_refinds: dict[str, int] = {}
-    """Operation -> branches playing it that re-found a known cause (whole run)."""
+    cue_yield: dict[str, Yield] = {}
+    """Junction kind -> what its branches cost and found (whole run)."""
+    op_yield: dict[str, Yield] = {}
+    """Operation -> what its branches cost and found (whole run)."""
     failed_texts: dict[str, list[str]] = {}
     """Scenario -> actions of its branches that failed for a known cause (latest last)."""
-    cue_barren: dict[str, int] = {}
-    """Junction kind -> branches at such a junction that did not fail (whole run)."""
-    op_barren: dict[str, int] = {}
-    """Operation -> branches playing it that did not fail (whole run)."""
-    scenario_refinds: dict[str, int] = {}
-    """Scenario -> its branches that re-found a known cause."""
+    scenario_yield: dict[str, Yield] = {}
+    """Scenario -> what its branches cost and found."""
 
     def know(self, causes: Iterable[str]) -> None:
         """Learn causes found without a branch (linear rollouts): they count as known."""
@@ -91,42 +119,50 @@ class Memory(BaseModel):
         _bump(self.op_uses.setdefault(scenario, {}), f"{result.cue}|{result.operation}")
         new = [c for c in result.causes if c not in self.causes]
         self.know(result.causes)
-        if not result.causes:
-            _bump(self.cue_barren, result.cue)
-            _bump(self.op_barren, result.operation)
-        elif not new:
-            _bump(self.scenario_refinds, scenario)
-            _bump(self.cue_refinds, result.cue)
-            _bump(self.op_refinds, result.operation)
+        found = NEW_FIND if new else REFIND if result.causes else 0.0
+        for counted in (
+            self.cue_yield.setdefault(result.cue, Yield()),
+            self.op_yield.setdefault(result.operation, Yield()),
+            self.scenario_yield.setdefault(scenario, Yield()),
+        ):
+            counted.branches += 1
+            counted.tokens += result.tokens
+            counted.found += found
+        if result.causes and not new:
             texts = self.failed_texts.setdefault(scenario, [])
             texts.append(result.text)
             del texts[:-_MAX_AVOID]
         return bool(new)
 
     def cue_weights(self, scenario_id: str, cues: Iterable[str]) -> dict[str, float]:
-        """The novelty of each junction kind in a scenario: 1 when never branched there."""
+        """Each junction kind's yield per branch, divided by its uses in the scenario."""
         uses = self.cue_uses.get(scenario_id, {})
         return {
-            cue: 1 / (1 + uses.get(cue, 0) + self._spent(self.cue_refinds, self.cue_barren, cue))
+            cue: self.cue_yield.get(cue, Yield()).per_branch() / (1 + uses.get(cue, 0))
             for cue in cues
         }
 
-    def scenario_rank(self, scenario_id: str) -> float:
-        """How far back a scenario waits for its next branch: its re-finds of known causes."""
-        return REFIND_PENALTY * self.scenario_refinds.get(scenario_id, 0)
+    def scenario_value(self, scenario_id: str) -> float:
+        """A scenario's yield per token so far (1 before its first branch).
+
+        The next wave's slots go to the highest.
+        """
+        return self.scenario_yield.get(scenario_id, Yield()).per_token(self.mean_cost())
 
     def op_weights(self, scenario_id: str, cue: str, operations: Sequence[str]) -> list[float]:
-        """The novelty of each operation at a junction of kind `cue`, in the order given."""
+        """Each operation's yield per token, divided by its uses at such junctions here."""
         uses = self.op_uses.get(scenario_id, {})
+        mean = self.mean_cost()
         return [
-            1 / (1 + uses.get(f"{cue}|{op}", 0) + self._spent(self.op_refinds, self.op_barren, op))
+            self.op_yield.get(op, Yield()).per_token(mean) / (1 + uses.get(f"{cue}|{op}", 0))
             for op in operations
         ]
 
-    @staticmethod
-    def _spent(refinds: dict[str, int], barren: dict[str, int], key: str) -> float:
-        """What the run's branches say against `key`: re-finds, and a little per barren one."""
-        return REFIND_PENALTY * refinds.get(key, 0) + BARREN_PENALTY * barren.get(key, 0)
+    def mean_cost(self) -> float:
+        """Tokens a branch has cost on average so far (0 before any has ended)."""
+        branches = sum(y.branches for y in self.op_yield.values())
+        tokens = sum(y.tokens for y in self.op_yield.values())
+        return tokens / branches if branches else 0.0
 
     def avoid(self, scenario_id: str) -> list[str]:
         """Actions of the scenario's branches that failed for a cause already known."""

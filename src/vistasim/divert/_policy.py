@@ -84,10 +84,10 @@ class BranchPolicy:
         """Pick the turn to branch at (None: no allowed turn is left).
 
         `cue_uses`: branches made so far in the scenario per junction kind (the heuristic's own
-        decay, without novelty). `costs` (turn -> agent tokens the parent
-        spent after it; with novelty): a later junction shares a longer prefix, so a branch
-        there costs less, and its score rises by the square root of how much cheaper it is
-        than the trajectory's average junction (at most twice, at least half).
+        decay, without novelty). `costs` (turn -> agent tokens the parent spent after it; with
+        novelty): a later junction shares a longer prefix, so a branch there costs less, and
+        its score is multiplied by how much cheaper it is than the trajectory's average
+        junction (within [1/4, 4]): with the kind's yield per branch, a find per token.
         """
         if not isinstance(self.chooser, HeuristicChooser):
             return await self.chooser.choose(turns, rng=rng, exclude=exclude)
@@ -138,11 +138,11 @@ class BranchPolicy:
 
 
 def _cheapness(costs: Mapping[int, int] | None) -> dict[int, float] | None:
-    """Per turn, sqrt(average cost / its cost), within [0.5, 2] (see `BranchPolicy.junction`)."""
+    """Per turn, average cost / its cost, within [1/4, 4] (see `BranchPolicy.junction`)."""
     if not costs:
         return None
     mean = sum(costs.values()) / len(costs)
-    return {t: min(2.0, max(0.5, (mean / max(c, 1)) ** 0.5)) for t, c in costs.items()}
+    return {t: min(4.0, max(0.25, mean / max(c, 1))) for t, c in costs.items()}
 
 
 def build_policy(

@@ -3,8 +3,9 @@
 After the linear rollouts, every scenario gets `explore.branches` branches (or branches until
 `explore.budget_tokens` is spent), grown round-robin from its sound trajectories. Branches are
 played in *waves* of at most `run.concurrency` slots, one per scenario, the scenarios with the
-fewest branches first. Everything a choice reads changes only between waves: the verdicts of the
-episodes finished in the last wave, the novelty memory they update, the budget left. A wave's
+fewest branches first (with novelty: those whose branches found most per token first).
+Everything a choice reads changes only between waves: the verdicts of the episodes finished in
+the last wave, the novelty memory they update, the budget left. A wave's
 plan is stored before it plays, with the trajectories found used up and the verdicts read
 (`explorations` table), so a run killed at any instant and resumed makes the same branches, from
 the same parents, as one never interrupted.
@@ -112,16 +113,16 @@ class Explorer:
     # -- planning ----------------------------------------------------------------------------
 
     def _plan(self) -> dict[str, int]:
-        """The next wave: up to `concurrency` scenarios still short, fewest branches first."""
+        """The next wave: up to `concurrency` scenarios still short (see the module for which)."""
         order = list(self.run.roots)
         short = [s for s in order if s not in self.state.stopped]
         made = {s: self._made(s) for s in short}
         memory = self.state.memory
-        # With novelty, a scenario whose branches keep re-finding known causes waits its turn.
-        rank = {s: memory.scenario_rank(s) if self.spec.novelty else 0.0 for s in short}
+        # With novelty, the scenarios whose branches found most per token go first.
+        value = {s: memory.scenario_value(s) if self.spec.novelty else 0.0 for s in short}
         short = sorted(
             (s for s in short if made[s] < self.spec.branches),
-            key=lambda s: (made[s] + rank[s], order.index(s)),
+            key=lambda s: (-value[s], made[s], order.index(s)),
         )[: self.run.settings.concurrency]
         admitted = short[: self._affordable(len(short))]
         if short and not admitted:
@@ -224,6 +225,7 @@ class Explorer:
                     operation=branch.operation,
                     text=describe_action(action_from_json(branch.injected["action"])),
                     causes=found,
+                    tokens=db.spent_tokens(run_id, plan.episode_id),
                 )
             )  # fmt: skip
 

@@ -161,25 +161,27 @@ class Store(BranchRecords):
             self._update_episode(episode_id, leaf, turns, status, stop_reason, now)
         return leaf
 
-    def spent_tokens(self, run_id: str) -> int:
-        """Tokens the run has spent so far (what `explore.budget_tokens` bounds).
+    def spent_tokens(self, run_id: str, episode_id: str | None = None) -> int:
+        """Tokens the run (or one episode's own turns) has spent so far.
 
-        Model calls of every role (the chooser's and the generator's included: a branch's
-        overhead is stored as model calls too) and the agent-token proxy of agents that make
-        none (rule agents).
+        What `explore.budget_tokens` bounds: model calls of every role (the chooser's and the
+        generator's included: a branch's overhead is stored as model calls too) and the
+        agent-token proxy of agents that make none (rule agents).
         """
+        only = " AND e.episode_id = ?" if episode_id is not None else ""
+        args = (run_id, episode_id) if episode_id is not None else (run_id,)
         proxy = self.db.execute(
             "SELECT COALESCE(SUM(json_extract(r.value, '$.input_tokens')"
             " + json_extract(r.value, '$.output_tokens')), 0)"
             " FROM events e, json_each(e.payload, '$.requests') r"
             " WHERE e.run_id = ? AND e.kind = 'agent_reply'"
-            " AND json_extract(e.payload, '$.requests_source') = 'proxy'",
-            (run_id,),
+            " AND json_extract(e.payload, '$.requests_source') = 'proxy'" + only,
+            args,
         ).fetchone()[0]
         calls = self.db.execute(
-            "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) FROM model_calls"
-            " WHERE run_id = ?",
-            (run_id,),
+            "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) FROM model_calls e"
+            " WHERE e.run_id = ?" + only,
+            args,
         ).fetchone()[0]
         return int(calls) + int(proxy)
 
