@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -37,6 +36,14 @@ from vistasim._config_agents import (
     HttpJsonAgentSpec,
     OpenAIChatAgentSpec,
     PythonAgentSpec,
+)
+from vistasim._config_layers import (
+    env_layer,
+    flag_for,
+    layer_sets,
+    merge,
+    starts_path,
+    variables_by_key,
 )
 from vistasim._docstrings import described_schema
 from vistasim._input import read_structured
@@ -441,22 +448,6 @@ def bounded(spec: ModelSpec, role: str) -> ModelSpec:
     return spec.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS[role]})
 
 
-def merge(*layers: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep-merge config layers, later ones winning; `None` values never override."""
-    merged: dict[str, Any] = {}
-    for layer in layers:
-        for key, value in layer.items():
-            if value is None:
-                continue
-            if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
-                merged[key] = merge(merged[key], value)
-            elif isinstance(value, Mapping):
-                merged[key] = merge(value)
-            else:
-                merged[key] = value
-    return merged
-
-
 def parse_model_flag(flag: str) -> tuple[str, dict[str, Any]]:
     """Parse `ROLE=[provider/]model` into a role and a `ModelSpec` mapping.
 
@@ -476,20 +467,6 @@ def parse_model_flag(flag: str) -> tuple[str, dict[str, Any]]:
         base_url, key_env = PROVIDERS[provider]
         return role, {"model": model, "base_url": base_url, "api_key_env": key_env}
     return role, {"model": name}
-
-
-def env_layer(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Turn `VISTASIM_SECTION__KEY=value` variables into a config layer (values parsed as TOML)."""
-    layer: dict[str, Any] = {}
-    for name, raw in environ.items():
-        if not name.startswith("VISTASIM_") or "__" not in name:
-            continue
-        path = name.removeprefix("VISTASIM_").lower().split("__")
-        node = layer
-        for part in path[:-1]:
-            node = node.setdefault(part, {})
-        node[path[-1]] = _parse_scalar(raw)
-    return layer
 
 
 def config_schema() -> dict[str, Any]:
@@ -530,14 +507,14 @@ def load_config(
     try:
         config = RunConfig.model_validate(layers)
     except ValidationError as exc:
-        variables = _variables(environ)
+        variables = variables_by_key(environ)
 
         def source_of(parts: list[str]) -> Source | None:
             if not parts:
                 return None
-            if _holds(overrides, parts):
-                return Source(label=_flag_for(parts, flags or {}))
-            name = next((v for p, v in variables.items() if _prefix(p, parts)), None)
+            if layer_sets(overrides, parts):
+                return Source(label=flag_for(parts, flags or {}))
+            name = next((v for p, v in variables.items() if starts_path(p, parts)), None)
             return Source(label=name) if name else None
 
         raise explain(
@@ -546,43 +523,10 @@ def load_config(
     sources = setting_sources(
         from_variables,
         overrides,
-        variables=_variables(environ),
-        flag_of=lambda parts: _flag_for(parts, flags or {}),
+        variables=variables_by_key(environ),
+        flag_of=lambda parts: flag_for(parts, flags or {}),
     )
     return config.with_sources(sources)
-
-
-def _variables(environ: Mapping[str, str]) -> dict[tuple[str, ...], str]:
-    """The `VISTASIM_*` variables by the key path they set."""
-    return {
-        tuple(name.removeprefix("VISTASIM_").lower().split("__")): name
-        for name in environ
-        if name.startswith("VISTASIM_") and "__" in name
-    }
-
-
-def _holds(layer: Mapping[str, Any], parts: list[str]) -> bool:
-    """Tell whether a layer sets the key at `parts` (an empty section sets nothing)."""
-    node: Any = layer
-    for part in parts:
-        if not isinstance(node, Mapping) or node.get(part) is None:
-            return False
-        node = node[part]
-    return bool(node != {})
-
-
-def _prefix(a: tuple[str, ...], b: list[str]) -> bool:
-    """Tell whether one key path starts the other."""
-    n = min(len(a), len(b))
-    return n > 0 and list(a[:n]) == b[:n]
-
-
-def _flag_for(parts: list[str], flags: Mapping[str, str]) -> str:
-    for end in range(len(parts), 0, -1):
-        flag = flags.get(".".join(parts[:end]))
-        if flag:
-            return flag
-    return "--" + parts[-1].replace("_", "-")
 
 
 def default_home(environ: Mapping[str, str] | None = None) -> Path:
@@ -594,10 +538,3 @@ def default_home(environ: Mapping[str, str] | None = None) -> Path:
 def _read_toml(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = read_structured(path, fmt="toml", what="config")
     return data
-
-
-def _parse_scalar(raw: str) -> Any:
-    try:
-        return tomllib.loads(f"v = {raw}")["v"]
-    except (tomllib.TOMLDecodeError, RecursionError):
-        return raw
