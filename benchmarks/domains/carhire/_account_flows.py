@@ -30,7 +30,8 @@ class AccountFlows(Flows):
             return self.ask("car_class", f"Which car class would you like? Daily rates: {prices}.",
                             out)
         if target == b["car_class"]:
-            out.append(f"Booking {b['booking_ref']} is already {rd.article(CLASS_WORDS[target])} {CLASS_WORDS[target]} car.")
+            word = CLASS_WORDS[target]
+            out.append(f"Booking {b['booking_ref']} is already {rd.article(word)} {word} car.")
             return "done"
         if not await self._free(b, target):
             free = [CLASS_WORDS[c] for c in _seed.RATES if c not in (target, b["car_class"])
@@ -43,7 +44,9 @@ class AccountFlows(Flows):
         diff = (_seed.RATES[target] - _seed.RATES[b["car_class"]]) * b["days"]
         money = (f"{rd.pounds(diff)} would be charged to your card" if diff >= 0 else
                  f"{rd.pounds(-diff)} would be refunded to your card")
-        text = (f"{rd.article(CLASS_WORDS[target]).capitalize()} {CLASS_WORDS[target]} car is free at {b['branch']} on your dates. Switching "
+        word = CLASS_WORDS[target]
+        text = (f"{rd.article(word).capitalize()} {word} car is free at {b['branch']} on your "
+                "dates. Switching "
                 f"booking {b['booking_ref']} from {CLASS_WORDS[b['car_class']]} "
                 f"({rd.pounds(_seed.RATES[b['car_class']])} a day) to {CLASS_WORDS[target]} "
                 f"({rd.pounds(_seed.RATES[target])} a day) for {b['days']} days means {money}. "
@@ -58,7 +61,8 @@ class AccountFlows(Flows):
             return
         verb = "charged to" if result["charged_or_refunded"] == "charged" else "refunded to"
         word = CLASS_WORDS[result["car_class"]]
-        out.append(f"Done — booking {result['booking_ref']} is now {rd.article(word)} {word} car. {result['difference'].lstrip('-')} "
+        out.append(f"Done — booking {result['booking_ref']} is now {rd.article(word)} {word} "
+                   f"car. {result['difference'].lstrip('-')} "
                    f"has been {verb} your card; the new total is {result['new_total']}.")
 
     # -- cancel ----------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, ClassVar
 
 from benchmarks.domains.carhire import _seed
@@ -13,7 +13,6 @@ from benchmarks.domains.carhire._args import (
     BookingArgs,
     ChangeDates,
     CheckAvailability,
-    CustomerArgs,
     ReportDamage,
     SwitchClass,
     UpdateEmail,
@@ -21,7 +20,7 @@ from benchmarks.domains.carhire._args import (
 )
 from vistasim.env import SqliteEnvironment, ToolFailure, tool
 
-STAMP = "%Y-%m-%d %H:%M"
+STAMP = _seed.STAMP
 
 
 def money(pence: int) -> str:
@@ -30,7 +29,7 @@ def money(pence: int) -> str:
 
 def hire_days(pickup_at: str, return_at: str) -> int:
     """Days charged: every started 24 hours from the pick-up time."""
-    span = datetime.strptime(return_at, STAMP) - datetime.strptime(pickup_at, STAMP)
+    span = _seed.at(return_at) - _seed.at(pickup_at)
     return max(1, -(-int(span.total_seconds()) // 86400))
 
 
@@ -109,8 +108,7 @@ class CarHireEnvironment(SqliteEnvironment):
                             "VALUES (?,?,?,?)", (ref, kind, pence, self._stamp()))
 
     def _starts_in(self, booking: dict[str, Any]) -> timedelta:
-        pickup = datetime.strptime(booking["pickup_at"], STAMP).replace(tzinfo=_seed.UK)
-        return pickup - self.now()
+        return _seed.at(booking["pickup_at"]) - self.now()
 
     def _free_cars(self, branch: str, car_class: str, pickup_at: str, return_at: str,
                    ignore: str = "") -> int:
@@ -188,10 +186,8 @@ class CarHireEnvironment(SqliteEnvironment):
         if self._starts_in(booking) < timedelta(hours=24):
             raise ToolFailure("dates cannot be changed within 24 hours of pick-up")
         try:
-            pickup = f"{datetime.strptime(args.pickup_date, '%Y-%m-%d'):%Y-%m-%d} " \
-                     f"{booking['pickup_at'][11:]}"
-            ret = f"{datetime.strptime(args.return_date, '%Y-%m-%d'):%Y-%m-%d} " \
-                  f"{booking['return_at'][11:]}"
+            pickup = f"{date.fromisoformat(args.pickup_date.strip())} {booking['pickup_at'][11:]}"
+            ret = f"{date.fromisoformat(args.return_date.strip())} {booking['return_at'][11:]}"
         except ValueError:
             raise ToolFailure("dates must be YYYY-MM-DD") from None
         if pickup <= self._stamp():
@@ -216,7 +212,7 @@ class CarHireEnvironment(SqliteEnvironment):
         booking = self._booking(args.booking_ref)
         ref = booking["booking_ref"]
         try:
-            born = datetime.strptime(args.date_of_birth.strip(), "%Y-%m-%d").date()
+            born = date.fromisoformat(args.date_of_birth.strip())
         except ValueError:
             raise ToolFailure("date_of_birth must be YYYY-MM-DD") from None
         count = self.db.execute("SELECT COUNT(*) FROM drivers WHERE booking_ref = ?",
@@ -236,9 +232,11 @@ class CarHireEnvironment(SqliteEnvironment):
                          ref, args.extra)
         quantity = (have["quantity"] if have else 0) + args.quantity
         if quantity > _seed.EXTRA_MAX[args.extra]:
-            raise ToolFailure(f"at most {_seed.EXTRA_MAX[args.extra]} {args.extra.replace('_', ' ')}"
-                              f"(s) per booking; this booking has {quantity - args.quantity}")
-        self.db.execute("INSERT OR REPLACE INTO extras VALUES (?,?,?)", (ref, args.extra, quantity))
+            word = args.extra.replace("_", " ")
+            raise ToolFailure(f"at most {_seed.EXTRA_MAX[args.extra]} {word}(s) per booking; "
+                              f"this booking has {quantity - args.quantity}")
+        self.db.execute("INSERT OR REPLACE INTO extras VALUES (?,?,?)",
+                        (ref, args.extra, quantity))
         old, new = self._retotal(ref, "extra")
         return {"booking_ref": ref, "extra": args.extra, "quantity_now": quantity,
                 "charged": money(new - old), "new_total": money(new)}

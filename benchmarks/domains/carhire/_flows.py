@@ -19,10 +19,6 @@ CLASS_WORDS = {"economy": "economy", "compact": "compact", "estate": "estate", "
                "premium": "premium"}
 
 
-def _pickup(booking: dict[str, Any]) -> datetime:
-    return datetime.strptime(booking["pickup_at"], "%Y-%m-%d %H:%M").replace(tzinfo=_seed.UK)
-
-
 def age_on(born: date, day: date) -> int:
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
@@ -72,7 +68,7 @@ class Flows:
         return rd.pence(booking["total"]) // booking["days"]
 
     def hours_to_pickup(self, booking: dict[str, Any]) -> float:
-        return (_pickup(booking) - self.now).total_seconds() / 3600
+        return (_seed.at(booking["pickup_at"]) - self.now).total_seconds() / 3600
 
     def not_open(self, booking: dict[str, Any], out: list[str]) -> bool:
         if booking["status"] != "booked":

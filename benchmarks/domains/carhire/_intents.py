@@ -18,10 +18,13 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
                          r"\b(?:change|swap)\b[^.?!]{0,20}\b(?:car|class|vehicle)\b|"
                          r"\bcar class\b|\bto an? (?:suv|estate|premium|economy|compact)\b",
                          re.I)),
-    ("dates", re.compile(r"\b(?:change|move|extend|shorten|push|bring|keep|alter|amend)\b[^.?!]{0,50}"
+    ("dates", re.compile(r"\b(?:change|move|extend|shorten|push|bring|keep|alter|amend)\b"
+                         r"[^.?!]{0,50}"
                          r"\b(?:dates?|pick[- ]?up|return|collection|drop[- ]off|booking|hire|"
                          r"car|back|forward|longer|until)\b|\bextra day\b|\bday longer\b|"
-                         r"\breturn (?:it|the car) (?:on|a day|later|earlier)\b|"
+                         r"\b(?:return|bring (?:\w+ )?back|drop (?:\w+ )?off|pick (?:\w+ )?up|"
+                         r"pick-up|collect)\b[^.?!]{0,30}\b(?:on|to|until|instead|later|"
+                         r"earlier|a day)\b|"
                          r"\bnew dates\b", re.I)),
     ("lookup", re.compile(r"\bwhat time\b|\bwhen (?:is|do|does|can|it'?s)\b|\bdetails\b|"
                           r"\bcheck (?:my|the|her|his|their) (?:booking|hire)\b|\blook up\b|"

@@ -120,8 +120,8 @@ def car_class(text: str) -> str | None:
             named.append((m.start(), name))
     if not named:
         return None
-    targets = [n for s, n in named if re.search(r"\b(to|an?|for|into|with)\s+(?:the\s+)?(?:\w+\s)?$",
-                                               text[max(0, s - 16):s], re.I)]
+    lead_in = re.compile(r"\b(to|an?|for|into|with)\s+(?:the\s+)?(?:\w+\s)?$", re.I)
+    targets = [n for s, n in named if lead_in.search(text[max(0, s - 16):s])]
     return targets[-1] if targets else sorted(named)[-1][1]
 
 

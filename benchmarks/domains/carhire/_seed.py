@@ -20,6 +20,14 @@ EXCESS_PENCE = 30000
 RATES = {"economy": 3200, "compact": 3800, "estate": 5200, "suv": 6800, "premium": 8500}
 BRANCHES = ("Leeds City", "Manchester Piccadilly", "York Station")
 
+STAMP = "%Y-%m-%d %H:%M"
+
+
+def at(stamp: str) -> datetime:
+    """A stored 'YYYY-MM-DD HH:MM' (UK time) as an aware datetime."""
+    return datetime.strptime(stamp, STAMP).replace(tzinfo=UK)
+
+
 SCHEMA_SQL = """
 CREATE TABLE customers (
     customer_id TEXT PRIMARY KEY,
