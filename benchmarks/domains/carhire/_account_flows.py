@@ -99,7 +99,7 @@ class AccountFlows(Flows):
     # -- damage ----------------------------------------------------------------------------
     def excess_waived(self, b: dict[str, Any]) -> bool:
         """Hook: full cover waives the damage excess."""
-        return b["cover"] == "full"
+        return bool(b["cover"] == "full")
 
     async def step_damage(self, req: dict[str, Any], out: list[str]) -> str:
         b = await self.booking_for(req, out)

@@ -27,8 +27,14 @@ class Flows:
     """Mixed into the agent: everything here runs after the customer is verified."""
 
     s: dict[str, Any]
-    now: datetime
-    today: date
+
+    @property
+    def now(self) -> datetime:
+        raise NotImplementedError
+
+    @property
+    def today(self) -> date:
+        raise NotImplementedError
 
     async def call(self, tool_name: str, /, **args: Any) -> tuple[Any, str | None]:
         raise NotImplementedError
