@@ -57,6 +57,7 @@ BLIND = (
     ("grocery", "Grocery"),
     ("parking", "Parking"),
     ("insurance", "Insurance"),
+    ("carhire", "Carhire"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""

@@ -21,3 +21,17 @@ def play(agent_cls, messages, env, episode_id):
             history += [Utterance(role="user", text=message),
                         Utterance(role="agent", text=reply.text)]  # fmt: skip
     return env, replies, [f.flaw for f in fired]
+
+
+def tool(env, tool_name, /, **args):
+    """Run one agent-side tool directly on `env`."""
+    return env.run_tool("agent", tool_name, args)
+
+
+def row(env, table, **where):
+    return env.select(table, where)[0]
+
+
+def called(replies, name):
+    """The calls of tool `name` over all `replies`."""
+    return [c for r in replies for c in r.tool_calls if c["name"] == name]
