@@ -323,11 +323,11 @@ class ExploreSpec(_Section):
     selection: Literal["diverse", "random"] = "diverse"
     """Keep the candidate least cosine-similar to the original, or one at random (ablation)."""
     novelty: bool = True
-    """Seek what was not tried and has not failed yet: junctions and operations tried less in
-    the scenario, or that re-found a known cause or found nothing in the run, weighted down;
-    cheaper (later) junctions first among equals; the candidate drawn by its operation's weight
-    and its distance from siblings and from actions that failed for a known cause. `false`: the
-    paper's method alone (heuristic junction, argmin cosine to the original)."""
+    """Seek what finds most per token: junction kinds, operations and scenarios weighted by what
+    their branches found (a new cause 1, a known one 1/4) for what they cost, uses in the
+    scenario weighted down, cheaper (later) junctions up; the candidate drawn by its
+    operation's weight and its distance from siblings and from actions that failed for a known
+    cause. `false`: the paper's method alone (heuristic junction, argmin cosine)."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)
