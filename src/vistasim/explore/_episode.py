@@ -2,9 +2,11 @@
 
 See docs/architecture.md, Episode loop.
 
-Every user turn is written as one transaction ending in a `Snapshot` of the state before the next
-turn, so an episode can be resumed (after a crash) or branched (DIVERT) from any user turn. The
-live parts are an `Episode` (`_live`); one user action is carried out by `_actions.execute`.
+Every user turn is written at once, ending in a `Snapshot` of the state before the next turn, so
+an episode can be resumed (after a crash) or branched (DIVERT) from any user turn; the turns that
+episodes finish in the same event-loop tick share one transaction (`Store.append_turn`), and an
+episode plays on only once its turn is committed. The live parts are an `Episode` (`_live`); one
+user action is carried out by `_actions.execute`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from vistasim.explore._live import Episode
 from vistasim.explore._state import EpisodeState, fold
 from vistasim.explore._values import today_for, value_pool
 from vistasim.llm import ModelCall, collect_calls
+from vistasim.store import Append
 from vistasim.user import UserView, calls_off, environment_now, perturbed
 
 __all__ = ["Episode", "play", "start", "take_snapshot", "view_of"]
@@ -59,7 +62,7 @@ async def play(
     stop = await _close_agent(ep, stop)
     with collect_calls() as judged:
         grade, stop = await grade_assertions(ep, fold(committed[0], pending).transcript, stop)
-    return _finish(ep, committed[0], stop, pending, [*calls, *judged], grade)
+    return await _finish(ep, committed[0], stop, pending, [*calls, *judged], grade)
 
 
 async def _loop(
@@ -74,10 +77,10 @@ async def _loop(
             outcome = await _take_turn(ep, state)
         if outcome.stop is not None:
             return outcome.stop, outcome.events, calls
-        leaf = ep.store.append_events(
-            ep.run_id, ep.plan.episode_id, state.leaf, _numbered(outcome.events, state.turn + 1),
-            calls=calls, blobs=outcome.blobs,
-        )  # fmt: skip
+        leaf = await ep.store.append_turn(Append(
+            run_id=ep.run_id, episode_id=ep.plan.episode_id, parent_id=state.leaf,
+            events=_numbered(outcome.events, state.turn + 1), calls=calls, blobs=outcome.blobs,
+        ))  # fmt: skip
         committed[0] = replace(fold(state, outcome.events), leaf=leaf)
 
 
@@ -113,9 +116,10 @@ async def start(ep: Episode, root_id: int) -> tuple[EpisodeState, Stop | None]:
         snapshot, blobs = await take_snapshot(ep, turn=0, user_state=state.user_state)
     except Exception as exc:
         return state, stop_for(exc, episode_id=ep.plan.episode_id)
-    leaf = ep.store.append_events(
-        ep.run_id, ep.plan.episode_id, root_id, [(0, snapshot)], blobs=blobs
-    )
+    leaf = await ep.store.append_turn(Append(
+        run_id=ep.run_id, episode_id=ep.plan.episode_id, parent_id=root_id,
+        events=[(0, snapshot)], blobs=blobs,
+    ))  # fmt: skip
     return replace(state, leaf=leaf), None
 
 
@@ -156,7 +160,7 @@ async def _close_agent(ep: Episode, stop: Stop) -> Stop:
 _CLEAN_ENDS = (StopReason.GOAL_MET, StopReason.USER_STOP, StopReason.MAX_TURNS, StopReason.TIMEOUT)
 
 
-def _finish(
+async def _finish(
     ep: Episode,
     state: EpisodeState,
     stop: Stop,
@@ -172,10 +176,11 @@ def _finish(
             stop = Stop(reason=StopReason.INFRA_ERROR, detail=str(exc))
     errored = stop.reason == StopReason.INFRA_ERROR
     events.append(stop)
-    ep.store.append_events(
-        ep.run_id, ep.plan.episode_id, state.leaf, _numbered(events, state.turn + 1),
-        calls=calls, status="errored" if errored else "done", stop_reason=stop.reason.value,
-    )  # fmt: skip
+    await ep.store.append_turn(Append(
+        run_id=ep.run_id, episode_id=ep.plan.episode_id, parent_id=state.leaf,
+        events=_numbered(events, state.turn + 1), calls=calls,
+        status="errored" if errored else "done", stop_reason=stop.reason.value,
+    ))  # fmt: skip
     return stop
 
 

@@ -31,7 +31,7 @@ from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import Parts, build_parts
 from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
-from vistasim.store import EpisodePlan, EpisodeStatus, Store, StoredEvent
+from vistasim.store import Append, EpisodePlan, EpisodeStatus, Store, StoredEvent
 
 __all__ = [
     "Appended",
@@ -47,7 +47,10 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True)
 class Appended:
-    """`Store.append_events`, as the worker made it; `leaf` is its provisional id."""
+    """A write of `Store.append_events` or `append_turn`, as the worker made it.
+
+    `leaf` is its provisional id.
+    """
 
     parent_id: int | None
     events: tuple[tuple[int, bytes], ...]
@@ -118,27 +121,19 @@ class StreamingStore(Store):
         self._resume_at = resume_at
         self._next_id = -1
 
-    def append_events(
-        self,
-        run_id: str,
-        episode_id: str,
-        parent_id: int | None,
-        events: Sequence[tuple[int, Event]],
-        *,
-        calls: Sequence[ModelCall] = (),
-        blobs: Iterable[bytes] = (),
-        status: EpisodeStatus = "running",
-        stop_reason: str | None = None,
-    ) -> int | None:
+    def _append(self, write: Append, now: float) -> int | None:
+        parent_id, events, status, stop_reason = (
+            write.parent_id, write.events, write.status, write.stop_reason
+        )  # fmt: skip
         leaf = parent_id
         if events:
             leaf, self._next_id = self._next_id, self._next_id - 1
         self.emit(
             self.plan.episode_id,
             Appended(
-                parent_id=parent_id, calls=tuple(calls),
+                parent_id=parent_id, calls=tuple(write.calls),
                 events=tuple((turn, seal(event, self.secrets)) for turn, event in events),
-                blobs=tuple(blobs), status=status, stop_reason=stop_reason, leaf=leaf,
+                blobs=tuple(write.blobs), status=status, stop_reason=stop_reason, leaf=leaf,
             ),
         )  # fmt: skip
         turns = events[-1][0] if events else self.plan.turns

@@ -230,19 +230,25 @@ class _Progress:
     def __init__(self, run: Runner, callback: ProgressCallback | None) -> None:
         self.run, self.callback = run, callback
         self.explorer: Explorer | None = None
+        # Counted here, not in the store: episodes ending in the same tick are committed
+        # together, so the store's count can move by two between two reports.
+        self.done = sum(1 for p in run.db.list_episodes(run.run_id) if p.status in _ENDED)
 
     def __call__(self, plan: EpisodePlan, reason: str) -> None:
+        self.done += 1
         if self.callback is None:
             return
         episodes = self.run.db.list_episodes(self.run.run_id)
-        done = sum(1 for p in episodes if p.status in ("done", "errored"))
-        self.callback(done, len(episodes) + self._to_branch(), plan, reason)
+        self.callback(self.done, len(episodes) + self._to_branch(), plan, reason)
 
     def _to_branch(self) -> int:
         if self.explorer is not None:
             return self.explorer.remaining()
         spec = self.run.settings.explore
         return 0 if spec.budget_tokens is not None else spec.branches * len(self.run.roots)
+
+
+_ENDED = ("done", "errored")
 
 
 async def _play_all(run: Runner, plans: list[EpisodePlan], progress: _Progress) -> None:

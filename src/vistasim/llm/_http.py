@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import anyio
@@ -76,7 +77,7 @@ async def exchange(
     """
     try:
         request = client.build_request(
-            method, url, json=json, params=params, headers=headers, timeout=timeout_s
+            method, url, json=json, params=params, headers=headers, timeout=_timeout(timeout_s)
         )
         with anyio.fail_after(timeout_s):
             return await _read(client, request, max_body_bytes, follow_redirects)
@@ -106,6 +107,13 @@ async def _read(
         return HttpAnswer(status=status, text=text, headers=response.headers)
     finally:
         await response.aclose()
+
+
+@lru_cache(maxsize=64)
+def _timeout(seconds: float) -> httpx2.Timeout:
+    # `httpx2` checks a bare number against the `SupportsFloat` protocol on every request, a
+    # slow `isinstance`; a `Timeout` is taken as it is. A run uses a handful of bounds.
+    return httpx2.Timeout(seconds)
 
 
 def _too_big(cap: int, how: str) -> str:

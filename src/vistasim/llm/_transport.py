@@ -22,6 +22,7 @@ client's; a proxied URL goes through `httpx2`'s proxy transport as before).
 from __future__ import annotations
 
 import select
+import socket
 import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -41,12 +42,17 @@ _MAX_HEAD = 65536
 class _Connection:
     stream: anyio.abc.ByteStream
     buffer: bytearray = field(default_factory=bytearray)
+    sock: socket.socket | None = field(init=False)
+    """The socket under the stream, looked up once: `extra()` builds every attribute each time."""
+
+    def __post_init__(self) -> None:
+        self.sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
 
     def at_rest(self) -> bool:
         """Whether nothing arrived since the last answer (no close, no stray bytes)."""
         if self.buffer:
             return False
-        sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
+        sock = self.sock
         if sock is None or sock.fileno() < 0:
             return False
         readable, _, _ = select.select([sock], [], [], 0)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -136,6 +136,9 @@ class _Episode:
     writes: WriteTools
     records: tuple[Record, ...]
     """Everything of a record-based kind that the agent read in a successful tool result."""
+    said: dict[tuple[int, int], bool] = field(default_factory=dict, compare=False, repr=False)
+    """`says` by (event id, id of the cue list): the detectors ask about the same replies again
+    and again (each later message of an episode rescans the replies after it)."""
 
     @classmethod
     def read(cls, view: EpisodeView, spec: BehaviourSpec, writes: WriteTools) -> _Episode:
@@ -164,9 +167,13 @@ class _Episode:
 
     def says(self, stored: StoredEvent, cues: Sequence[str]) -> bool:
         event = stored.event
-        return isinstance(event, AgentReply) and any(
-            cue.search(event.text) for cue in _compiled(tuple(cues))
-        )
+        if not isinstance(event, AgentReply):
+            return False
+        key = (stored.id, id(cues))  # the cue lists are the spec's, alive as long as `self`
+        said = self.said.get(key)
+        if said is None:
+            said = self.said[key] = any(cue.search(event.text) for cue in _compiled(tuple(cues)))
+        return said
 
     def answers_to_confirmation(self) -> list[_Answer]:
         """Return each user reply to a confirmation question."""

@@ -318,8 +318,26 @@ _TYPED = "\x1f"
 _TYPED_KINDS = frozenset({"date", "time", "money"})
 
 
+_revealed: dict[int, tuple[ToolCall, frozenset[str]]] = {}
+
+
 def _revealing(call: ToolCall) -> set[str]:
-    """Values of the result worth keeping private: long, with digits, or a person's name."""
+    """Values of the result worth keeping private: long, with digits, or a person's name.
+
+    Asked twice for most reads (when the read is judged, and when its reply is), so kept per
+    call object, as `_call_facts` does.
+    """
+    kept = _revealed.get(id(call))
+    if kept is not None and kept[0] is call:
+        return set(kept[1])
+    values = _revealing_now(call)
+    if len(_revealed) > 8192:
+        _revealed.clear()
+    _revealed[id(call)] = (call, frozenset(values))
+    return values
+
+
+def _revealing_now(call: ToolCall) -> set[str]:
     args = {s.lower() for s in iter_strings(call.args)}
     values = set()
     for text in iter_strings(call.result):

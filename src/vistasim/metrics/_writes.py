@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from vistasim.events import ApiCall, Event, ToolCall, WebAction
 
@@ -31,6 +32,7 @@ _READ_VERBS = frozenset(
 )
 
 
+@lru_cache(maxsize=4096)  # asked for every call of every episode; a run has few tool names
 def is_write_name(name: str) -> bool:
     """Whether a tool's name sounds like a change (the fallback when nothing was observed)."""
     words = name.lower().split("_")

@@ -2,6 +2,7 @@
 
 from vistasim.store._branches import NewBranch
 from vistasim.store._export import export_run
+from vistasim.store._group import Append
 from vistasim.store._read import paused_gc, read_run_view
 from vistasim.store._store import EpisodePlan, RunRow, Store, blob_hash, open_store
 from vistasim.store._tally import RunTally, read_tally
@@ -16,6 +17,7 @@ from vistasim.store._view import (
 )
 
 __all__ = [
+    "Append",
     "BranchCandidate",
     "BranchStatus",
     "BranchView",

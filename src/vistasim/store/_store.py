@@ -1,8 +1,9 @@
 """The run store: one SQLite file (WAL) that every part of vistasim reads and writes.
 
-Writes are grouped per user turn: a turn's events, its model calls and its snapshot blobs are one
-transaction, so a run killed at any instant leaves whole turns only, and `--resume` continues from
-the last snapshot without losing or duplicating an event.
+Writes are grouped per user turn: a turn's events, its model calls and its snapshot blobs are
+written together, never split over transactions, so a run killed at any instant leaves whole turns
+only, and `--resume` continues from the last snapshot without losing or duplicating an event. The
+turns episodes finish in the same event-loop tick share one transaction (`_group`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm._meter import ModelCall
 from vistasim.scenario import Scenario
 from vistasim.store._branches import BranchRecords, NewBranch
+from vistasim.store._group import Append, GroupCommit
 from vistasim.store._view import EpisodeStatus, StoredEvent
 from vistasim.store.migrations import migrate
 
@@ -72,7 +74,7 @@ class RunRow:
     """Number of episodes ended (done or errored)."""
 
 
-class Store(BranchRecords):
+class Store(BranchRecords, GroupCommit):
     """A connection to a store file. Use from one thread (the event loop's)."""
 
     def __init__(self, db: sqlite3.Connection, path: str) -> None:
@@ -81,6 +83,7 @@ class Store(BranchRecords):
         """The file, or `:memory:`."""
         self.secrets: tuple[str, ...] = ()
         """Values masked as `***` in everything written (see `add_secrets`)."""
+        self._queued = []
 
     def add_secrets(self, values: Iterable[str]) -> None:
         """Mask these values (keys, tokens) in every event, call, reason and metric written."""
@@ -130,35 +133,18 @@ class Store(BranchRecords):
                     )
         return self.list_episodes(run_id)
 
-    def append_events(
-        self,
-        run_id: str,
-        episode_id: str,
-        parent_id: int | None,
-        events: Sequence[tuple[int, Event]],
-        *,
-        calls: Sequence[ModelCall] = (),
-        blobs: Iterable[bytes] = (),
-        status: EpisodeStatus = "running",
-        stop_reason: str | None = None,
-    ) -> int | None:
-        """Append a chain of `(turn, event)` under `parent_id` with its calls and blobs, atomically.
-
-        Returns the id of the last event (the episode's new leaf).
-        """
-        now = time.time()
-        with self._transaction():
-            for data in blobs:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO blobs VALUES (?, ?, ?)",
-                    (blob_hash(data), len(data), data),
-                )
-            leaf, turns = parent_id, None
-            for turn, event in events:
-                leaf = self._insert_event(run_id, episode_id, leaf, turn, event, now)
-                turns = turn
-            self._insert_calls(run_id, episode_id, calls, now)
-            self._update_episode(episode_id, leaf, turns, status, stop_reason, now)
+    def _append(self, write: Append, now: float) -> int | None:
+        """One `append_events` inside the caller's transaction; the episode's new leaf."""
+        for data in write.blobs:
+            self.db.execute(
+                "INSERT OR IGNORE INTO blobs VALUES (?, ?, ?)", (blob_hash(data), len(data), data)
+            )
+        leaf, turns = write.parent_id, None
+        for turn, event in write.events:
+            leaf = self._insert_event(write.run_id, write.episode_id, leaf, turn, event, now)
+            turns = turn
+        self._insert_calls(write.run_id, write.episode_id, write.calls, now)
+        self._update_episode(write.episode_id, leaf, turns, write.status, write.stop_reason, now)
         return leaf
 
     def spent_tokens(self, run_id: str, episode_id: str | None = None) -> int:

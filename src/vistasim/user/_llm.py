@@ -80,6 +80,9 @@ class LLMUserPolicy:
         self.seed = seed
         """Request seed; when None, the episode seed from `initial_state` is sent."""
         self.max_repairs = max_repairs
+        # The system prompt is the same on every turn of a scenario: rendered once per scenario
+        # (and user-side API list), kept with the objects it was rendered from.
+        self._systems: dict[int, tuple[Scenario, tuple[ToolSpec, ...], str]] = {}
 
     def initial_state(self, scenario: Scenario, *, seed: int) -> JsonValue:
         """Start with no plan and no API calls."""
@@ -93,7 +96,7 @@ class LLMUserPolicy:
         """
         current = _with_api_result(_parse_state(state), view)
         lexicon = merge_lexicons(DEFAULT_LEXICON, view.lexicon) if view.lexicon else _DEFAULT
-        messages = build_messages(view, current)
+        messages = build_messages(view, current, system=self._system_prompt(view))
         previous = _last_web(current)
         last_error: InvalidActionError | None = None
         for _ in range(self.max_repairs + 1):
@@ -115,6 +118,13 @@ class LLMUserPolicy:
             f"last error: {last_error}"
         ) from last_error
 
+    def _system_prompt(self, view: UserView) -> str:
+        kept = self._systems.get(id(view.scenario))
+        if kept is None or kept[0] is not view.scenario or kept[1] != view.api_tools:
+            text = system_prompt(view.scenario, api_tools=view.api_tools)
+            kept = self._systems[id(view.scenario)] = (view.scenario, view.api_tools, text)
+        return kept[2]
+
     def _request(self, messages: list[ChatMessage], state: LLMUserState) -> ChatRequest:
         return ChatRequest(
             messages=messages,
@@ -128,15 +138,18 @@ _DEFAULT = merge_lexicons(DEFAULT_LEXICON)
 """The lexicon of an environment that has none of its own (merged once: it is read-only)."""
 
 
-def build_messages(view: UserView, state: LLMUserState) -> list[ChatMessage]:
+def build_messages(
+    view: UserView, state: LLMUserState, *, system: str | None = None
+) -> list[ChatMessage]:
     """Return the prompt: system, the chat with roles flipped, then the turn instruction.
 
     Everything that stays the same for the episode (persona, goal, rules, action format, the
     user-side APIs) is in the system message, and the chat only grows, so each request shares
     its prefix with the previous one and provider prompt caching applies. The last message holds
-    only what is new this turn.
+    only what is new this turn. `system`: that message, when already rendered for the episode.
     """
-    system = system_prompt(view.scenario, api_tools=view.api_tools)
+    if system is None:
+        system = system_prompt(view.scenario, api_tools=view.api_tools)
     messages = [ChatMessage(role="system", content=system)]
     for utterance in view.transcript:
         role: Literal["user", "assistant"] = "user" if utterance.role == "agent" else "assistant"

@@ -1,0 +1,136 @@
+"""Group commit: the turns several episodes finish in the same event-loop tick, one transaction.
+
+A run plays many episodes at once, and their model answers arrive together, so many episodes
+finish a turn in the same tick of the event loop. Each commit rewrites the WAL pages it touched
+(the events table's last page and its indexes, the episode rows, the model calls), so one
+transaction per turn cost more than the inserts themselves. `Store.append_turn` queues a turn's
+write and commits it, with every other turn queued in the same tick, from a callback the loop
+runs once those episodes all wait.
+
+Nothing gets less safe after `kill -9`: an episode waits in `append_turn` until its turn is
+committed, so it takes no further step (no user action, no agent call) on a turn that is not on
+disk; a kill before the commit loses whole turns that were never continued, and `--resume`
+replays them from the last stored snapshot, as it does for a kill before a single-turn commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import anyio
+
+from vistasim.events import Event
+from vistasim.llm._meter import ModelCall
+from vistasim.store._view import EpisodeStatus
+
+if TYPE_CHECKING:
+    from vistasim.store._store import _Transaction
+
+__all__ = ["Append", "GroupCommit"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Append:
+    """One `Store.append_events` call: a chain of `(turn, event)` under `parent_id`."""
+
+    run_id: str
+    episode_id: str
+    parent_id: int | None
+    events: Sequence[tuple[int, Event]]
+    calls: Sequence[ModelCall] = ()
+    blobs: Sequence[bytes] = ()
+    """A sequence, not any iterable: a write that failed in a group is written again alone."""
+    status: EpisodeStatus = "running"
+    stop_reason: str | None = None
+
+
+class GroupCommit:
+    """The grouped writes of a `Store` (its other half: `_store.Store`)."""
+
+    if TYPE_CHECKING:  # given by `Store`, the one class that mixes this in
+
+        def _transaction(self) -> _Transaction: ...
+
+        def _append(self, write: Append, now: float) -> int | None: ...
+
+    _queued: list[tuple[Append, asyncio.Future[int | None]]]
+
+    def append_events(
+        self,
+        run_id: str,
+        episode_id: str,
+        parent_id: int | None,
+        events: Sequence[tuple[int, Event]],
+        *,
+        calls: Sequence[ModelCall] = (),
+        blobs: Iterable[bytes] = (),
+        status: EpisodeStatus = "running",
+        stop_reason: str | None = None,
+    ) -> int | None:
+        """Append a chain of `(turn, event)` under `parent_id` with its calls and blobs, atomically.
+
+        Returns the id of the last event (the episode's new leaf).
+        """
+        write = Append(
+            run_id=run_id, episode_id=episode_id, parent_id=parent_id, events=events,
+            calls=calls, blobs=tuple(blobs), status=status, stop_reason=stop_reason,
+        )  # fmt: skip
+        return self.append_many([write])[0]
+
+    def append_many(self, writes: Sequence[Append]) -> list[int | None]:
+        """Several `append_events` in one transaction (all or none); each write's new leaf."""
+        now = time.time()
+        with self._transaction():
+            return [self._append(write, now) for write in writes]
+
+    async def append_turn(self, write: Append) -> int | None:
+        """`append_events`, committed with the other writes queued in this event-loop tick.
+
+        Returns once the write is committed (or raises what writing it raised). Waiting is
+        shielded from cancellation: a write that may be committed is always seen by its episode,
+        which otherwise would continue from the leaf before it and store the turn twice.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on asyncio (anyio on trio): a transaction of its own
+            return self.append_many([write])[0]
+        done: asyncio.Future[int | None] = loop.create_future()
+        if not self._queued:
+            loop.call_soon(self._commit_queued)
+        self._queued.append((write, done))
+        with anyio.CancelScope(shield=True):
+            leaf = await done
+        return leaf
+
+    def _commit_queued(self) -> None:
+        queued, self._queued = self._queued, []
+        try:
+            leaves = self.append_many([write for write, _ in queued])
+        except Exception as exc:
+            if len(queued) == 1:
+                _fail(queued[0][1], exc)
+                return
+            # One bad write must not fail its neighbours: the transaction was rolled back, so
+            # each is written again alone and gets its own error.
+            for write, done in queued:
+                try:
+                    _settle(done, self.append_many([write])[0])
+                except Exception as alone:
+                    _fail(done, alone)
+            return
+        for (_, done), leaf in zip(queued, leaves, strict=True):
+            _settle(done, leaf)
+
+
+def _settle(done: asyncio.Future[int | None], leaf: int | None) -> None:
+    if not done.done():
+        done.set_result(leaf)
+
+
+def _fail(done: asyncio.Future[int | None], exc: Exception) -> None:
+    if not done.done():
+        done.set_exception(exc)
