@@ -187,3 +187,18 @@ async def test_web_mode_without_a_browser_fails_before_recording_a_run(tmp_path)
     with pytest.raises(BrowserError, match="no-such-chromium"):
         await run(config, scenarios=_demo_scenarios()[:1], store=store)
     assert store.list_runs() == []
+
+
+async def test_a_run_leaves_the_garbage_collector_as_it_found_it(tmp_path):
+    import gc
+
+    before = gc.get_threshold()
+    seen: list[tuple[tuple[int, int, int], int]] = []
+
+    def watch(done, total, plan, reason):
+        seen.append((gc.get_threshold(), gc.get_freeze_count()))
+
+    await _run(tmp_path, _config(), on_episode=watch)
+    assert seen and all(threshold[0] > before[0] and frozen for threshold, frozen in seen)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0

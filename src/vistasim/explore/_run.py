@@ -16,6 +16,7 @@ import anyio
 from vistasim._secrets import known_secrets
 from vistasim.config import RunConfig
 from vistasim.errors import ConfigError
+from vistasim.explore._gc import fewer_collections
 from vistasim.explore._guard import describe_failure, leaf_errors
 from vistasim.explore._imports import load_ahead, load_rest
 from vistasim.explore._preflight import preflight as check_config
@@ -111,6 +112,7 @@ async def run(
     db = store if isinstance(store, Store) else open_store(default_store_path(config, store))
     session = ExitStack()
     try:
+        session.enter_context(fewer_collections())
         if resume is not None:
             run_id, config, plans = load_for_resume(db, resume)
         elif config is None:
