@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager, nullcontext
+from collections.abc import Awaitable, Callable, Mapping
 
 import anyio
 
@@ -127,8 +126,7 @@ class RoleModel:
         while True:
             attempt += 1
             try:
-                async with self._limit():
-                    response = await self._attempt(request)
+                response = await self._limited_attempt(request)
                 break
             except VistasimError as exc:
                 # Not a provider hiccup (an agent under test failing, a missing key): metered,
@@ -173,11 +171,24 @@ class RoleModel:
         if aclose is not None:
             await aclose()
 
-    @asynccontextmanager
-    async def _limit(self) -> AsyncIterator[None]:
+    async def _limited_attempt(self, request: ChatRequest) -> ChatResponse:
         # Role limit first, then the endpoint's: one fixed order, so two roles never deadlock.
-        async with self.limiter or nullcontext(), self.endpoint_limiter or nullcontext():
-            yield
+        # A free token is taken without `acquire()`'s extra trip through the event loop (a
+        # checkpoint on every model call); the call itself awaits the network right after.
+        held: list[anyio.CapacityLimiter] = []
+        try:
+            for limiter in (self.limiter, self.endpoint_limiter):
+                if limiter is None:
+                    continue
+                try:
+                    limiter.acquire_nowait()
+                except anyio.WouldBlock:
+                    await limiter.acquire()
+                held.append(limiter)
+            return await self._attempt(request)
+        finally:
+            for limiter in reversed(held):
+                limiter.release()
 
     def _record_success(self, response: ChatResponse, *, attempts: int, latency_s: float) -> None:
         record_call(
