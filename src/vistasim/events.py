@@ -136,7 +136,7 @@ class AgentReply(_Event):
     """Tokens the agent reported for this turn, when it reports them."""
     oversized: int | None = Field(default=None, exclude_if=lambda v: v is None)
     """The reply's size in bytes when it was over `run.max_reply_bytes` and `text` is cut."""
-    requests: list[RequestDigest] = Field(default=[], exclude_if=lambda v: not v)
+    requests: list[RequestDigest] = Field(default_factory=list, exclude_if=lambda v: not v)
     """Digests of the model requests behind this reply, in order (empty: none known)."""
     requests_source: Literal["metered", "proxy"] | None = Field(
         default=None, exclude_if=lambda v: v is None
@@ -159,7 +159,7 @@ class StateChange(BaseModel):
     key: str = ""
     """The record's key (its primary key values, joined by `/`)."""
     op: Literal["insert", "update", "delete"] = "update"
-    fields: list[str] = []
+    fields: list[str] = Field(default_factory=list)
     """The fields whose values changed (for `update`)."""
 
 
@@ -173,7 +173,7 @@ class ToolCall(_Event):
 
     kind: Literal["tool_call"] = "tool_call"
     name: str
-    args: dict[str, JsonValue] = {}
+    args: dict[str, JsonValue] = Field(default_factory=dict)
     result: JsonValue = None
     error: str | None = None
     """The tool's error message, when the call failed."""
@@ -214,7 +214,7 @@ class ApiCall(_Event):
 
     kind: Literal["api_call"] = "api_call"
     name: str
-    args: dict[str, JsonValue] = {}
+    args: dict[str, JsonValue] = Field(default_factory=dict)
     result: JsonValue = None
     error: str | None = None
     changes: Changes = None
@@ -228,8 +228,8 @@ class Judgment(_Event):
     judge: str
     """Who judged: `criteria`, `realism`, `failure`..."""
     passed: bool | None = None
-    scores: dict[str, float] = {}
-    checks: list[dict[str, JsonValue]] = []
+    scores: dict[str, float] = Field(default_factory=dict)
+    checks: list[dict[str, JsonValue]] = Field(default_factory=list)
     """One entry per check: what was checked, whether it held, and why not."""
     reason: str = ""
 

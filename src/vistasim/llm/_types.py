@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from vistasim.llm._usage import TokenUsage
 
@@ -36,7 +36,7 @@ class ChatMessage(_Frozen):
 
     role: Literal["system", "user", "assistant", "tool"]
     content: str | None = None
-    tool_calls: list[ModelToolCall] = []
+    tool_calls: list[ModelToolCall] = Field(default_factory=list)
     tool_call_id: str | None = None
     """For `tool` messages: the id of the call this answers."""
 
@@ -45,7 +45,7 @@ class ChatRequest(_Frozen):
     """Everything that defines a model call; its canonical JSON is the cache key."""
 
     messages: list[ChatMessage]
-    tools: list[ToolSpec] = []
+    tools: list[ToolSpec] = Field(default_factory=list)
     response_format: dict[str, JsonValue] | None = None
     """OpenAI `response_format`, e.g. `{"type": "json_object"}` or a `json_schema` block."""
     temperature: float | None = None
@@ -57,7 +57,7 @@ class ChatResponse(_Frozen):
     """A model's answer."""
 
     text: str = ""
-    tool_calls: list[ModelToolCall] = []
+    tool_calls: list[ModelToolCall] = Field(default_factory=list)
     usage: TokenUsage = TokenUsage()
     model: str = ""
     """The model that answered, as the provider names it."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 
@@ -15,12 +15,12 @@ class AgendaEntry(_Strict):
     """One sub-goal on the agenda stack."""
 
     intent: str
-    slots: dict[str, Scalar] = {}
+    slots: dict[str, Scalar] = Field(default_factory=dict)
     task: str | None = None
     """Words for the request; the first entry uses the scenario's goal text."""
-    behaviours: list[Behaviour] = []
+    behaviours: list[Behaviour] = Field(default_factory=list)
     """How the user plays this sub-goal (the scenario's `behaviours`)."""
-    played: list[BehaviourOp] = []
+    played: list[BehaviourOp] = Field(default_factory=list)
     """Behaviours already played (each is played once)."""
     api_tried: bool = False
     """The user already called the matching user-side API for this entry."""
@@ -33,7 +33,7 @@ class AgendaEntry(_Strict):
     for this sub-goal there in so many words."""
     resumed: bool = False
     """After hesitating (`then: confirm`) the user came back and said to go ahead."""
-    web_facts: dict[str, str] = {}
+    web_facts: dict[str, str] = Field(default_factory=dict)
     """What the web skill's steps learned on the pages (`bind`), for its later steps."""
     asked: bool = False
     """The user already asked for this sub-goal (with another one: `combine`, `second_request`)."""
@@ -72,12 +72,12 @@ class AgendaState(_Strict):
     greeted: bool = False
     pending_api: str | None = None
     """Name of the API called last step, whose result the next step reads."""
-    rejected: list[str] = []
+    rejected: list[str] = Field(default_factory=list)
     """Values the user objected to; proposing one again is an unhelpful turn."""
     unread: int = 0
     """Agent turns in a row the user could not read (no question, proposal, answer, refusal or
     report it recognises); at the policy's limit it stops: it could not follow the agent."""
-    refusals: list[str] = []
+    refusals: list[str] = Field(default_factory=list)
     """Refusals the user could not accept (its goal allows no other way), for the stop detail."""
 
     def with_entry(self, **changes: object) -> AgendaState:

@@ -16,7 +16,7 @@ import json
 from dataclasses import asdict
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from vistasim.browser import WEB_STEPS, PageView, WebStep
 from vistasim.errors import ConfigError, SimulatorError
@@ -39,7 +39,7 @@ class ApiRecord(_Strict):
     """One user-side API call and what came back."""
 
     name: str
-    args: dict[str, JsonValue] = {}
+    args: dict[str, JsonValue] = Field(default_factory=dict)
     result: JsonValue = None
     error: str | None = None
 
@@ -50,7 +50,7 @@ class LLMUserState(_Strict):
     seed: int
     plan: str = ""
     """The model's latest plan, shown to it again next turn."""
-    api_log: list[ApiRecord] = []
+    api_log: list[ApiRecord] = Field(default_factory=list)
     """The user's recent API calls with results (the chat transcript does not hold them)."""
     pending_api: ApiRecord | None = None
     """The call made last step; its result arrives in the next view."""
