@@ -321,8 +321,14 @@ def _parse(text: str) -> _Reply:
         raise InvalidActionError(f"the JSON does not follow the format: {problems}") from None
 
 
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
+"""A Markdown code fence around the JSON, which some models add despite json mode."""
+
+
 def _load_json(text: str) -> object:
-    stripped = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
+    stripped = text.strip()
+    if "```" in stripped:  # the fence pattern scans the whole reply: only when one is there
+        stripped = _FENCE.sub("", stripped)
     try:
         return json.loads(stripped)
     except json.JSONDecodeError as exc:
