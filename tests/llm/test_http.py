@@ -49,6 +49,22 @@ async def test_exchange_turns_transport_failures_into_our_typed_errors():
             await exchange(client, "GET", url, timeout_s=5, max_body_bytes=1000)
 
 
+@pytest.mark.parametrize(
+    ("content_type", "body", "text"),
+    [
+        ("application/json", "{\"a\": \"caf\u00e9\"}".encode(), "{\"a\": \"caf\u00e9\"}"),
+        ("text/plain; charset=latin-1", "caf\u00e9".encode("latin-1"), "caf\u00e9"),
+        ('text/plain; Charset="ISO-8859-1"', "caf\u00e9".encode("latin-1"), "caf\u00e9"),
+    ],
+)
+async def test_an_answer_is_decoded_in_its_declared_charset_else_utf8(content_type, body, text):
+    answer = httpx2.Response(200, content=body, headers={"content-type": content_type})
+    transport = httpx2.MockTransport(lambda request: answer)
+    async with httpx2.AsyncClient(transport=transport) as client:
+        got = await exchange(client, "GET", "http://a.invalid/", timeout_s=5, max_body_bytes=1000)
+    assert got.text == text
+
+
 async def test_a_rate_limit_carries_the_providers_words_and_wait():
     async with FakeOpenAIServer() as srv:
         srv.fail_next(

@@ -103,10 +103,18 @@ async def _read(
             body += chunk
             if len(body) > cap:
                 raise BodyTooBig(_too_big(cap, "kept sending"), status=status)
-        text = bytes(body).decode(response.charset_encoding or "utf-8", errors="replace")
+        text = bytes(body).decode(_charset(response) or "utf-8", errors="replace")
         return HttpAnswer(status=status, text=text, headers=response.headers)
     finally:
         await response.aclose()
+
+
+def _charset(response: httpx2.Response) -> str | None:
+    # `charset_encoding` parses the header with `email.message` on every answer; most answers
+    # (`application/json`) name no charset, and a header without the word has none to find.
+    if "charset" not in response.headers.get("content-type", "").lower():
+        return None
+    return response.charset_encoding
 
 
 @lru_cache(maxsize=64)
