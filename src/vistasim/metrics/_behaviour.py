@@ -35,6 +35,7 @@ from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._mentions import (
+    Correction,
     EntityKind,
     Mention,
     Record,
@@ -139,6 +140,12 @@ class _Episode:
     said: dict[tuple[int, int], bool] = field(default_factory=dict, compare=False, repr=False)
     """`says` by (event id, id of the cue list): the detectors ask about the same replies again
     and again (each later message of an episode rescans the replies after it)."""
+    mentioned: dict[str, list[Mention]] = field(default_factory=dict, compare=False, repr=False)
+    """`mentions` by text: several detectors read the same user messages."""
+    corrected: dict[str, list[Correction]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """`corrections` by text, for the same reason."""
 
     @classmethod
     def read(cls, view: EpisodeView, spec: BehaviourSpec, writes: WriteTools) -> _Episode:
@@ -151,7 +158,16 @@ class _Episode:
         return cls(events=view.events, spec=spec, writes=writes, records=records)
 
     def mentions(self, text: str) -> list[Mention]:
-        return find_mentions(text, self.spec.entities, self.records)
+        found = self.mentioned.get(text)
+        if found is None:
+            found = self.mentioned[text] = find_mentions(text, self.spec.entities, self.records)
+        return found
+
+    def corrections(self, text: str) -> list[Correction]:
+        found = self.corrected.get(text)
+        if found is None:
+            found = self.corrected[text] = corrections(text, self.mentions(text))
+        return found
 
     def is_write(self, stored: StoredEvent) -> bool:
         """Whether the call acted for the user: it changed the state, not as an identity check.
@@ -210,7 +226,7 @@ def _ignored_correction(episode: _Episode) -> list[int]:
         event = stored.event
         if isinstance(event, UserMessage):
             mentions = episode.mentions(event.text)
-            now = {(c.kind, c.old) for c in corrections(event.text, mentions)}
+            now = {(c.kind, c.old) for c in episode.corrections(event.text)}
             for mention in mentions:
                 # Naming a taken-back value again, outside a correction, asks for it again.
                 if (mention.kind, mention.value) not in now:
@@ -235,7 +251,7 @@ def _partial_items(episode: _Episode) -> list[int]:
             continue
         text = stored.event.text
         mentions = episode.mentions(text)
-        taken_back = {c.old for c in corrections(text, mentions)}
+        taken_back = {c.old for c in episode.corrections(text)}
         writes = [s for s in events[index + 1 :] if episode.is_write(s)]
         for group in listed_groups(text, mentions):
             asked = {m.value for m in group} - taken_back
