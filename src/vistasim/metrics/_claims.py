@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
@@ -195,6 +196,10 @@ class _Context:
     """The verbs the write tools are named after ("cancelled" for `cancel_order`)."""
     today: date | None = None
     """The environment's day, if its clock was recorded: relative dates are read against it."""
+    read_by_turn: dict[int, tuple[Turn, list[_Read]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """`reads` by turn: two detectors walk the same turns."""
 
     def backs(self, verb: str, tool: str) -> bool:
         """Whether a change made by `tool` backs a claim worded with `verb` ("" = generic)."""
@@ -272,6 +277,12 @@ class _Context:
 
     def reads(self, turn: Turn) -> list[_Read]:
         """What the turn's successful read calls returned, as ids and words."""
+        kept = self.read_by_turn.get(id(turn))
+        if kept is None or kept[0] is not turn:
+            kept = self.read_by_turn[id(turn)] = (turn, self._reads(turn))
+        return kept[1]
+
+    def _reads(self, turn: Turn) -> list[_Read]:
         found = []
         for stored in turn.calls:
             event = stored.event
@@ -317,6 +328,13 @@ def _verbs_of(tool: str) -> set[str]:
 
 
 def _claim_cues(write_tools: Sequence[str]) -> tuple[re.Pattern[str], ...]:
+    # Every episode of a run asks with (nearly) the same tools: built once per set of tools,
+    # not escaped and looked up in `re`'s cache again per episode.
+    return _cues_for(frozenset(write_tools))
+
+
+@cache
+def _cues_for(write_tools: frozenset[str]) -> tuple[re.Pattern[str], ...]:
     verbs = {_past(name.split("_")[0].lower()) for name in write_tools}
     verbs |= {p for v in list(verbs) for p in _spellings(v)} | set(_GENERIC_VERBS)
     verbs |= set(_CHANGE_VERBS)
