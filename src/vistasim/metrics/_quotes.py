@@ -269,11 +269,13 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     `final_bill_estimate`), within five words before the figure or three after it, and not
     beyond the figures beside it.
     """
-    found = list(re.finditer(r"[A-Za-z]+", sentence))
+    if not fields:  # nothing to quote (a reply after reads without figures): no need to look
+        return
+    found = list(_WORD.finditer(sentence))
     starts = [m.start() for m in found]
     words = [_stem(m.group(0)) for m in found]
     # Not the digits of an id ("fine F901"): a figure starts a token.
-    figures = list(re.finditer(rf"(?<![\w.])[£$€]?\s?{_NUMBER}", sentence))
+    figures = list(_FIGURE.finditer(sentence))
     for index, match in enumerate(figures):
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
         # 14 days)" says nothing of a fee of 14.
@@ -294,6 +296,9 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
                 yield match.start(), field, _figure(match.group(1))
 
 
+_WORD = re.compile(r"[A-Za-z]+")
+_FIGURE = re.compile(rf"(?<![\w.])[£$€]?\s?{_NUMBER}")
+"""A figure where a token starts (not the digits of an id: "fine F901")."""
 _DURATION = re.compile(r"(?:-|\s)(day|week|month|year|hour|minute)s?\b", re.IGNORECASE)
 
 
