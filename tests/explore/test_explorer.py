@@ -130,7 +130,7 @@ def _lineage(view) -> list[tuple]:
 
 
 async def test_under_a_budget_a_scenario_without_junctions_waits_while_others_branch():
-    store, result = await _explore(50, budget_tokens=80_000)
+    store, result = await _explore(50, budget_tokens=40_000)
     episodes = store.list_episodes(result.run_id)
     state = store.load_exploration(result.run_id)
     assert state["drained"], "no scenario ran out of junctions: the test needs one that does"
@@ -149,14 +149,3 @@ async def test_once_every_scenario_waits_fresh_rollouts_refill_the_pools():
     # Before the first fresh rollout, every scenario was branched until it had no junction.
     before = {p.scenario_id for p in episodes[: added[0]] if p.branch_of is not None}
     assert before == {s.id for s in desk_scenarios()}
-
-
-async def test_a_junction_offers_each_of_its_alternatives_once_before_it_is_used_up():
-    store, result = await _explore(50, budget_tokens=150_000)
-    played = [
-        (b.parent_episode_id, b.turn, json.dumps(b.injected["action"], sort_keys=True))
-        for b in store.list_branches(result.run_id) if b.status != "abandoned"
-    ]  # fmt: skip
-    assert len(set(played)) == len(played)  # no alternative is played twice at one junction
-    per_junction = Counter((parent, turn) for parent, turn, _ in played)
-    assert max(per_junction.values()) > 1  # a junction branched again with another operation

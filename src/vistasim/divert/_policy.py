@@ -108,16 +108,12 @@ class BranchPolicy:
         rng: random.Random,
         memory: Memory,
         siblings: Sequence[str] = (),
-        played: Collection[str] = (),
     ) -> Choice | None:
-        """Generate candidates, keep K, select one (None: no candidate is left to play).
+        """Generate candidates, keep K, select one (None: no candidate differs from the original).
 
-        `siblings`: the actions of branches already grown from the same trajectory. `played`:
-        those grown at this very junction; they are not candidates again, so a junction offers
-        a branch for each of its alternatives before it is used up.
+        `siblings`: the actions of branches already grown from the same trajectory.
         """
         made, overhead = await self.generator.generate(ctx, self.k)
-        made = [c for c in made if c.text not in played]
         if not made:
             return None
         weights = memory.op_weights(scenario_id, cue, [c.operation for c in made])

@@ -136,13 +136,7 @@ class _Grower:
         return _Site(junction=junction, turn=turn, snapshot=snapshot, original=original)
 
     def _excluded(self) -> set[int]:
-        # A turn branched before stays a junction while it offers an alternative not played
-        # there yet (`_played`); the replayed original (junction-only ablation) has one.
-        used = (
-            {b.turn for b in self.branches if b.parent_episode_id == self.parent.episode_id}
-            if self.policy.replays_original
-            else set()
-        )
+        used = {b.turn for b in self.branches if b.parent_episode_id == self.parent.episode_id}
         fork_turn = next(
             (s.event.turn for s in self.path
              if s.id == self.parent.fork_event_id and isinstance(s.event, Snapshot)),
@@ -227,21 +221,11 @@ class _Grower:
                 rng=self.rng,
                 memory=self.memory,
                 siblings=self._siblings(),
-                played=self._played(site.turn.index),
             )
         self.calls += calls
         if choice is not None:
             self.spent += choice.overhead_tokens
         return choice
-
-    def _played(self, turn: int) -> set[str]:
-        """The actions already played at `turn` of the parent (abandoned branches included)."""
-        return {
-            describe_action(action_from_json(b.injected["action"]))
-            for b in self.branches
-            if b.parent_episode_id == self.parent.episode_id and b.turn == turn
-            and b.injected.get("action")
-        }  # fmt: skip
 
     def _siblings(self) -> list[str]:
         grown = [b for b in self.branches if b.parent_episode_id == self.parent.episode_id]
