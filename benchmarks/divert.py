@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/divert.py [--domains shop,school|all|bikes,bank,...]
      [--scenarios unwritten|all] [--linear 1,2,4,8] [--perturb 0.5] [--mode chat] [--quick]
-     [--ablation] [--no-fixed-user] [--seed N] [--keep DIR] [--out DIR]
+     [--ablation] [--no-fixed-user] [--seed N] [--keep DIR] [--out DIR] [--reuse FILE]
 
 Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop and school with
 their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
@@ -22,6 +22,11 @@ Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground
 an episode the detectors report `failed`; for a branch, it fired in the branch's own turns.
 `flaw×scen` counts distinct (flaw, scenario) pairs so found; `no flaw` counts `failed` episodes
 on whose path no documented flaw fired (a simulated-user fault or an undocumented agent gap).
+
+`--reuse FILE` takes the linear and perturbed rows from an earlier run's figures (same desks,
+`--seed`, `--linear`, `--perturb`, `--scenarios` and `--mode`: they depend on nothing else, and
+replay exactly) and plays only the branch rows: a change of the branching policy is measured in
+a third of the time.
 
 `--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
 `flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
@@ -301,8 +306,14 @@ async def bench_domain(
     rows = []
     linear = {}
 
+    earlier = _reused(args, _short(desk))
+
     async def row_of(variant: Variant, budget_of: int | None = None) -> dict:
-        row = await measure(desk, variant, scenarios, args.mode, store_dir, args.agent)
+        if variant.name in earlier:
+            row = earlier[variant.name]
+        else:
+            row = await measure(desk, variant, scenarios, args.mode, store_dir, args.agent)
+            row["seed"] = variant.seed
         if budget_of is not None:
             budget = linear[budget_of]["agent_tokens"]
             row["budget_of"] = f"linear-R{budget_of}"
@@ -344,6 +355,29 @@ async def bench_domain(
     timed = args.agent == "rule" and desk.scenarios is None
     timings = await restore_timings(_short(desk), store_dir) if timed else {}
     return rows, timings
+
+
+def _reused(args: argparse.Namespace, domain: str) -> dict[str, dict]:
+    """The desk's linear and perturbed rows of `--reuse` (empty without it), by variant.
+
+    Raises:
+        SystemExit: the file holds no such row, or one played with another seed.
+    """
+    if args.reuse is None:
+        return {}
+    rows = json.loads(args.reuse.read_text())["rows"]
+    found = {
+        r["variant"]: r for r in rows
+        if r["domain"] == domain and r["variant"].startswith(("linear-", "perturbed-"))
+    }  # fmt: skip
+    wanted = {f"linear-R{r}" for r in args.linear}
+    wanted |= {f"perturbed-R{r}" for r in args.linear if r != 1 and args.perturb}
+    if missing := sorted(wanted - set(found)):
+        raise SystemExit(f"divert.py: --reuse {args.reuse}: no {domain} rows {missing}")
+    if other := sorted({r.get("seed", args.seed) for r in found.values()} - {args.seed}):
+        raise SystemExit(f"divert.py: --reuse {args.reuse}: {domain} rows of seed {other}, "
+                         f"not --seed {args.seed}")  # fmt: skip
+    return {name: found[name] for name in wanted}
 
 
 def _beyond_baseline(rows: list[dict]) -> None:
@@ -437,6 +471,9 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="run.seed of every row")
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: a temp folder)")
     parser.add_argument("--keep", type=Path, help="keep the stores in this folder")
+    parser.add_argument("--reuse", type=Path,
+                        help="an earlier run's figures JSON: take its linear and perturbed rows"
+                        " (same --seed) and play only the branch rows")  # fmt: skip
     parser.add_argument("--agent", choices=["rule", "model"], default="rule",
                         help="model: the rule agent as a tool-calling model behind the loopback"
                         " fake OpenAI-compatible server (metered agent tokens)")  # fmt: skip

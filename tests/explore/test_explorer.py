@@ -124,3 +124,28 @@ def _lineage(view) -> list[tuple]:
          json.dumps(b.injected, sort_keys=True), outcome.get(b.episode_id, "abandoned"))
         for b in view.branches
     )  # fmt: skip
+
+
+# -- under a token budget, junctions before fresh rollouts -----------------------------------
+
+
+async def test_under_a_budget_a_scenario_without_junctions_waits_while_others_branch():
+    store, result = await _explore(50, budget_tokens=40_000)
+    episodes = store.list_episodes(result.run_id)
+    state = store.load_exploration(result.run_id)
+    assert state["drained"], "no scenario ran out of junctions: the test needs one that does"
+    # A fresh rollout is a linear rollout: none is played while other scenarios can branch.
+    assert not state["refill"]
+    assert all(p.rollout == 0 for p in episodes if p.branch_of is None)
+    assert set(state["drained"]) < {s.id for s in desk_scenarios()}
+
+
+async def test_once_every_scenario_waits_fresh_rollouts_refill_the_pools():
+    store, result = await _explore(50, budget_tokens=400_000)
+    episodes = store.list_episodes(result.run_id)
+    assert store.load_exploration(result.run_id)["refill"]
+    added = [i for i, p in enumerate(episodes) if p.branch_of is None and p.rollout > 0]
+    assert added
+    # Before the first fresh rollout, every scenario was branched until it had no junction.
+    before = {p.scenario_id for p in episodes[: added[0]] if p.branch_of is not None}
+    assert before == {s.id for s in desk_scenarios()}

@@ -10,8 +10,12 @@ plan is stored before it plays, with the trajectories found used up and the verd
 (`explorations` table), so a run killed at any instant and resumed makes the same branches, from
 the same parents, as one never interrupted.
 
-When a scenario's trajectories have no junction left, a token budget adds a fresh rollout to its
-pool; without one the scenario stops, and the run says why it made fewer than asked.
+When a scenario's trajectories have no junction left, it stops without a token budget, and the
+run says why it made fewer than asked. Under a budget it waits (`drained`) while other scenarios
+still have junctions: a fresh rollout is a linear rollout, and what it shows is no longer news
+for the branches (`new_causes` counts causes no linear rollout of the run shows), so the budget
+goes to branching while there is something to branch. Once every scenario waits, fresh rollouts
+refill their pools, one per slot, as before.
 """
 
 from __future__ import annotations
@@ -53,6 +57,11 @@ class ExplorerState(BaseModel):
     """Scenario -> its trajectories with no junction left."""
     stopped: dict[str, str] = {}
     """Scenario -> why it gets no more branches."""
+    drained: list[str] = []
+    """Scenarios (under a budget) whose trajectories have no junction left, waiting while others
+    still have some."""
+    refill: bool = False
+    """Every scenario has waited: fresh rollouts now refill the pools that have no junction."""
     budget_spent: bool = False
     verdicts: dict[str, Judged] = {}
     """Every episode judged so far."""
@@ -120,8 +129,12 @@ class Explorer:
         memory = self.state.memory
         # With novelty, the scenarios whose branches found most per token go first.
         value = {s: memory.scenario_value(s) if self.spec.novelty else 0.0 for s in short}
+        short = [s for s in short if made[s] < self.spec.branches]
+        if short and set(short) <= set(self.state.drained):
+            # Every scenario left waits for a fresh rollout: now they get them.
+            self.state.refill, self.state.drained = True, []
         short = sorted(
-            (s for s in short if made[s] < self.spec.branches),
+            (s for s in short if s not in self.state.drained),
             key=lambda s: (-value[s], made[s], order.index(s)),
         )[: self.run.settings.concurrency]
         admitted = short[: self._affordable(len(short))]
@@ -187,7 +200,14 @@ class Explorer:
         return pool[self._made(scenario_id) % len(pool)] if pool else None
 
     async def _no_parent(self, scenario_id: str) -> None:
-        """No trajectory has a junction left: a fresh rollout under a budget, else stop."""
+        """No trajectory has a junction left: under a budget wait, then a fresh rollout; else stop.
+
+        See the module: a scenario waits while others still have junctions.
+        """
+        if self.spec.budget_tokens is not None and not self.state.refill:
+            self.state.drained.append(scenario_id)
+            self._save()
+            return
         if self.spec.budget_tokens is None:
             trajectories = len(self.state.exhausted.get(scenario_id, []))
             self.state.stopped[scenario_id] = (
