@@ -14,9 +14,10 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import anyio
+from pydantic import JsonValue
 
 from vistasim.config import RunConfig
 from vistasim.env import Environment
@@ -38,7 +39,29 @@ from vistasim.user import action_from_json
 if TYPE_CHECKING:
     from vistasim.browser import BrowserPool
 
-__all__ = ["Runner", "converged", "open_episode", "play_from", "play_one", "record_stop"]
+__all__ = [
+    "BranchPlayer",
+    "Runner",
+    "converged",
+    "finish_branch",
+    "open_episode",
+    "play_from",
+    "play_one",
+    "record_stop",
+]
+
+
+class BranchPlayer(Protocol):
+    """Plays recorded DIVERT branches elsewhere than in this process (the Ray workers)."""
+
+    async def play_branch(self, plan: EpisodePlan, injected: dict[str, JsonValue]) -> str:
+        """Restore a recorded branch at its fork, play `injected` first, then on to its end.
+
+        The branch is finished (done, converged, diverged) as `play_from` finishes one here;
+        returns its stop reason.
+        """
+        ...
+
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +80,8 @@ class Runner:
     """The browser pool of `ui`/`hybrid` runs, else `None`."""
     roots: dict[str, tuple[int, Scenario]]
     """Each scenario's root event and scenario, by scenario id."""
+    branch_player: BranchPlayer | None = None
+    """Where new branches play once recorded (`None`: here, in the episode that grew them)."""
 
 
 async def play_one(run: Runner, plan: EpisodePlan) -> str:
@@ -85,7 +110,7 @@ async def play_from(run: Runner, ep: Episode, state: EpisodeState, stop: Stop | 
     """Play `ep` on from `state` to its end (a branch is then marked done or converged)."""
     stop = await play(ep, state, timeout_s=run.settings.timeout_s, stop=stop)
     if ep.plan.branch_of is not None:
-        _finish_branch(run.db, ep)
+        finish_branch(run.db, ep.plan.episode_id, ep.replay_diverged)
     return stop.reason.value
 
 
@@ -145,10 +170,11 @@ def _inject(db: Store, ep: Episode, plan: EpisodePlan) -> None:
     db.set_branch_status(plan.episode_id, "playing")
 
 
-def _finish_branch(db: Store, ep: Episode) -> None:
-    branch = db.branch(ep.plan.episode_id)
-    if ep.replay_diverged is not None:
-        detail = f"the replayed agent answered turn {ep.replay_diverged} differently"
+def finish_branch(db: Store, episode_id: str, replay_diverged: int | None) -> None:
+    """Mark a played branch diverged (its replayed agent answered otherwise), converged or done."""
+    branch = db.branch(episode_id)
+    if replay_diverged is not None:
+        detail = f"the replayed agent answered turn {replay_diverged} differently"
         db.set_branch_status(branch.episode_id, "diverged", detail=detail)
         return
     mine = db.episode(branch.episode_id)
