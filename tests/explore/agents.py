@@ -71,6 +71,24 @@ DESK_TOKEN = "desk-token-secret-0123456789"
 """A secret the secret desks say in their first reply (the tests add it to the store's list)."""
 
 
+class ForgetfulReplayDesk(OrderDeskAgent):
+    """The demo desk without snapshots, numbering its replies across all its instances.
+
+    Restored by replay, it answers every replayed turn otherwise than it did: each DIVERT branch
+    it plays is `diverged`.
+    """
+
+    replies = 0
+
+    snapshot = None  # type: ignore[assignment]
+    restore = None  # type: ignore[assignment]
+
+    def respond(self, turn: Turn) -> Reply:
+        ForgetfulReplayDesk.replies += 1
+        reply = super().respond(turn)
+        return replace(reply, text=f"{reply.text} (reply {ForgetfulReplayDesk.replies})")
+
+
 class SecretReplayDesk(OrderDeskAgent):
     """The demo desk without snapshots, telling a secret token: restored by replay.
 

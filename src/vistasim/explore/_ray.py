@@ -146,7 +146,7 @@ class RayWorkers:
         if queued and ended.restores:
             db.count_restores(plan.episode_id, ended.restores)
         if ended.finished:
-            finish_branch(db, plan.episode_id, ended.diverged)
+            finish_branch(db, plan.episode_id)
         return ended.reason
 
     def _workers(self) -> list[Any]:

@@ -84,8 +84,6 @@ class Ended:
     """The episode ended with this stop reason; nothing follows."""
 
     reason: str
-    diverged: int | None = None
-    """A branch's replayed agent answered this turn otherwise than its parent's did."""
     restores: int = 0
     """A branch's restores on the worker (one)."""
     finished: bool = False
@@ -299,7 +297,7 @@ class EpisodeWorker:
                             injected.get("user_state"),
                         )
                     stop = await play(ep, state, timeout_s=self.settings.timeout_s, stop=stop)
-                    ended = Ended(stop.reason.value, ep.replay_diverged, ep.restores, True)
+                    ended = Ended(stop.reason.value, ep.restores, True)
                     return ended.reason
 
             try:

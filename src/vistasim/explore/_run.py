@@ -21,7 +21,7 @@ from vistasim.explore._imports import load_ahead, load_rest
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
 from vistasim.explore._ray import check_executor, executor_session, ray_workers
-from vistasim.explore._runner import Runner, play_one
+from vistasim.explore._runner import Runner, finish_ended_branches, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import build_parts, default_store_path
 from vistasim.explore._watchdog import LoopWatchdog
@@ -214,6 +214,7 @@ async def _explore(run: Runner, progress: _Progress) -> list[str]:
         return []
     from vistasim.explore._explorer import Explorer  # only runs that branch need it
 
+    finish_ended_branches(run.db, run.run_id)  # a run killed as a branch ended: its status
     explorer = Explorer(run=run, on_episode=progress)
     progress.explorer = explorer
     return await explorer.explore()

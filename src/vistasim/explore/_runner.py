@@ -25,7 +25,7 @@ from vistasim.errors import BrowserError, EnvError, StoreError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, leaf_errors
-from vistasim.explore._resume import resume
+from vistasim.explore._resume import fork_divergence, resume
 from vistasim.explore._settings import RunSettings
 from vistasim.explore._setup import Parts
 from vistasim.explore._state import EpisodeState
@@ -44,6 +44,7 @@ __all__ = [
     "Runner",
     "converged",
     "finish_branch",
+    "finish_ended_branches",
     "open_episode",
     "play_from",
     "play_one",
@@ -110,7 +111,7 @@ async def play_from(run: Runner, ep: Episode, state: EpisodeState, stop: Stop | 
     """Play `ep` on from `state` to its end (a branch is then marked done or converged)."""
     stop = await play(ep, state, timeout_s=run.settings.timeout_s, stop=stop)
     if ep.plan.branch_of is not None:
-        finish_branch(run.db, ep.plan.episode_id, ep.replay_diverged)
+        finish_branch(run.db, ep.plan.episode_id)
     return stop.reason.value
 
 
@@ -170,25 +171,41 @@ def _inject(db: Store, ep: Episode, plan: EpisodePlan) -> None:
     db.set_branch_status(plan.episode_id, "playing")
 
 
-def finish_branch(db: Store, episode_id: str, replay_diverged: int | None) -> None:
-    """Mark a played branch diverged (its replayed agent answered otherwise), converged or done."""
+def finish_branch(db: Store, episode_id: str) -> None:
+    """Mark a played branch diverged (its replayed agent answered otherwise), converged or done.
+
+    Decided from what is stored (the note of the replay at its fork, the paths), so a branch
+    finished after a resume, or on a worker, is marked as it would be here uninterrupted.
+    """
     branch = db.branch(episode_id)
-    if replay_diverged is not None:
-        detail = f"the replayed agent answered turn {replay_diverged} differently"
-        db.set_branch_status(branch.episode_id, "diverged", detail=detail)
-        return
     mine = db.episode(branch.episode_id)
     parent = db.episode(branch.parent_episode_id)
     if mine.leaf_event_id is None or parent.leaf_event_id is None:
         return
-    same = converged(
-        db.read_path(parent.leaf_event_id), db.read_path(mine.leaf_event_id), branch.fork_event_id
-    )
-    if same:
+    path = db.read_path(mine.leaf_event_id)
+    diverged = fork_divergence(path, branch.fork_event_id)
+    if diverged is not None:
+        detail = f"the replayed agent answered turn {diverged} differently"
+        db.set_branch_status(branch.episode_id, "diverged", detail=detail)
+        return
+    if converged(db.read_path(parent.leaf_event_id), path, branch.fork_event_id):
         detail = "the agent made the same tool calls and the episode ended the same way"
         db.set_branch_status(branch.episode_id, "converged", detail=detail)
     else:
         db.set_branch_status(branch.episode_id, "done")
+
+
+def finish_ended_branches(db: Store, run_id: str) -> None:
+    """Finish the branches whose episode ended but which a killed run left `queued`/`playing`.
+
+    The episode's last turn and the branch's status are two writes: a run killed between them
+    is resumed with nothing left to play for that branch, so it is finished here (a branch
+    ended by an infrastructure error stays `playing`, as it does uninterrupted).
+    """
+    for branch in db.list_branches(run_id):
+        unfinished = branch.status in ("queued", "playing")
+        if unfinished and db.episode(branch.episode_id).status == "done":
+            finish_branch(db, branch.episode_id)
 
 
 def converged(parent: list[StoredEvent], branch: list[StoredEvent], fork_id: int) -> bool:
