@@ -277,12 +277,10 @@ class _Grower:
                 ),
                 chosen=choice.selection.index,
                 injected=injected, embedder=choice.selection.embedder, restores=restores,
+                perturbations=drawn,
             ),
         )  # fmt: skip
         assert plan is not None  # not abandoned: the branch has an episode
-        self.run.db.record_calls(self.run.run_id, plan.episode_id, self.calls)
-        if drawn:
-            self.run.db.set_perturbations(plan.episode_id, drawn)
         self.run.db.set_branch_status(plan.episode_id, "playing")
         return plan, injected
 
@@ -311,7 +309,6 @@ class _Grower:
         """Record a branch that is not played, with why."""
         original = site.original or Finish(reason="user_stop", text="(a web action)")
         self.run.db.create_branch(self.run.run_id, self._new_branch(site, original, abandoned=why))
-        self.run.db.record_calls(self.run.run_id, None, self.calls)
 
     def _new_branch(
         self,
@@ -324,6 +321,7 @@ class _Grower:
         embedder: str | None = None,
         abandoned: str | None = None,
         restores: int = 0,
+        perturbations: list[dict[str, JsonValue]] | None = None,
     ) -> NewBranch:
         return NewBranch(
             parent=self.parent,
@@ -339,6 +337,8 @@ class _Grower:
             overhead_tokens=self.spent,
             abandoned=abandoned,
             restores=restores,
+            calls=tuple(self.calls),
+            perturbations=tuple(perturbations or ()),
         )
 
 
