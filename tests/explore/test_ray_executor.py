@@ -6,6 +6,7 @@ it cannot start, the module is skipped with the reason.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -26,6 +27,7 @@ from tests.helpers import (
 )
 from vistasim.config import load_config
 from vistasim.explore import run
+from vistasim.metrics import find_all
 from vistasim.store import open_store, read_run_view
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'vistasim[ray]')")
@@ -89,15 +91,19 @@ def _stored(store, run_id: str) -> dict:
     }
 
 
-async def _local_reference(tmp_path, branches: int = 0) -> tuple[dict, list]:
+async def _local_reference(tmp_path, branches: int = 0) -> tuple[dict, list, dict]:
     with open_store(tmp_path / "local.db") as store:
         config = _config("local", branches)
         result = await run(config, scenarios=desk_scenarios(), store=store)
-        return _stored(store, result.run_id), _branches(store, result.run_id)
+        return (
+            _stored(store, result.run_id),
+            _branches(store, result.run_id),
+            _state(store, result.run_id),
+        )
 
 
 async def test_ray_run_stores_exactly_what_the_local_run_stores(tmp_path):
-    reference, _ = await _local_reference(tmp_path)
+    reference, _, _ = await _local_reference(tmp_path)
     with open_store(tmp_path / "ray.db") as store:
         result = await run(_config("ray"), scenarios=desk_scenarios(), store=store)
         on_ray = _stored(store, result.run_id)
@@ -112,20 +118,39 @@ async def test_ray_run_stores_exactly_what_the_local_run_stores(tmp_path):
     assert events == sum(len(path) for path, *_ in on_ray.values()) + len(desk_scenarios())
 
 
+def _state(store, run_id: str) -> dict:
+    """The explorer's stored state (verdicts, memory, waves), episode ids without the run's."""
+    return json.loads(json.dumps(store.load_exploration(run_id)).replace(f"{run_id}:", ""))
+
+
+def _outcomes(store, run_id: str) -> dict[str, str]:
+    """Each episode's verdict (branches included), by episode id without the run's."""
+    verdicts = find_all(read_run_view(store, run_id)).verdicts
+    return {k.split(":", 1)[1]: v.outcome for k, v in verdicts.items()}
+
+
 def _count(store, sql: str) -> int:
     return int(store.db.execute(sql).fetchone()[0])
 
 
 async def test_explore_on_ray_plays_the_same_branches(tmp_path):
-    reference, reference_branches = await _local_reference(tmp_path, branches=3)
+    reference, reference_branches, reference_state = await _local_reference(tmp_path, branches=3)
     with open_store(tmp_path / "ray.db") as store:
         result = await run(_config("ray", branches=3), scenarios=desk_scenarios(), store=store)
         on_ray, branches = _stored(store, result.run_id), _branches(store, result.run_id)
+        state = _state(store, result.run_id)
+        outcomes = _outcomes(store, result.run_id)
+    with open_store(tmp_path / "local.db") as store:
+        [row] = store.list_runs()
+        reference_outcomes = _outcomes(store, row.run_id)
 
     assert sum(result.branches.values()) > len(desk_scenarios())  # branching happened
     # Branch for branch: the same parents, junctions, candidates, outcomes and restores.
     assert branches == reference_branches
     assert on_ray == reference
+    assert outcomes == reference_outcomes and "failed" in outcomes.values()
+    # What the explorer learnt and decided: verdicts, novelty memory, waves.
+    assert state == reference_state
 
 
 async def test_a_branch_is_restored_once_on_a_worker_with_the_secret_the_store_masks(
@@ -190,11 +215,10 @@ def _ray_config(tmp_path, extra: str = "") -> object:
 
 async def _local_run_of(config_path, tmp_path):
     local = load_config(config_path, environ={}, overrides={"run": {"executor": "local"}})
-    with open_store(tmp_path / "local.db") as reference_store:
-        result = await run(local, store=reference_store)
-        return read_run_view(reference_store, result.run_id), _branches(
-            reference_store, result.run_id
-        )
+    with open_store(tmp_path / "local.db") as store:
+        result = await run(local, store=store)
+        view = read_run_view(store, result.run_id)
+        return view, _branches(store, result.run_id), _state(store, result.run_id)
 
 
 async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
@@ -213,7 +237,7 @@ async def test_a_killed_ray_driver_resumes_to_the_local_result(tmp_path):
 
         resumed = read_run_view(store, row.run_id)
         events = _count(store, "SELECT COUNT(*) FROM events")
-    reference, _ = await _local_run_of(config_path, tmp_path)
+    reference, _, _ = await _local_run_of(config_path, tmp_path)
 
     assert resumed.status == "done"
     assert episode_paths(resumed) == episode_paths(reference)
@@ -236,9 +260,12 @@ async def test_a_ray_driver_killed_while_branching_resumes_to_the_local_branches
         await run(resume=row.run_id, store=store)  # the branches left go to the workers
         resumed = read_run_view(store, row.run_id)
         branches = _branches(store, row.run_id)
-    reference, reference_branches = await _local_run_of(config_path, tmp_path)
+        state = _state(store, row.run_id)
+    reference, reference_branches, reference_state = await _local_run_of(config_path, tmp_path)
 
     assert resumed.status == "done" and len(branches) > 3
     assert episode_paths(resumed) == episode_paths(reference)
     # The same branches; a branch the kill interrupted was restored once more to finish.
     assert [b[:-1] for b in branches] == [b[:-1] for b in reference_branches]
+    # Explored as the uninterrupted run: the same verdicts, novelty memory and waves.
+    assert state == reference_state
