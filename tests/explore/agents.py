@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from dataclasses import replace
 from typing import Any
 
 import anyio
 
 from vistasim.agent import Reply, Turn
-from vistasim.demo import OrderDeskAgent
+from vistasim.demo import OrderBook, OrderDeskAgent
 from vistasim.events import ToolCall
 
 
@@ -69,6 +71,24 @@ DESK_TOKEN = "desk-token-secret-0123456789"
 """A secret the secret desks say in their first reply (the tests add it to the store's list)."""
 
 
+class ForgetfulReplayDesk(OrderDeskAgent):
+    """The demo desk without snapshots, numbering its replies across all its instances.
+
+    Restored by replay, it answers every replayed turn otherwise than it did: each DIVERT branch
+    it plays is `diverged`.
+    """
+
+    replies = 0
+
+    snapshot = None  # type: ignore[assignment]
+    restore = None  # type: ignore[assignment]
+
+    def respond(self, turn: Turn) -> Reply:
+        ForgetfulReplayDesk.replies += 1
+        reply = super().respond(turn)
+        return replace(reply, text=f"{reply.text} (reply {ForgetfulReplayDesk.replies})")
+
+
 class SecretReplayDesk(OrderDeskAgent):
     """The demo desk without snapshots, telling a secret token: restored by replay.
 
@@ -103,6 +123,29 @@ class SecretStateDesk(OrderDeskAgent):
     def restore(self, state: dict[str, Any]) -> None:
         SecretStateDesk.restored.append(str(state.pop("token")))
         super().restore(state)
+
+
+class TellingStateDesk(SecretStateDesk):
+    """`SecretStateDesk` saying, in its first reply after a restore, what it was restored with.
+
+    For an agent in another process (a Ray worker): the marker names that process and whether
+    the token came back whole, and repeats the token (which the store must mask).
+    """
+
+    def __init__(self, env: OrderBook) -> None:
+        super().__init__(env)
+        self._told: str | None = None
+
+    def restore(self, state: dict[str, Any]) -> None:
+        token = str(state["token"])
+        whole = "whole" if token == DESK_TOKEN else "masked"
+        self._told = f"(restored in {os.getpid()}, token {whole}: {token}) "
+        super().restore(state)
+
+    def respond(self, turn: Turn) -> Reply:
+        reply = super().respond(turn)
+        told, self._told = self._told, None
+        return reply if told is None else replace(reply, text=told + reply.text)
 
 
 _HOLD = re.compile(r"\b(?:no|nope|not (?:yet|sure)|don't|do not|wait|hold (?:on|off))\b")

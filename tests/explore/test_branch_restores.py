@@ -73,3 +73,28 @@ def _assert_nothing_stored_holds(store, secret: str) -> None:
     assert rows and not any(secret in (text or "") for row in rows for text in row)
     blobs = store.db.execute("SELECT data FROM blobs").fetchall()
     assert blobs and not any(secret.encode() in bytes(row[0]) for row in blobs)
+
+
+@pytest.mark.parametrize(
+    "agent", ["vistasim.demo:OrderDeskAgent", "tests.explore.agents:ForgetfulReplayDesk"]
+)
+async def test_a_branch_left_playing_after_its_episode_ended_is_finished_on_resume(agent):
+    store, run_id = await _explore(agent)
+    finished = {b.episode_id: (b.status, b.detail) for b in store.list_branches(run_id)}
+    # A run killed between a branch's last turn and its status: every branch left `playing`.
+    for episode_id, (status, _) in finished.items():
+        if status != "abandoned":
+            store.set_branch_status(episode_id, "playing")
+    store.finish_run(run_id, "failed")
+
+    await run(resume=run_id, store=store)
+
+    resumed = {b.episode_id: (b.status, b.detail) for b in store.list_branches(run_id)}
+    assert resumed == finished
+    statuses = {status for status, _ in finished.values()}
+    if agent.endswith("ForgetfulReplayDesk"):  # told by the note its replay at the fork left
+        assert "diverged" in statuses  # all but those at the first turn: nothing to replay
+        assert all(d == "the replayed agent answered turn 0 differently"
+                   for s, d in finished.values() if s == "diverged")  # fmt: skip
+    else:
+        assert statuses & {"done", "converged"}

@@ -7,6 +7,7 @@ import random
 import re
 from collections import Counter
 
+import anyio
 import pytest
 from click.testing import CliRunner
 
@@ -22,8 +23,10 @@ from tests.helpers import (
 from vistasim.cli import cli
 from vistasim.config import load_config
 from vistasim.explore import run
+from vistasim.llm import ChatRequest
 from vistasim.metrics import find_all
 from vistasim.store import open_store, read_run_view
+from vistasim.testing import FunctionLLM
 
 _SHORT = re.compile(r"^scenario (\S+): (\d+) of (\d+) branches; .+$")
 
@@ -149,3 +152,62 @@ async def test_once_every_scenario_waits_fresh_rollouts_refill_the_pools():
     # Before the first fresh rollout, every scenario was branched until it had no junction.
     before = {p.scenario_id for p in episodes[: added[0]] if p.branch_of is not None}
     assert before == {s.id for s in desk_scenarios()}
+
+
+# -- the order a wave's branches are recorded in -----------------------------------------------
+
+
+def _middle_turn(request: ChatRequest) -> str:
+    """A chooser answer that depends on the request only: the middle allowed turn."""
+    text = "\n".join(str(m.content) for m in request.messages)
+    allowed = re.findall(r"\[turn (\d+)\](?! \(already)", text)
+    return json.dumps({"turn_index": int(allowed[len(allowed) // 2]), "rationale": "middle"})
+
+
+class _InOrder:
+    """Answers as `_middle_turn`; the calls that arrive together, in arrival order or reversed.
+
+    A wave's slots ask the chooser in the same instant, in plan order; answering them one by
+    one, first come or last come first, makes them record their branches in that order. No
+    call waits longer than 0.6 s.
+    """
+
+    def __init__(self, *, reverse: bool) -> None:
+        self.reverse = reverse
+        self.batch: list[float] = []
+
+    async def __call__(self, request: ChatRequest) -> str:
+        now = anyio.current_time()
+        if not self.batch or now - self.batch[0] > 0.1:
+            self.batch = []
+        batch = self.batch
+        batch.append(now)
+        rank = len(batch) - 1
+        await anyio.sleep(0.1)  # every call of the wave has arrived
+        place = len(batch) - 1 - rank if self.reverse else rank
+        await anyio.sleep(min(0.5, 0.05 * place))
+        return _middle_turn(request)
+
+
+async def _explore_with(chooser) -> tuple[list[tuple], list[str], dict]:
+    config = desk_config(
+        rollouts=2, run={"concurrency": 5, "seed": 3}, user={"perturb": 0.5},
+        explore={"branches": 4, "chooser": "llm"}, models={"chooser": {"model": "c"}},
+    )  # fmt: skip
+    with open_store(":memory:") as store:
+        result = await run(config, scenarios=desk_scenarios(), store=store,
+                           models={"chooser": FunctionLLM(chooser)}, preflight=False)  # fmt: skip
+        view = read_run_view(store, result.run_id)
+        recorded = [b.episode_id for b in store.list_branches(result.run_id)]
+        return _lineage(view), recorded, store.load_exploration(result.run_id) or {}
+
+
+async def test_a_wave_recording_its_branches_in_reverse_explores_as_in_plan_order():
+    natural, natural_order, natural_state = await _explore_with(_InOrder(reverse=False))
+    reversed_, reversed_order, reversed_state = await _explore_with(_InOrder(reverse=True))
+
+    assert len(natural) > 10  # several waves of several slots
+    assert reversed_order != natural_order  # the slots did record in another order
+    # The memory learns a wave in one order whatever the order of recording: the same branches.
+    assert reversed_ == natural
+    assert reversed_state["memory"] == natural_state["memory"]

@@ -232,3 +232,29 @@ def test_spent_tokens_counts_the_run_or_one_episodes_own_turns(store):
     assert store.spent_tokens("r1", first) == 34 + 5
     assert store.spent_tokens("r1", second) == 34 + 7
     assert store.spent_tokens("r1") == 34 * 2 + 12
+
+
+def test_a_branch_is_recorded_with_its_model_calls_and_perturbations_in_one_write(store):
+    from vistasim.store import NewBranch
+
+    [plan] = _new_run(store, rollouts=1)[:1]
+    root, _ = store.scenario_roots("r1")["s1"]
+    fork = store.append_events("r1", plan.episode_id, root, [(0, Snapshot(turn=0))],
+                               status="done", stop_reason="goal_met")  # fmt: skip
+    assert fork is not None
+    parent = store.episode(plan.episode_id)
+    call = ModelCall(role="chooser", model="m", usage=TokenUsage(output_tokens=9),
+                     latency_s=0.1, cost_usd=0.0)  # fmt: skip
+    drawn = ({"op": "hesitate", "seed": 1},)
+
+    def branch(**more) -> NewBranch:
+        return NewBranch(parent=parent, fork_event_id=fork, turn=0, chooser="test",
+                         rationale="r", original={}, candidates=(), chosen=-1,
+                         injected={}, calls=(call,), **more)  # fmt: skip
+
+    made = store.create_branch("r1", branch(perturbations=drawn))
+    store.create_branch("r1", branch(abandoned="no candidate differs"))
+
+    assert made is not None and made.perturbations == drawn
+    assert store.spent_tokens("r1", made.episode_id) == 9
+    assert store.spent_tokens("r1") == 18  # the abandoned one's call too, with no episode

@@ -167,6 +167,12 @@ class _Grower:
                     return Grown(recorded=True)
             original = await self._original(ep, site, state)
             choice = await self._choose(ep, site, state, original)
+            player = self.run.branch_player
+            if choice is not None and player is not None:  # the restore is the player's
+                restores = ep.restores + (0 if restored else 1)
+                plan, injected = self._record(ep, site, state, original, choice, restores)
+                reason = await player.play_branch(plan, injected)
+                return Grown(plan=plan, reason=reason, recorded=True)
             if choice is not None and not restored:
                 state, stop = await restore(ep, fork_path, record=False)
                 if stop is not None:
@@ -235,10 +241,30 @@ class _Grower:
     async def _play(
         self, ep: Episode, site: _Site, state: EpisodeState, original: Action, choice: Choice
     ) -> Grown:
+        plan, injected = self._record(ep, site, state, original, choice, ep.restores)
+        ep.plan = plan
+        state = record_held(ep, state)  # the replay's note is the branch's, not its parent's
+        action = injected["action"]
+        assert isinstance(action, dict)
+        ep.first_action = (action_from_json(action), injected["user_state"])
+        reason = await guarded(self.run, plan, lambda: play_from(self.run, ep, state, None))
+        return Grown(plan=plan, reason=reason, recorded=True)
+
+    def _record(
+        self,
+        ep: Episode,
+        site: _Site,
+        state: EpisodeState,
+        original: Action,
+        choice: Choice,
+        restores: int,
+    ) -> tuple[EpisodePlan, dict[str, JsonValue]]:
+        """Record the chosen branch (status `playing`); its plan and what it plays first."""
         chosen = choice.chosen
         action = chosen.action or {"kind": "say", "text": chosen.text}
         user_state = chosen.user_state if chosen.user_state is not None else state.user_state
         user_state, drawn = self._varied(ep, user_state)
+        injected: dict[str, JsonValue] = {"action": dict(action), "user_state": user_state}
         cosines = choice.selection.cosines
         plan = self.run.db.create_branch(
             self.run.run_id,
@@ -250,21 +276,13 @@ class _Grower:
                     for i, c in enumerate(choice.candidates)
                 ),
                 chosen=choice.selection.index,
-                injected={"action": dict(action), "user_state": user_state},
-                embedder=choice.selection.embedder,
-                restores=ep.restores,
+                injected=injected, embedder=choice.selection.embedder, restores=restores,
+                perturbations=drawn,
             ),
         )  # fmt: skip
         assert plan is not None  # not abandoned: the branch has an episode
-        self.run.db.record_calls(self.run.run_id, plan.episode_id, self.calls)
-        if drawn:
-            self.run.db.set_perturbations(plan.episode_id, drawn)
-        ep.plan = plan
-        state = record_held(ep, state)  # the replay's note is the branch's, not its parent's
-        ep.first_action = (action_from_json(action), user_state)
         self.run.db.set_branch_status(plan.episode_id, "playing")
-        reason = await guarded(self.run, plan, lambda: play_from(self.run, ep, state, None))
-        return Grown(plan=plan, reason=reason, recorded=True)
+        return plan, injected
 
     def _varied(
         self, ep: Episode, user_state: JsonValue
@@ -291,7 +309,6 @@ class _Grower:
         """Record a branch that is not played, with why."""
         original = site.original or Finish(reason="user_stop", text="(a web action)")
         self.run.db.create_branch(self.run.run_id, self._new_branch(site, original, abandoned=why))
-        self.run.db.record_calls(self.run.run_id, None, self.calls)
 
     def _new_branch(
         self,
@@ -304,6 +321,7 @@ class _Grower:
         embedder: str | None = None,
         abandoned: str | None = None,
         restores: int = 0,
+        perturbations: list[dict[str, JsonValue]] | None = None,
     ) -> NewBranch:
         return NewBranch(
             parent=self.parent,
@@ -319,6 +337,8 @@ class _Grower:
             overhead_tokens=self.spent,
             abandoned=abandoned,
             restores=restores,
+            calls=tuple(self.calls),
+            perturbations=tuple(perturbations or ()),
         )
 
 

@@ -5,7 +5,8 @@ After the linear rollouts, every scenario gets `explore.branches` branches (or b
 played in *waves* of at most `run.concurrency` slots, one per scenario, the scenarios with the
 fewest branches first (with novelty: those whose branches found most per token first).
 Everything a choice reads changes only between waves: the verdicts of the episodes finished in
-the last wave, the novelty memory they update, the budget left. A wave's
+the last wave, the novelty memory they update (in the run's scenario order, whatever order the
+slots recorded their branches in), the budget left. A wave's
 plan is stored before it plays, with the trajectories found used up and the verdicts read
 (`explorations` table), so a run killed at any instant and resumed makes the same branches, from
 the same parents, as one never interrupted.
@@ -223,12 +224,21 @@ class Explorer:
     # -- between waves -----------------------------------------------------------------------
 
     def _learn(self) -> None:
-        """Judge the episodes finished since the last wave; teach the memory what they found."""
+        """Judge the episodes finished since the last wave; teach the memory what they found.
+
+        The memory learns them in a canonical order, never in the order they were recorded:
+        what it learns depends on that order (of two branches finding the same cause, only the
+        first finds it new), and a wave's slots record their branches in whatever order their
+        choices finish (on Ray, and after a resume, in yet another one).
+        """
         db, run_id = self.run.db, self.run.run_id
-        new = [
-            p for p in db.list_episodes(run_id)
-            if p.status in ("done", "errored") and p.episode_id not in self.state.verdicts
-        ]  # fmt: skip
+        new = _canonical(
+            [
+                p for p in db.list_episodes(run_id)
+                if p.status in ("done", "errored") and p.episode_id not in self.state.verdicts
+            ],
+            list(self.run.roots),
+        )  # fmt: skip
         verdicts = judge(db, run_id, [p.episode_id for p in new])
         self.state.verdicts.update(verdicts)
         branches = {b.episode_id: b for b in db.list_branches(run_id)}
@@ -275,3 +285,13 @@ class Explorer:
 
     def _save(self) -> None:
         self.run.db.save_exploration(self.run.run_id, self.state.model_dump(mode="json"))
+
+
+def _canonical(plans: list[EpisodePlan], scenarios: list[str]) -> list[EpisodePlan]:
+    """`plans` by their scenario's place in the run, each scenario's in the order it made them.
+
+    A scenario's episodes are made one after another (one slot a wave), so their order is its
+    own; between scenarios it is the run's, whichever slot of a wave recorded its branch first.
+    """
+    place = {scenario_id: index for index, scenario_id in enumerate(scenarios)}
+    return sorted(plans, key=lambda p: place.get(p.scenario_id, len(place)))

@@ -46,8 +46,6 @@ class Episode:
     agent_session: str | None = None
     """The conversation id the agent sees; default the episode id. A `replay` agent brought back
     into a fresh session of its own continues in that session."""
-    replay_diverged: int | None = None
-    """Set when a replayed agent answered a stored turn differently (the restore is not exact)."""
     agent_policy: str = ""
     """The written policy an LLM agent would be sent (the built-in domain's), for the token proxy
     of agents that report no requests of their own."""

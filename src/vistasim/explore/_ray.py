@@ -9,7 +9,9 @@ many writes it holds); the driver commits them to the store in order, so the sto
 source of truth: a killed driver leaves what a killed local run leaves, and `--resume` continues
 from the last committed user turn (on Ray again, the stored config saying so).
 
-Queued DIVERT branches (a resumed `explore` run) and the branching phase play in this process.
+DIVERT branches: the explorer decides and records each branch here (`Runner.branch_player` is
+the run's `RayWorkers`), then a worker restores it from the path to its fork, sent with the
+snapshot's blobs, and plays it; queued branches of a resumed run go to the workers the same way.
 """
 
 from __future__ import annotations
@@ -17,30 +19,33 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import anyio
+from pydantic import JsonValue
 
 from vistasim.config import RunConfig
 from vistasim.errors import ConfigError, MissingExtraError, VistasimError
 from vistasim.events import Snapshot
 from vistasim.explore._ray_worker import (
     Appended,
+    BranchWork,
     Ended,
     EpisodeWorker,
     Failed,
     Perturbed,
     ResumePoint,
     seal,
+    seal_json,
     unseal,
 )
-from vistasim.explore._runner import Runner, play_one
+from vistasim.explore._runner import Runner, finish_branch
 from vistasim.llm import ChatModel
 from vistasim.store import EpisodePlan, Store
 
-__all__ = ["check_executor", "executor_session", "play_on_ray"]
+__all__ = ["RayWorkers", "check_executor", "executor_session", "ray_workers"]
 
 _OBJECT_STORE_BYTES = 128 * 1024 * 1024
 """A local Ray instance's object store: records are small and consumed as they arrive."""
@@ -72,32 +77,82 @@ def check_executor(config: RunConfig, models: Mapping[str, ChatModel] | None) ->
         )
 
 
-async def play_on_ray(
-    run: Runner, plans: list[EpisodePlan], progress: Callable[[EpisodePlan, str], None]
-) -> None:
-    """Play the run's pending episodes on Ray workers, committing each write as it arrives."""
-    todo = [p for p in plans if p.status in ("pending", "running")]
-    here = [p for p in todo if p.branch_of is not None]  # queued branches read their parents
-    remote = [p for p in todo if p.branch_of is None]
-    if not todo:
-        return
-    limiter = anyio.CapacityLimiter(run.settings.concurrency)
-
-    async def play_here(plan: EpisodePlan) -> None:
-        async with limiter:
-            reason = await play_one(run, plan)
-        progress(plan, reason)
-
-    workers = _start_workers(run) if remote else []
+@asynccontextmanager
+async def ray_workers(run: Runner) -> AsyncIterator[RayWorkers]:
+    """The run's worker actors, started when first needed and stopped on exit."""
+    workers = RayWorkers(run)
     try:
-        async with anyio.create_task_group() as episodes:
-            for plan in here:
-                episodes.start_soon(play_here, plan)
-            for index, worker in enumerate(workers):
-                share = remote[index :: len(workers)]
-                episodes.start_soon(_drive, run, worker, share, len(workers), progress)
+        yield workers
     finally:
-        await _stop_workers(workers)
+        await _stop_workers(workers.started)
+
+
+class RayWorkers:
+    """Plays a run's episodes and branches on its worker actors; commits what they write."""
+
+    def __init__(self, run: Runner) -> None:
+        self.run = run
+        self.started: list[Any] = []
+        self._turn = 0
+
+    async def play(
+        self, plans: list[EpisodePlan], progress: Callable[[EpisodePlan, str], None]
+    ) -> None:
+        """Play the run's pending episodes (queued branches included), `concurrency` at once."""
+        todo = [p for p in plans if p.status in ("pending", "running")]
+        queued = [p for p in todo if p.branch_of is not None]
+        roots = [p for p in todo if p.branch_of is None]
+        if not todo:
+            return
+        limiter = anyio.CapacityLimiter(self.run.settings.concurrency)
+
+        async def play_queued(plan: EpisodePlan) -> None:
+            async with limiter:
+                reason = await self._play_branch(plan, None)
+            progress(plan, reason)
+
+        workers = self._workers()
+        async with anyio.create_task_group() as episodes:
+            for plan in queued:
+                episodes.start_soon(play_queued, plan)
+            for index, worker in enumerate(workers if roots else []):
+                share = roots[index :: len(workers)]
+                episodes.start_soon(_drive, self.run, worker, share, len(workers), progress)
+
+    async def play_branch(self, plan: EpisodePlan, injected: dict[str, JsonValue]) -> str:
+        """Play a branch the explorer just recorded on a worker (`BranchPlayer`)."""
+        return await self._play_branch(plan, injected)
+
+    async def _play_branch(self, plan: EpisodePlan, injected: dict[str, JsonValue] | None) -> str:
+        """Play a branch from its leaf; `injected` is None for a queued one (read it here)."""
+        db = self.run.db
+        queued = injected is None
+        assert plan.leaf_event_id is not None  # a branch starts at its parent's fork
+        if queued and plan.leaf_event_id == plan.fork_event_id:  # recorded, never played
+            injected = db.branch(plan.episode_id).injected
+            db.set_branch_status(plan.episode_id, "playing")
+        workers = self._workers()
+        worker = workers[self._turn % len(workers)]
+        self._turn += 1
+        work = BranchWork(
+            plan=plan,
+            at=_resume_point(db, plan.leaf_event_id),
+            injected=None if injected is None else seal_json(injected, db.secrets),
+            branch=db.branch(plan.episode_id),
+        )
+        ended = await _consume(
+            self.run, worker.play_branch.remote(work), {plan.episode_id: _Commits(self.run, plan)}
+        )
+        if queued and ended.restores:
+            db.count_restores(plan.episode_id, ended.restores)
+        if ended.finished:
+            finish_branch(db, plan.episode_id)
+        return ended.reason
+
+    def _workers(self) -> list[Any]:
+        if not self.started:
+            self.started = _start_workers(self.run)
+        return self.started
 
 
 @contextmanager
@@ -184,21 +239,37 @@ async def _drive(
     progress: Callable[[EpisodePlan, str], None],
 ) -> None:
     """Have `worker` play `plans`; commit each episode's writes in order as they arrive."""
-    import ray
-
     if not plans:
         return
-    by_id = {p.episode_id: p for p in plans}
     commits = {p.episode_id: _Commits(run, p) for p in plans}
-    resume_at = {p.episode_id: r for p in plans if (r := _resume_point(run.db, p)) is not None}
+    resume_at = {
+        p.episode_id: _resume_point(run.db, p.leaf_event_id)
+        for p in plans
+        if p.leaf_event_id is not None
+    }
     concurrency = -(-run.settings.concurrency // workers)  # the run's, shared over the workers
+    await _consume(run, worker.play_all.remote(plans, resume_at, concurrency), commits, progress)
+
+
+async def _consume(
+    run: Runner,
+    stream: Any,
+    commits: dict[str, _Commits],
+    progress: Callable[[EpisodePlan, str], None] | None = None,
+) -> Ended:
+    """Commit the writes a worker streams, in order; the last episode's end."""
+    import ray
+
+    ended = Ended("")
     try:
-        async for ref in worker.play_all.remote(plans, resume_at, concurrency):
+        async for ref in stream:
             for episode_id, record in await ref:
                 if isinstance(record, Failed):
                     raise record.error
                 if isinstance(record, Ended):
-                    progress(by_id[episode_id], record.reason)
+                    ended = record
+                    if progress is not None:
+                        progress(commits[episode_id].plan, record.reason)
                 else:
                     commits[episode_id].commit(record)
     except ray.exceptions.RayError as exc:
@@ -207,6 +278,7 @@ async def _drive(
             f"a Ray worker failed ({first}); what its episodes played is stored: finish the run "
             f"with vistasim run --resume {run.run_id}"
         ) from None
+    return ended
 
 
 class _Commits:
@@ -232,12 +304,10 @@ class _Commits:
             self.ids[record.leaf] = leaf
 
 
-def _resume_point(db: Store, plan: EpisodePlan) -> ResumePoint | None:
-    """The stored path an interrupted episode continues from, with its snapshot's states."""
-    if plan.leaf_event_id is None:
-        return None
-    path = db.read_path(plan.leaf_event_id)
-    exact = [seal(s.event, db.secrets) for s in db.read_path(plan.leaf_event_id, exact=True)]
+def _resume_point(db: Store, leaf_event_id: int) -> ResumePoint:
+    """The stored path an episode continues from, with its last snapshot's states."""
+    path = db.read_path(leaf_event_id)
+    exact = [seal(s.event, db.secrets) for s in db.read_path(leaf_event_id, exact=True)]
     snapshot = next((s.event for s in reversed(path) if isinstance(s.event, Snapshot)), None)
     refs = (
         []

@@ -6,7 +6,8 @@ episodes with the same code the local executor runs (`play_one`). Each episode w
 `StreamingStore` instead of the store file: every write becomes a record for the driver, which
 alone commits it; the worker sends the records waiting as one batch each time the driver takes
 one. Event ids are the store's to assign, so the worker hands out provisional ones (negative, per
-episode) and the driver maps each to the id it committed.
+episode) and the driver maps each to the id it committed. A DIVERT branch (`BranchWork`) is
+restored once from the path to its leaf that the driver sent, and played with the same loop.
 
 Nothing here imports Ray: the driver (`_ray`) wraps `EpisodeWorker` as an actor.
 """
@@ -14,33 +15,42 @@ Nothing here imports Ray: the driver (`_ray`) wraps `EpisodeWorker` as an actor.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import pickle
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
+
+from pydantic import JsonValue
 
 from vistasim._secrets import known_secrets, mask_state, unmask_state
 from vistasim.config import RunConfig
 from vistasim.errors import StoreError, VistasimError
 from vistasim.events import EVENT_ADAPTER, Event
+from vistasim.explore._episode import play
 from vistasim.explore._imports import load_ahead
-from vistasim.explore._runner import Runner, play_one
+from vistasim.explore._resume import resume
+from vistasim.explore._runner import Runner, guarded, open_episode, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import Parts, build_parts
 from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
-from vistasim.store import Append, EpisodePlan, EpisodeStatus, Store, StoredEvent
+from vistasim.store import Append, BranchView, EpisodePlan, EpisodeStatus, Store, StoredEvent
+from vistasim.user import action_from_json
 
 __all__ = [
     "Appended",
+    "BranchWork",
     "EpisodeWorker",
     "Ended",
     "Failed",
     "Perturbed",
     "ResumePoint",
     "seal",
+    "seal_json",
     "unseal",
 ]
 
@@ -74,6 +84,10 @@ class Ended:
     """The episode ended with this stop reason; nothing follows."""
 
     reason: str
+    restores: int = 0
+    """A branch's restores on the worker (one)."""
+    finished: bool = False
+    """A branch was played to its end (not stopped by an infrastructure error)."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +112,25 @@ class ResumePoint:
     """The state blobs of the path's last snapshot, by hash, as stored (masked)."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class BranchWork:
+    """A recorded DIVERT branch for a worker: restore it at its leaf, play it to its end."""
+
+    plan: EpisodePlan
+    at: ResumePoint
+    """The stored path to the branch's leaf (its parent's fork, unless it was resumed)."""
+    injected: bytes | None
+    """The recorded action (and user state) it plays first, sealed JSON; `None` once played."""
+    branch: BranchView
+    """The branch's record as stored (the episode's judgment reads its injected user state)."""
+
+
 class StreamingStore(Store):
     """The store as one episode on a worker sees it: writes are queued for the driver.
 
-    Only what playing a linear episode uses is served: appending events, recording drawn
-    perturbations, the episode's own row, and the path and state blobs it resumes from.
-    Anything else is a `StoreError` (the in-memory database behind it has no tables).
+    Only what playing an episode uses is served: appending events, recording drawn
+    perturbations, the episode's own row (and branch record), and the path and state blobs it
+    resumes from. Anything else is a `StoreError` (the in-memory database has no tables).
     """
 
     def __init__(
@@ -112,10 +139,12 @@ class StreamingStore(Store):
         secrets: Iterable[str],
         resume_at: ResumePoint | None,
         emit: Callable[[str, Record], None],
+        branch: BranchView | None = None,
     ) -> None:
         super().__init__(sqlite3.connect(":memory:"), path="ray-worker")
         self.add_secrets(secrets)
         self.plan = plan
+        self._branch = branch
         self.emit = emit
         """Takes each write, with the episode's id, for the driver."""
         self._resume_at = resume_at
@@ -150,6 +179,11 @@ class StreamingStore(Store):
             raise StoreError(f"episode {episode_id!r} is not played on this worker")
         return self.plan
 
+    def branch(self, episode_id: str) -> BranchView:
+        if self._branch is None or self._branch.episode_id != episode_id:
+            raise StoreError(f"branch {episode_id!r} is not played on this worker")
+        return self._branch
+
     def read_path(self, leaf_event_id: int, *, exact: bool = False) -> list[StoredEvent]:
         point = self._resume_at
         if point is None or not point.path or point.path[-1].id != leaf_event_id:
@@ -182,9 +216,7 @@ class EpisodeWorker:
         self.parts: Parts | BaseException
         try:
             load_ahead(config)
-            self.parts = build_parts(
-                config, store_path=Path(store), domain=self.settings.domain
-            )
+            self.parts = build_parts(config, store_path=Path(store), domain=self.settings.domain)
         except Exception as exc:  # reported with the first episode, as the driver would
             self.parts = exc
 
@@ -200,15 +232,25 @@ class EpisodeWorker:
         keeps up, more when it does not (each Ray object costs the same, whatever its size).
         Each episode's writes come in order and end with `Ended` (or `Failed`).
         """
+        limiter = asyncio.Semaphore(concurrency)
+        jobs = [partial(self._play_one, p, resume_at.get(p.episode_id), limiter) for p in plans]
+        async for batch in self._stream(jobs):
+            yield batch
+
+    async def play_branch(self, work: BranchWork) -> AsyncIterator[list[tuple[str, Record]]]:
+        """Restore a branch once, play it as the local executor does; yield its writes."""
+        async for batch in self._stream([partial(self._play_branch, work)]):
+            yield batch
+
+    async def _stream(
+        self, jobs: Sequence[Callable[[_Outbox], Coroutine[Any, Any, None]]]
+    ) -> AsyncIterator[list[tuple[str, Record]]]:
         if isinstance(self.parts, BaseException):
             yield [("", Failed(_portable(self.parts)))]
             return
-        outbox, limiter = _Outbox(), asyncio.Semaphore(concurrency)
-        tasks = [
-            asyncio.create_task(self._play_one(p, resume_at.get(p.episode_id), outbox, limiter))
-            for p in plans
-        ]
-        playing = len(plans)
+        outbox = _Outbox()
+        tasks = [asyncio.create_task(job(outbox)) for job in jobs]
+        playing = len(jobs)
         try:
             while playing:
                 batch = await outbox.take()
@@ -224,20 +266,52 @@ class EpisodeWorker:
         self,
         plan: EpisodePlan,
         resume_at: ResumePoint | None,
-        outbox: _Outbox,
         limiter: asyncio.Semaphore,
+        outbox: _Outbox,
     ) -> None:
-        assert isinstance(self.parts, Parts)
         async with limiter:
             with StreamingStore(plan, self.secrets, resume_at, outbox.put) as store:
-                runner = Runner(
-                    db=store, run_id=self.run_id, config=self.config, settings=self.settings,
-                    parts=self.parts, pool=None, roots=self.roots,
-                )  # fmt: skip
                 try:
-                    outbox.put(plan.episode_id, Ended(await play_one(runner, plan)))
+                    outbox.put(plan.episode_id, Ended(await play_one(self._runner(store), plan)))
                 except Exception as exc:
                     outbox.put(plan.episode_id, Failed(_portable(exc)))
+
+    async def _play_branch(self, work: BranchWork, outbox: _Outbox) -> None:
+        plan, secrets = work.plan, self.secrets
+        injected = (
+            None if work.injected is None else json.loads(unmask_state(work.injected, secrets))
+        )
+        with StreamingStore(plan, secrets, work.at, outbox.put, work.branch) as store:
+            runner, ended = self._runner(store), Ended("")
+
+            async def body() -> str:
+                nonlocal ended
+                assert plan.leaf_event_id is not None  # a branch starts at its fork
+                async with open_episode(runner, plan, self.roots[plan.scenario_id][1]) as ep:
+                    # The replay's note, if any, is recorded as the branch's own.
+                    state, stop = await resume(ep, plan.leaf_event_id)
+                    ended = Ended("", restores=ep.restores)
+                    if injected is not None:
+                        ep.first_action = (
+                            action_from_json(injected["action"]),
+                            injected.get("user_state"),
+                        )
+                    stop = await play(ep, state, timeout_s=self.settings.timeout_s, stop=stop)
+                    ended = Ended(stop.reason.value, ep.restores, True)
+                    return ended.reason
+
+            try:
+                reason = await guarded(runner, plan, body)
+                outbox.put(plan.episode_id, replace(ended, reason=reason))
+            except Exception as exc:
+                outbox.put(plan.episode_id, Failed(_portable(exc)))
+
+    def _runner(self, store: Store) -> Runner:
+        assert isinstance(self.parts, Parts)
+        return Runner(
+            db=store, run_id=self.run_id, config=self.config, settings=self.settings,
+            parts=self.parts, pool=None, roots=self.roots,
+        )  # fmt: skip
 
     async def aclose(self) -> None:
         """Close the worker's model cache and HTTP clients."""
@@ -255,6 +329,11 @@ def seal(event: Event, secrets: Iterable[str]) -> bytes:
     undone by `unseal` on the other side, with the secrets that side holds.
     """
     return mask_state(event.model_dump_json().encode(), secrets)
+
+
+def seal_json(value: JsonValue, secrets: Iterable[str]) -> bytes:
+    """`value` as JSON for the trip between driver and worker, each secret in it masked."""
+    return mask_state(json.dumps(value).encode(), secrets)
 
 
 def unseal(data: bytes, secrets: Iterable[str]) -> Event:

@@ -15,6 +15,7 @@ branch is being grown it is held (`record=False`) until the branch exists to own
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 from vistasim.agent import Turn
@@ -24,7 +25,11 @@ from vistasim.explore._guard import stop_for
 from vistasim.explore._state import EpisodeState, state_at
 from vistasim.store import StoredEvent
 
-__all__ = ["look_at", "record_held", "restore", "resume"]
+__all__ = ["fork_divergence", "look_at", "record_held", "restore", "resume"]
+
+_DIVERGED = re.compile(r"^resumed by replaying \d+ user turn\(s\) to the agent; its reply diverged "
+                       r"from the stored one at turn (\d+)$")  # fmt: skip
+"""The note of a replay whose agent answered a stored turn otherwise (`_restore_agent`)."""
 
 
 async def resume(ep: Episode, leaf_id: int) -> tuple[EpisodeState, Stop | None]:
@@ -86,6 +91,19 @@ def look_at(ep: Episode, path: list[StoredEvent]) -> EpisodeState | None:
     return state
 
 
+def fork_divergence(path: list[StoredEvent], fork_id: int) -> int | None:
+    """The turn the agent replayed to restore a branch at its fork answered otherwise, if any.
+
+    Read from the note that replay left as the branch's first own event, so it is the same
+    however often the branch was restored after (a resumed branch is replayed once more, and
+    that replay's note says nothing of the fork).
+    """
+    at = next((i for i, stored in enumerate(path) if stored.id == fork_id), None)
+    first = path[at + 1].event if at is not None and at + 1 < len(path) else None
+    match = _DIVERGED.match(first.text) if isinstance(first, Note) else None
+    return int(match[1]) if match else None
+
+
 def record_held(ep: Episode, state: EpisodeState) -> EpisodeState:
     """Store what the last restore held as `ep.plan`'s own events; the state after them."""
     if not ep.held:
@@ -105,9 +123,8 @@ async def _restore_agent(ep: Episode, state: EpisodeState, snapshot: Snapshot) -
         diverged = await _replay_agent(ep, state)
         text = f"resumed by replaying {len(state.transcript) // 2} user turn(s) to the agent"
         if diverged is not None:
-            text += f"; its reply diverged from the stored one at turn {diverged}"
+            text += f"; its reply diverged from the stored one at turn {diverged}"  # `_DIVERGED`
         ep.held = [(state.turn, Note(text=text))]
-        ep.replay_diverged = diverged
     return state
 
 

@@ -21,8 +21,8 @@ from vistasim.explore._guard import describe_failure, leaf_errors
 from vistasim.explore._imports import load_ahead, load_rest
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
-from vistasim.explore._ray import check_executor, executor_session, play_on_ray
-from vistasim.explore._runner import Runner, play_one
+from vistasim.explore._ray import check_executor, executor_session, ray_workers
+from vistasim.explore._runner import Runner, finish_ended_branches, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import build_parts, default_store_path
 from vistasim.explore._watchdog import LoopWatchdog
@@ -193,16 +193,13 @@ async def _play_recorded(
     try:
         progress = _Progress(run, on_episode)
         if run.config.run.executor == "ray":
-            await play_on_ray(run, plans, progress)
+            async with ray_workers(run) as workers:
+                await workers.play(plans, progress)
+                # The driver decides each branch; the workers restore and play them.
+                shortfalls = await _explore(replace(run, branch_player=workers), progress)
         else:
             await _play_all(run, plans, progress)
-        shortfalls: list[str] = []
-        if run.settings.explore.branches:
-            from vistasim.explore._explorer import Explorer  # only runs that branch need it
-
-            explorer = Explorer(run=run, on_episode=progress)
-            progress.explorer = explorer
-            shortfalls = await explorer.explore()
+            shortfalls = await _explore(run, progress)
     except BaseException as exc:  # Ctrl-C and cancellation too: the run is resumable
         run.db.finish_run(run.run_id, "failed", failure=describe_failure(exc))
         errors = [e for e in leaf_errors(exc) if isinstance(e, Exception)]
@@ -211,6 +208,18 @@ async def _play_recorded(
         raise
     run.db.finish_run(run.run_id, "done")
     return shortfalls
+
+
+async def _explore(run: Runner, progress: _Progress) -> list[str]:
+    """Branch the run's scenarios (`explore.branches`); why some got fewer branches."""
+    if not run.settings.explore.branches:
+        return []
+    from vistasim.explore._explorer import Explorer  # only runs that branch need it
+
+    finish_ended_branches(run.db, run.run_id)  # a run killed as a branch ended: its status
+    explorer = Explorer(run=run, on_episode=progress)
+    progress.explorer = explorer
+    return await explorer.explore()
 
 
 def run_sync(config: RunConfig | None = None, **kwargs: object) -> RunResult:

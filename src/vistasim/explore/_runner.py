@@ -14,9 +14,10 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import anyio
+from pydantic import JsonValue
 
 from vistasim.config import RunConfig
 from vistasim.env import Environment
@@ -24,7 +25,7 @@ from vistasim.errors import BrowserError, EnvError, StoreError
 from vistasim.events import Stop, StopReason
 from vistasim.explore._episode import Episode, play, start
 from vistasim.explore._guard import GuardedAgent, leaf_errors
-from vistasim.explore._resume import resume
+from vistasim.explore._resume import fork_divergence, resume
 from vistasim.explore._settings import RunSettings
 from vistasim.explore._setup import Parts
 from vistasim.explore._state import EpisodeState
@@ -38,7 +39,30 @@ from vistasim.user import action_from_json
 if TYPE_CHECKING:
     from vistasim.browser import BrowserPool
 
-__all__ = ["Runner", "converged", "open_episode", "play_from", "play_one", "record_stop"]
+__all__ = [
+    "BranchPlayer",
+    "Runner",
+    "converged",
+    "finish_branch",
+    "finish_ended_branches",
+    "open_episode",
+    "play_from",
+    "play_one",
+    "record_stop",
+]
+
+
+class BranchPlayer(Protocol):
+    """Plays recorded DIVERT branches elsewhere than in this process (the Ray workers)."""
+
+    async def play_branch(self, plan: EpisodePlan, injected: dict[str, JsonValue]) -> str:
+        """Restore a recorded branch at its fork, play `injected` first, then on to its end.
+
+        The branch is finished (done, converged, diverged) as `play_from` finishes one here;
+        returns its stop reason.
+        """
+        ...
+
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +81,8 @@ class Runner:
     """The browser pool of `ui`/`hybrid` runs, else `None`."""
     roots: dict[str, tuple[int, Scenario]]
     """Each scenario's root event and scenario, by scenario id."""
+    branch_player: BranchPlayer | None = None
+    """Where new branches play once recorded (`None`: here, in the episode that grew them)."""
 
 
 async def play_one(run: Runner, plan: EpisodePlan) -> str:
@@ -85,7 +111,7 @@ async def play_from(run: Runner, ep: Episode, state: EpisodeState, stop: Stop | 
     """Play `ep` on from `state` to its end (a branch is then marked done or converged)."""
     stop = await play(ep, state, timeout_s=run.settings.timeout_s, stop=stop)
     if ep.plan.branch_of is not None:
-        _finish_branch(run.db, ep)
+        finish_branch(run.db, ep.plan.episode_id)
     return stop.reason.value
 
 
@@ -145,24 +171,41 @@ def _inject(db: Store, ep: Episode, plan: EpisodePlan) -> None:
     db.set_branch_status(plan.episode_id, "playing")
 
 
-def _finish_branch(db: Store, ep: Episode) -> None:
-    branch = db.branch(ep.plan.episode_id)
-    if ep.replay_diverged is not None:
-        detail = f"the replayed agent answered turn {ep.replay_diverged} differently"
-        db.set_branch_status(branch.episode_id, "diverged", detail=detail)
-        return
+def finish_branch(db: Store, episode_id: str) -> None:
+    """Mark a played branch diverged (its replayed agent answered otherwise), converged or done.
+
+    Decided from what is stored (the note of the replay at its fork, the paths), so a branch
+    finished after a resume, or on a worker, is marked as it would be here uninterrupted.
+    """
+    branch = db.branch(episode_id)
     mine = db.episode(branch.episode_id)
     parent = db.episode(branch.parent_episode_id)
     if mine.leaf_event_id is None or parent.leaf_event_id is None:
         return
-    same = converged(
-        db.read_path(parent.leaf_event_id), db.read_path(mine.leaf_event_id), branch.fork_event_id
-    )
-    if same:
+    path = db.read_path(mine.leaf_event_id)
+    diverged = fork_divergence(path, branch.fork_event_id)
+    if diverged is not None:
+        detail = f"the replayed agent answered turn {diverged} differently"
+        db.set_branch_status(branch.episode_id, "diverged", detail=detail)
+        return
+    if converged(db.read_path(parent.leaf_event_id), path, branch.fork_event_id):
         detail = "the agent made the same tool calls and the episode ended the same way"
         db.set_branch_status(branch.episode_id, "converged", detail=detail)
     else:
         db.set_branch_status(branch.episode_id, "done")
+
+
+def finish_ended_branches(db: Store, run_id: str) -> None:
+    """Finish the branches whose episode ended but which a killed run left `queued`/`playing`.
+
+    The episode's last turn and the branch's status are two writes: a run killed between them
+    is resumed with nothing left to play for that branch, so it is finished here (a branch
+    ended by an infrastructure error stays `playing`, as it does uninterrupted).
+    """
+    for branch in db.list_branches(run_id):
+        unfinished = branch.status in ("queued", "playing")
+        if unfinished and db.episode(branch.episode_id).status == "done":
+            finish_branch(db, branch.episode_id)
 
 
 def converged(parent: list[StoredEvent], branch: list[StoredEvent], fork_id: int) -> bool:

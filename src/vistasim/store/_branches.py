@@ -1,7 +1,8 @@
 """The store's exploration rows: DIVERT branches, extra rollouts, and the explorer's own state.
 
-A branch is recorded with its queued episode in one transaction, so a run killed at any instant
-either has the branch (and resumes it at its fork) or not. The explorer's state (which waves are
+A branch is recorded with its queued episode, the model calls that made it and the perturbations
+drawn for it in one transaction, so a run killed at any instant either has the branch whole (and
+resumes it at its fork) or not. The explorer's state (which waves are
 planned, which trajectories are used up, the verdicts and the novelty memory it read) is one JSON
 document per run, so a resumed run explores exactly as an uninterrupted one.
 """
@@ -16,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from vistasim.errors import StoreError
+from vistasim.llm._meter import ModelCall
 from vistasim.store._view import BranchCandidate, BranchStatus, BranchView
 
 if TYPE_CHECKING:
@@ -44,6 +46,10 @@ class NewBranch:
     """Why no episode is played (no candidate differs from the original...): recorded only."""
     restores: int = 0
     """Restores of the parent's episode it took to grow the branch (one per junction tried)."""
+    calls: Sequence[ModelCall] = ()
+    """The chooser's and the generator's model calls that made it (its overhead)."""
+    perturbations: Sequence[Mapping[str, Any]] = ()
+    """What `user.perturb` drew again for its continuation (the episode's perturbations)."""
 
 
 class BranchRecords:
@@ -61,6 +67,10 @@ class BranchRecords:
 
         def episode(self, episode_id: str) -> EpisodePlan: ...
 
+        def _insert_calls(
+            self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall], now: float
+        ) -> None: ...
+
     def create_branch(self, run_id: str, branch: NewBranch) -> EpisodePlan | None:
         """Record a branch and its (pending) episode, which continues from `fork_event_id`.
 
@@ -68,23 +78,26 @@ class BranchRecords:
         it there; the branch record holds the action it plays first. An `abandoned` branch is
         recorded without an episode (returns `None`).
         """
-        parent = branch.parent
+        parent, now = branch.parent, time.time()
         with self._transaction():
             number = self.db.execute(
                 "SELECT COUNT(*) FROM branches WHERE run_id = ? AND scenario_id = ?",
                 (run_id, parent.scenario_id),
             ).fetchone()[0]
             episode_id = f"{run_id}:{parent.scenario_id}:{parent.rollout}.b{number + 1}"
-            self._insert_branch(run_id, episode_id, branch, time.time())
+            self._insert_branch(run_id, episode_id, branch, now)
             if branch.abandoned is not None:
+                self._insert_calls(run_id, None, branch.calls, now)
                 return None
+            drawn = self._json(list(branch.perturbations)) if branch.perturbations else None
             self.db.execute(
                 "INSERT INTO episodes (id, run_id, scenario_id, rollout, branch_of, fork_event_id,"
-                " mode, status, leaf_event_id, turns)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+                " mode, status, leaf_event_id, turns, perturbations_json)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)",
                 (episode_id, run_id, parent.scenario_id, parent.rollout, parent.episode_id,
-                 branch.fork_event_id, parent.mode, branch.fork_event_id, branch.turn),
+                 branch.fork_event_id, parent.mode, branch.fork_event_id, branch.turn, drawn),
             )  # fmt: skip
+            self._insert_calls(run_id, episode_id, branch.calls, now)
         return self.episode(episode_id)
 
     def _insert_branch(self, run_id: str, episode_id: str, branch: NewBranch, now: float) -> None:

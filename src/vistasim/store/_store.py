@@ -228,9 +228,10 @@ class Store(BranchRecords, GroupCommit):
         return [_episode_plan(row) for row in rows]
 
     def scenario_roots(self, run_id: str) -> dict[str, tuple[int, Scenario]]:
-        """Root event id and scenario, by scenario id."""
+        """Root event id and scenario, by scenario id, in the order the run lists them."""
         rows = self.db.execute(
-            "SELECT id, payload FROM events WHERE run_id = ? AND kind = 'scenario_start'",
+            "SELECT id, payload FROM events WHERE run_id = ? AND kind = 'scenario_start'"
+            " ORDER BY id",
             (run_id,),
         )
         roots = {}
