@@ -28,10 +28,10 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._claim_verbs import GENERIC_CLAIMS, GENERIC_VERBS, claim_cues, verbs_of
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools, is_write_name
@@ -57,51 +57,16 @@ CLAIM_DETECTORS: dict[str, str] = {
 }
 """Detector ids (the failure labels) and their descriptions, worded the same every time."""
 
-_GENERIC_CLAIMS = (
-    r"\bdone\b", r"\ball set\b", r"\bsuccessfully\b", r"\b(?:gone|went) ahead\b",
-    r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:in place|on (?:its|their|the) way)\b",
-    r"\b(?:is|are|'s|'re)\s+\w+ed\s+and\s+on (?:its|their|the) way\b",
-    r"\b(?:is|are|'s|'re)\s+now\s+(?:open|active|live)\b",
-    r"\b(?:dispute|case|claim|ticket|complaint|request)\s+(?:\w+\s+)?is\s+(?:now\s+)?open\b",
-    r"\bhas been set up\b",
-    r"\b(?:payment|refund|transfer|top-?up)\s+(?:taken|made|received|sent|processed)\b",
-)  # fmt: skip
-"""Words that report success whatever was done; they claim a change only where one was at stake
-(a proposal the user answered, a state-changing call): "All set, here's what we have" after a
-search claims nothing."""
 _PROPOSAL = re.compile(
     r"\b(?:shall i|should i|(?:do you )?want me to|would you like me to|go ahead|proceed|"
     r"yes/no|yes or no|confirm)\b",
     re.IGNORECASE,
 )
-_GENERIC_VERBS = (
-    "processed submitted completed placed scheduled booked updated changed applied issued"
-    " requested opened filed logged created confirmed arranged"
-).split()
-"""Past participles that report a change in any product, besides the write tools' own verbs."""
 _OFFER = re.compile(
     r"^\W*(?:i can|i could|we can|i'd be happy to|would you like|do you want|if you like)\b",
     re.IGNORECASE,
 )
 """How a reply's next proposal begins, after what it reports as done."""
-_CHANGE_VERBS = (
-    "rescheduled moved cancelled canceled refunded added removed renewed extended blocked"
-    " frozen replaced transferred reserved upgraded downgraded activated deactivated reset"
-    " refilled ordered raised lowered increased decreased switched set sent charged credited"
-    " debited waived cleared taken"
-).split()
-"""Verbs of particular changes that no write tool may be named after: backed by a change of any
-tool but an identity check."""
-_CLAIM_FRAMES = (
-    r"\b(?:has|have|had)\s+(?:now\s+|just\s+)?(?:been\s+)?(?:successfully\s+)?{v}",
-    r"(?:\bI|'ve)\s+(?:just\s+|now\s+|successfully\s+)?{v}",
-    r"\b(?:is|are|was|were|'s|'re)\s+now\s+{v}",
-    r"\b(?:was|were)\s+(?:just\s+|successfully\s+)?{v}",
-    r"^\W*{v}\b",
-)
-"""How a reply reports a change it made ("has been cancelled", "I've extended", "is now
-enrolled"), as opposed to describing a state ("you're enrolled in ART120-A", "R198 has already
-ended")."""
 _NEGATION = re.compile(
     r"\b(?:not|never|nothing|none|no\s+changes?|unable|cannot|can't|couldn't|won't|wasn't|isn't|"
     r"hasn't|haven't|didn't|failed|yet|if|once|before|would|could|can|will\s+be\s+able)\b|n't\b",
@@ -179,8 +144,8 @@ def detect_claims(
     context = _Context(
         turns=agent_turns(view.events),
         writes_of=writes,
-        claim_cues=_claim_cues(named),
-        tool_verbs=frozenset(v for t in named for v in _verbs_of(t)),
+        claim_cues=claim_cues(named),
+        tool_verbs=frozenset(v for t in named for v in verbs_of(t)),
         today=today,
     )
     return detector_failures(view, "claims", _DETECTORS, CLAIM_DETECTORS, context)
@@ -191,7 +156,7 @@ class _Context:
     turns: list[Turn]
     writes_of: WriteTools
     claim_cues: tuple[re.Pattern[str], ...]
-    """The generic cues first (`len(_GENERIC_CLAIMS)` of them), then the verb frames."""
+    """The generic cues first (`len(GENERIC_CLAIMS)` of them), then the verb frames."""
     tool_verbs: frozenset[str] = frozenset()
     """The verbs the write tools are named after ("cancelled" for `cancel_order`)."""
     today: date | None = None
@@ -204,8 +169,8 @@ class _Context:
     def backs(self, verb: str, tool: str) -> bool:
         """Whether a change made by `tool` backs a claim worded with `verb` ("" = generic)."""
         if is_identity_tool(tool):
-            return verb in _verbs_of(tool)  # recording who the user is backs "verified" only
-        if not verb or verb in _verbs_of(tool):
+            return verb in verbs_of(tool)  # recording who the user is backs "verified" only
+        if not verb or verb in verbs_of(tool):
             return True
         return verb not in self.tool_verbs
 
@@ -256,7 +221,7 @@ class _Context:
 
         Generic cues ("done", "all set") count only when a change was `at_stake`.
         """
-        cues = self.claim_cues if at_stake else self.claim_cues[len(_GENERIC_CLAIMS) :]
+        cues = self.claim_cues if at_stake else self.claim_cues[len(GENERIC_CLAIMS) :]
         verbs: list[str] = []
         for sentence in _SENTENCES.split(turn.reply_text):
             if sentence.rstrip().endswith("?") or _SOMEONE_ELSE.search(sentence):
@@ -267,12 +232,12 @@ class _Context:
                         continue
                     verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
                     if not _status_read(sentence, verb, reads):
-                        generic = at_stake and number < len(_GENERIC_CLAIMS)
+                        generic = at_stake and number < len(GENERIC_CLAIMS)
                         # "The fee of €30.00 has been added": money booked with a change,
                         # whatever tool made it, not an `add_*` of its own.
                         money = _MONEY_SUBJECT.search(sentence[: match.start()]) is not None
                         generic = generic or money
-                        verbs.append("" if generic or verb in _GENERIC_VERBS else verb)
+                        verbs.append("" if generic or verb in GENERIC_VERBS else verb)
         return verbs
 
     def reads(self, turn: Turn) -> list[_Read]:
@@ -320,46 +285,6 @@ def _called_writes(view: EpisodeView, writes: WriteTools) -> list[str]:
         {s.event.name for s in view.events
          if isinstance(s.event, ToolCall) and writes.tool(s.event.name)}
     )  # fmt: skip
-
-
-def _verbs_of(tool: str) -> set[str]:
-    past = _past(tool.split("_")[0].lower())
-    return {past, *_spellings(past)}
-
-
-def _claim_cues(write_tools: Sequence[str]) -> tuple[re.Pattern[str], ...]:
-    # Every episode of a run asks with (nearly) the same tools: built once per set of tools,
-    # not escaped and looked up in `re`'s cache again per episode.
-    return _cues_for(frozenset(write_tools))
-
-
-@cache
-def _cues_for(write_tools: frozenset[str]) -> tuple[re.Pattern[str], ...]:
-    verbs = {_past(name.split("_")[0].lower()) for name in write_tools}
-    verbs |= {p for v in list(verbs) for p in _spellings(v)} | set(_GENERIC_VERBS)
-    verbs |= set(_CHANGE_VERBS)
-    words = "(?:" + "|".join(re.escape(w) for w in sorted(v for v in verbs if len(v) > 3)) + r")\b"
-    cues = [*_GENERIC_CLAIMS, *(frame.format(v=words) for frame in _CLAIM_FRAMES)]
-    return tuple(re.compile(c, re.IGNORECASE) for c in cues)
-
-
-def _past(verb: str) -> str:
-    irregular = {"send": "sent", "make": "made", "put": "put", "set": "set", "pay": "paid"}
-    if verb in irregular:
-        return irregular[verb]
-    if verb.endswith("e"):
-        return verb + "d"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ied"
-    return verb + "ed"
-
-
-def _spellings(past: str) -> list[str]:
-    # cancelled / canceled; dropped (drop + p + ed); the plain form is the result's status word.
-    if past.endswith("ed") and len(past) > 4:
-        stem = past[:-2]
-        return [stem + stem[-1] + "ed", past]
-    return [past]
 
 
 def _claimed_without_action(ctx: _Context) -> list[int]:
@@ -429,7 +354,7 @@ def _states_done(reply: str, failed_tool: str) -> bool:
     "You're booked on Spin on Saturday" describes a state, which is no claim in general; right
     after `book_class` failed, it reports that very booking as made.
     """
-    verbs = "|".join(re.escape(v) for v in sorted(_verbs_of(failed_tool)))
+    verbs = "|".join(re.escape(v) for v in sorted(verbs_of(failed_tool)))
     stated = re.compile(
         rf"\b(?:you're|you are|you've been|it's|it is|that's|that is)\s+(?:now\s+|all\s+)?"
         rf"(?:{verbs})\b",
