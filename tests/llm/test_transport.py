@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import resource
+import socket
 from collections.abc import Awaitable, Callable
 
 import anyio
@@ -11,6 +14,7 @@ import pytest
 
 from vistasim.llm import HttpClients
 from vistasim.llm._http import BodyTooBig, EndpointTimeout, EndpointUnreachable, exchange
+from vistasim.llm._transport import _Connection
 
 Handler = Callable[[anyio.abc.SocketStream, int], Awaitable[None]]
 """Serves one connection (numbered from 0 in the order they came)."""
@@ -232,3 +236,24 @@ async def test_the_clients_use_the_keep_alive_transport_unless_given_one() -> No
     assert isinstance(ours._transport, KeepAliveTransport)
     mock = httpx2.MockTransport(lambda request: httpx2.Response(200))
     assert HttpClients(transport=mock).client("http://127.0.0.1:9/v1")._transport is mock
+
+
+def test_a_connection_on_a_descriptor_above_1023_is_checked_at_rest() -> None:
+    # A run with a thousand episodes in flight holds more sockets than select() takes.
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] <= 1100:
+        pytest.skip("the open-files limit is too low to hold descriptor 1100")
+    ours, theirs = socket.socketpair()
+    high = socket.socket(fileno=os.dup2(ours.fileno(), 1100))
+
+    class _Stream:
+        def extra(self, attribute: object, default: object = None) -> object:
+            return high
+
+    try:
+        connection = _Connection(_Stream())  # type: ignore[arg-type]
+        assert connection.at_rest()
+        theirs.sendall(b"x")  # a stray byte: the connection is no longer at rest
+        assert not connection.at_rest()
+    finally:
+        for s in (high, ours, theirs):
+            s.close()

@@ -38,6 +38,21 @@ _MAX_HEAD = 65536
 """Status line and headers over this are a protocol error (no model answer has such a head)."""
 
 
+def _readable(sock: socket.socket) -> bool:
+    """Whether bytes, or the end of the stream, wait on `sock`, without waiting.
+
+    poll(), not select(): select() refuses a descriptor above 1,023, and a run with a thousand
+    episodes in flight holds more connections than that (every request then failed with
+    "filedescriptor out of range"). Where there is no poll() (Windows), select() has no such
+    limit.
+    """
+    if not hasattr(select, "poll"):
+        return bool(select.select([sock], [], [], 0)[0])
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
 @dataclass(eq=False)
 class _Connection:
     stream: anyio.abc.ByteStream
@@ -55,8 +70,7 @@ class _Connection:
         sock = self.sock
         if sock is None or sock.fileno() < 0:
             return False
-        readable, _, _ = select.select([sock], [], [], 0)
-        return not readable
+        return not _readable(sock)
 
     async def fill(self) -> bool:
         """Read more into the buffer; False at the end of the stream."""
