@@ -38,17 +38,6 @@ def test_without_ray_the_flag_names_the_extra(tmp_path, capsys, monkeypatch):
     _assert_refused(*_run(argv, capsys), store, "vistasim[ray]", "pip install")
 
 
-def test_web_modes_are_refused_on_ray(tmp_path, capsys):
-    text = DESK_TOML.format(scenarios="scenarios.yaml").replace(
-        "[run]\n", '[run]\nexecutor = "ray"\nmode = "ui"\n'
-    )
-    config = write_desk_config(tmp_path, text)
-    store = tmp_path / "runs.db"
-    argv = ["run", str(config), "--store", str(store), "--no-preflight"]
-    _assert_refused(*_run(argv, capsys), store, "run.executor", "run.mode = 'chat'")
-
-
-
 def test_a_key_an_agent_echoes_crosses_ray_masked_and_comes_back_whole():
     key = "sk-test-0123456789abcdefghij"
     event = AgentReply(text=f"your key is {key}, and again: {key}")

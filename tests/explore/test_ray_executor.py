@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -269,3 +270,66 @@ async def test_a_ray_driver_killed_while_branching_resumes_to_the_local_branches
     assert [b[:-1] for b in branches] == [b[:-1] for b in reference_branches]
     # Explored as the uninterrupted run: the same verdicts, novelty memory and waves.
     assert state == reference_state
+
+
+def _web_shape(store, run_id: str) -> dict:
+    """Per episode: its events' kinds and channels, status and stop reason.
+
+    Not the events whole: a web episode's site listens on a port of its own, in URLs and pages.
+    """
+    view = read_run_view(store, run_id)
+    plans = {p.episode_id: p for p in store.list_episodes(run_id)}
+    return {
+        e.episode_id.split(":", 1)[1]: (
+            [(s.turn, type(s.event).__name__, getattr(s.event, "channel", None)) for s in e.events],
+            plans[e.episode_id].status,
+            plans[e.episode_id].stop_reason,
+        )
+        for e in view.episodes
+    }
+
+
+async def test_web_episodes_and_branches_play_on_ray_workers_with_a_browser_each(tmp_path):
+    from vistasim.browser import find_chromium
+    from vistasim.config import RunConfig
+    from vistasim.domains import get_domain
+    from vistasim.errors import BrowserError
+    from vistasim.events import WebAction
+
+    try:
+        find_chromium()
+    except BrowserError as exc:
+        pytest.skip(f"no Chromium: {exc}")
+    by_id = {s.id: s for s in get_domain("shop").scenarios()}
+    scenarios = [by_id["shop-hybrid-refund-coupon-status"], by_id["shop-cancel-processing-order"]]
+
+    def config(executor: str) -> RunConfig:
+        return RunConfig.model_validate({
+            "run": {"mode": "hybrid", "rollouts": 1, "concurrency": 2, "seed": 3,
+                    "executor": executor, "ray_workers": 2},
+            "agent": {"kind": "python", "target": "vistasim.domains.shop:RuleShopAgent"},
+            "environment": {"target": "shop"},
+            "cache": {"mode": "off"},
+            "explore": {"branches": 2},
+        })  # fmt: skip
+
+    shapes, branches = {}, {}
+    for executor in ("local", "ray"):
+        with open_store(tmp_path / f"{executor}.db") as store:
+            result = await run(config(executor), scenarios=scenarios, store=store)
+            shapes[executor] = _web_shape(store, result.run_id)
+            branches[executor] = _branches(store, result.run_id)
+            web = [
+                s.event for e in read_run_view(store, result.run_id).episodes for s in e.events
+                if isinstance(s.event, WebAction)
+            ]  # fmt: skip
+        assert result.stop_reasons.get("infra_error") is None, (executor, result.stop_reasons)
+        assert web and all(w.url and w.url.startswith("http://127.0.0.1:") for w in web)
+    assert len(branches["local"]) == 4 and all(b[-1] == 1 for b in branches["local"])  # restores
+    assert shapes["ray"] == shapes["local"]
+    assert _portless(branches["ray"]) == _portless(branches["local"])
+
+
+def _portless(value: object) -> str:
+    """`value` written out with each loopback site's port left out (each episode has its own)."""
+    return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:*", repr(value))

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from vistasim.agent import Utterance
+from vistasim.browser import Navigate
 from vistasim.divert import AgendaCandidates, CandidateContext
 from vistasim.scenario import AgendaItem, Behaviour, Persona, Scenario
-from vistasim.user import AgendaPolicy, Say, UserView, action_from_json, action_json
+from vistasim.user import (
+    AgendaPolicy,
+    Say,
+    UserView,
+    action_from_json,
+    action_json,
+    describe_action,
+)
 
 
 async def agenda_alternatives(policy, view, state, original):
@@ -98,3 +106,11 @@ async def test_a_refusal_of_the_value_the_user_meant_to_take_back_makes_it_switc
     )  # fmt: skip
     action, _ = await policy.next_action(view, state)
     assert isinstance(action, Say) and "BK-2047" in action.text  # switches, does not accept
+
+
+def test_a_web_step_reads_the_same_whatever_port_its_episode_site_has():
+    here = describe_action(Navigate(url="http://127.0.0.1:36557/login?next=/orders"))
+    there = describe_action(Navigate(url="http://127.0.0.1:41011/login?next=/orders"))
+
+    assert here == there and "/login?next=/orders" in here and "127.0.0.1" not in here
+    assert describe_action(Navigate(url="http://127.0.0.1:41011/cart")) != here

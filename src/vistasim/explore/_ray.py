@@ -56,19 +56,12 @@ def check_executor(config: RunConfig, models: Mapping[str, ChatModel] | None) ->
 
     Raises:
         MissingExtraError: Ray is not installed.
-        ConfigError: the run's mode or models cannot go to Ray workers.
+        ConfigError: the run's models cannot go to Ray workers.
     """
     if config.run.executor != "ray":
         return
     if importlib.util.find_spec("ray") is None:
         raise MissingExtraError("ray", "ray")
-    if config.run.mode in ("ui", "hybrid"):
-        raise ConfigError(
-            f"run.executor = 'ray' plays chat and api episodes, not {config.run.mode!r} ones "
-            "(each web episode needs a browser on its worker): set run.executor = 'local' or "
-            "run.mode = 'chat'",
-            key="run.executor",
-        )
     if models:
         raise ConfigError(
             "models passed to run() in code live in this process and cannot play on Ray "

@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import JsonValue
 
@@ -36,10 +36,14 @@ from vistasim.explore._resume import resume
 from vistasim.explore._runner import Runner, guarded, open_episode, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import Parts, build_parts
+from vistasim.explore._web import open_pool
 from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
 from vistasim.store import Append, BranchView, EpisodePlan, EpisodeStatus, Store, StoredEvent
 from vistasim.user import action_from_json
+
+if TYPE_CHECKING:
+    from vistasim.browser import BrowserPool
 
 __all__ = [
     "Appended",
@@ -214,9 +218,15 @@ class EpisodeWorker:
         self.secrets = known_secrets(config, os.environ)  # this machine's keys, never sent
         self.settings = settings_of(config)
         self.parts: Parts | BaseException
+        self.pool: BrowserPool | None = None
+        """The worker's own browser for `ui`/`hybrid` episodes (launched by the first one)."""
         try:
             load_ahead(config)
             self.parts = build_parts(config, store_path=Path(store), domain=self.settings.domain)
+            if config.run.mode in ("ui", "hybrid"):
+                # A browser cannot cross processes: each worker drives its own Chromium, and
+                # each web episode serves its site on the worker's loopback, as locally.
+                self.pool = open_pool(config)
         except Exception as exc:  # reported with the first episode, as the driver would
             self.parts = exc
 
@@ -310,11 +320,13 @@ class EpisodeWorker:
         assert isinstance(self.parts, Parts)
         return Runner(
             db=store, run_id=self.run_id, config=self.config, settings=self.settings,
-            parts=self.parts, pool=None, roots=self.roots,
+            parts=self.parts, pool=self.pool, roots=self.roots,
         )  # fmt: skip
 
     async def aclose(self) -> None:
-        """Close the worker's model cache and HTTP clients."""
+        """Close the worker's browser, model cache and HTTP clients."""
+        if self.pool is not None:
+            await self.pool.aclose()
         if isinstance(self.parts, Parts):
             if self.parts.cache is not None:
                 self.parts.cache.close()

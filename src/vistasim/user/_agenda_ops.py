@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import JsonValue, ValidationError
 
@@ -275,8 +276,18 @@ def action_from_json(data: Mapping[str, object]) -> Action:
 
 
 def describe_action(action: Action) -> str:
-    """The text of an action, as the embedder and the tree see it."""
+    """The text of an action, as the embedder and the tree see it.
+
+    A URL is given without its origin: a web episode's site listens on a port of its own, and
+    the same step must read the same in every episode (else the cosines, and so the branches
+    chosen, would change with the port).
+    """
     text = getattr(action, "text", None)
     if isinstance(text, str) and text:
         return text
-    return action_key(action)
+    data = action_json(action)
+    url = data.get("url")
+    if isinstance(url, str):
+        parts = urlsplit(url)
+        data["url"] = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    return json.dumps(data, sort_keys=True)
