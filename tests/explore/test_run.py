@@ -202,3 +202,23 @@ async def test_a_run_leaves_the_garbage_collector_as_it_found_it(tmp_path):
     assert seen and all(threshold[0] > before[0] and frozen for threshold, frozen in seen)
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_built_in_domain_without_a_scenarios_file_plays_its_own_scenarios(tmp_path):
+    from vistasim.config import RunConfig
+    from vistasim.errors import ConfigError
+
+    def config(**environment) -> RunConfig:
+        return RunConfig.model_validate({
+            "run": {"select": ["shop-cancel-*"], "rollouts": 1},
+            "agent": {"kind": "python", "target": "vistasim.domains.shop:RuleShopAgent"},
+            "cache": {"mode": "off"}, **({"environment": environment} if environment else {}),
+        })  # fmt: skip
+
+    with open_store(tmp_path / "v.db") as store:
+        result = await run(config(target="shop"), store=store, preflight=False)
+        played = {e.scenario_id for e in store.list_episodes(result.run_id)}
+        with pytest.raises(ConfigError, match="run.scenarios to a YAML/JSON file"):
+            await run(config(), store=store, preflight=False)
+        assert len(store.list_runs()) == 1  # the refused run was not recorded
+    assert played and all(s.startswith("shop-cancel-") for s in played)

@@ -40,10 +40,15 @@ def prepare(
         from vistasim.tau2 import tau2_scenarios
 
         scenarios = tau2_scenarios(str(target))  # the domain's tasks, as tau2 runs them
+    domain = builtin_domain(config)
+    if scenarios is None and not config.run.scenarios and domain is not None:
+        scenarios = domain.scenarios()  # a built-in domain brings its own, as tau2's do
     if scenarios is None:
         if not config.run.scenarios:
             raise ConfigError(
-                "no scenarios: set run.scenarios to a YAML/JSON file", key="run.scenarios"
+                "no scenarios: set run.scenarios to a YAML/JSON file (a built-in or tau2 "
+                "environment.target brings its own)",
+                key="run.scenarios",
             )
         scenarios = load_scenarios(config.resolve(config.run.scenarios))
     scenarios = select_scenarios(

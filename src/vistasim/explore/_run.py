@@ -128,9 +128,9 @@ async def run(
             warnings = await check_config(config, given_roles=set(models or {}))
         for warning in warnings:
             (on_warning or logger.warning)(warning)
-        session.enter_context(executor_session(config))  # Ray joined before the run is recorded
-        if resume is None:
+        if resume is None:  # before Ray is joined: a mistake here costs no cluster start-up
             scenarios, metadata = prepare(config, scenarios)
+        session.enter_context(executor_session(config))  # Ray joined before the run is recorded
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
         needed = needed or bool(config.explore.branches)
         settings = settings_of(config)  # the config's decisions, made once for the run
