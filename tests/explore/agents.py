@@ -166,3 +166,15 @@ class CarefulDesk(OrderDeskAgent):
             state["confirm"] = False
             return "Okay, I won't do anything. Is there something else I can help with?"
         return str(super()._act(lowered, order, calls))
+
+
+class MumblesOnceDesk(OrderDeskAgent):
+    """The demo desk, mumbling through the first rollout of `desk-status-shipped` only.
+
+    That rollout ends `invalid`: its scenario has no trajectory to branch until another rollout.
+    """
+
+    def respond(self, turn: Turn) -> Reply:
+        if turn.episode_id.endswith(":desk-status-shipped:0"):
+            return Reply(text="Mm. Hm hm. Mmm.")
+        return super().respond(turn)

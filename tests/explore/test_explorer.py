@@ -154,6 +154,23 @@ async def test_once_every_scenario_waits_fresh_rollouts_refill_the_pools():
     assert before == {s.id for s in desk_scenarios()}
 
 
+async def test_a_scenario_with_nothing_to_branch_gets_a_rollout_before_it_waits():
+    # desk-status-shipped's only rollout is invalid: no trajectory to branch. Waiting, it would
+    # stay unexplored while the other scenarios still have junctions.
+    config = desk_config(
+        agent={"target": "tests.explore.agents:MumblesOnceDesk"},
+        explore={"branches": 50, "budget_tokens": 40_000},
+    )  # fmt: skip
+    store = open_store(":memory:")
+    result = await run(config, scenarios=desk_scenarios(), store=store)
+    episodes = store.list_episodes(result.run_id)
+    state = store.load_exploration(result.run_id)
+    assert not state["refill"], "every scenario waited: the test needs others still branching"
+    status = [p for p in episodes if p.scenario_id == "desk-status-shipped"]
+    assert [p.rollout for p in status if p.branch_of is None] == [0, 1]
+    assert any(p.branch_of is not None for p in status)  # then it is branched like the others
+
+
 # -- the order a wave's branches are recorded in -----------------------------------------------
 
 

@@ -16,7 +16,9 @@ run says why it made fewer than asked. Under a budget it waits (`drained`) while
 still have junctions: a fresh rollout is a linear rollout, and what it shows is no longer news
 for the branches (`new_causes` counts causes no linear rollout of the run shows), so the budget
 goes to branching while there is something to branch. Once every scenario waits, fresh rollouts
-refill their pools, one per slot, as before.
+refill their pools, one per slot, as before. A scenario that has not used a slot yet does not
+wait: its first slot is a fresh rollout (a scenario whose only rollout the user failed, or that
+offered no junction, would otherwise stay unexplored while the budget went elsewhere).
 """
 
 from __future__ import annotations
@@ -203,13 +205,16 @@ class Explorer:
     async def _no_parent(self, scenario_id: str) -> None:
         """No trajectory has a junction left: under a budget wait, then a fresh rollout; else stop.
 
-        See the module: a scenario waits while others still have junctions.
+        See the module: a scenario waits while others still have junctions, once it has used a
+        slot. One that has used none (its rollout is invalid or errored, or offers no junction)
+        would otherwise wait unexplored to the end of the budget: its first slot is a rollout.
         """
-        if self.spec.budget_tokens is not None and not self.state.refill:
+        budget = self.spec.budget_tokens is not None
+        if budget and not self.state.refill and self._made(scenario_id):
             self.state.drained.append(scenario_id)
             self._save()
             return
-        if self.spec.budget_tokens is None:
+        if not budget:
             trajectories = len(self.state.exhausted.get(scenario_id, []))
             self.state.stopped[scenario_id] = (
                 f"every junction of its {trajectories} sound trajectories was tried"
