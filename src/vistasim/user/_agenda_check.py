@@ -39,7 +39,8 @@ def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
     """Facts a proposal is checked against: the sub-goal's slots and the knowledge.
 
     Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
-    user has yet to change its mind about (or amend) is left out too: the agent's proposal is what it said.
+    user has yet to change its mind about (or amend) is left out too: the agent's proposal is
+    what it said.
     Once the goal's fallback is the request, only ids and emails of the sub-goal still hold.
     """
     entry = state.stack[0]

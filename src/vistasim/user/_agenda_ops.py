@@ -3,11 +3,12 @@
 Each operation (hesitate, correct, change mind, amend, withhold, out of order, second request,
 impatient) is a behaviour added to a sub-goal as if the scenario had asked for it, and every one
 keeps the scenario's intent: a hesitation is resolved by confirming later (`then: confirm`), a
-value said wrongly (`correct`), asked for first (`change_mind`) or asked for first and changed in
-the yes to the confirmation (`amend`: "Yes, but make it W1007 instead of W1008") is a plausible
-other value (`_plausible`) the user takes back, so the scenario's criteria stand unchanged. Two users of the generator: `vistasim run --perturb P` draws
-operations per rollout at the start (`perturbed`), and a DIVERT branch plays one at a junction
-(`current_operations`, `apply_operation`). Actions are stored as JSON (`action_json`).
+value said wrongly (`correct`), asked for first (`change_mind`) or asked for first and changed
+in the yes to the confirmation (`amend`: "Yes, but make it W1007 instead.") is a plausible other
+value (`_plausible`) the user takes back, so the scenario's criteria stand unchanged. Two users
+of the generator: `vistasim run --perturb P` draws operations per rollout at the start
+(`perturbed`), and a DIVERT branch plays one at a junction (`current_operations`,
+`apply_operation`). Actions are stored as JSON (`action_json`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,13 @@ from datetime import date
 from vistasim.scenario import BehaviourOp, Scalar
 from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
-from vistasim.user._agenda_say import say_value, spoken_goal, switch_pending, withholds
+from vistasim.user._agenda_say import (
+    say_value,
+    spoken_goal,
+    switch_on_refusal,
+    switch_pending,
+    withholds,
+)
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
@@ -235,9 +241,9 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
     if change is not None and change.slot is not None:
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.
-        ph = step.phrasing
         value = str(entry.slots.get(change.slot, ""))
-        text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
+        request = step.phrasing.request(task_words(step, entry))
+        text = switch_on_refusal(step.phrasing, change, value, request)
         return Reaction(text=text, progress=True, played=(change.op,))
     # "...unless for a medical reason", "needs the note number": the refusal names a fact the
     # user holds and has not said yet; it gives it and asks again (once per fact).

@@ -59,6 +59,17 @@ def switch_pending(entry: AgendaEntry) -> Behaviour | None:
     return entry.pending("change_mind") or entry.pending("amend")
 
 
+def switch_on_refusal(phrasing: Phrasing, change: Behaviour, value: str, request: str) -> str:
+    """What the user says when the agent refuses the value it meant to change (`first`).
+
+    `change_mind` switches now ("I changed my mind — W1007, not W1008"); `amend` had said the
+    wrong one, so it says so and asks again with the right one (`request`: the request's words).
+    """
+    if change.op == "amend":
+        return f"{phrasing.pick(phrasing.templates.amend_refused, value=value)} {request}"
+    return phrasing.pick(phrasing.templates.change_mind, value=value, first=str(change.first))
+
+
 def say_task(phrasing: Phrasing, entry: AgendaEntry, task: str) -> tuple[str, list[BehaviourOp]]:
     """Return the request words with the entry's value behaviours applied to its slots."""
     played: list[BehaviourOp] = []

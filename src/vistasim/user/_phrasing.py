@@ -81,6 +81,7 @@ class AgendaTemplates(BaseModel):
     self_correct: list[str]
     change_mind: list[str]
     amend: list[str]
+    amend_refused: list[str]
     withhold: list[str]
     second_request: list[str]
     accept_refusal: _ByFormality
