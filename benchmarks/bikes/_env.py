@@ -118,6 +118,8 @@ class BikeEnvironment(BikeUserApi, SqliteEnvironment):
     SCHEMA_SQL: ClassVar[str] = (
         resources.files("benchmarks.bikes").joinpath("_schema.sql").read_text("utf-8")
     )
+    POLICY_RULES: ClassVar[str] = "policy_rules.yaml"
+    """The policy's rules the detectors apply (policy.md §1: only the customer's own rentals)."""
 
     def seed(self, db: sqlite3.Connection) -> None:
         """Fill the database with the deterministic city."""

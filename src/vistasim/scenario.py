@@ -102,6 +102,7 @@ BehaviourOp = Literal[
     "hesitate",
     "correct",
     "change_mind",
+    "amend",
     "withhold",
     "out_of_order",
     "second_request",
@@ -119,6 +120,8 @@ class Behaviour(_Strict):
     - `correct`: says `wrong` for `slot` first, then takes it back and gives the right value.
     - `change_mind`: asks with `first` for `slot`, then, when the agent proposes it, switches
       to the slot's value.
+    - `amend`: asks with `first` for `slot`, then answers the confirmation question with a yes
+      that changes it to the slot's value ("Yes, but make it BIO101-B instead of BIO101-A").
     - `withhold`: does not give `slot` the first time it is asked ("why do you need that?").
     - `out_of_order`: gives every fact in the opening message, before being asked.
     - `second_request`: adds the next sub-goal while the agent is still on this one.
@@ -132,11 +135,11 @@ class Behaviour(_Strict):
     op: BehaviourOp
     """The operation."""
     slot: str | None = None
-    """The slot it concerns (`correct`, `change_mind`, `withhold`)."""
+    """The slot it concerns (`correct`, `change_mind`, `amend`, `withhold`)."""
     wrong: Scalar | None = None
     """`correct`: the value said first and taken back."""
     first: Scalar | None = None
-    """`change_mind`: the value first asked for."""
+    """`change_mind`, `amend`: the value first asked for."""
     then: Literal["confirm", "stop"] = "stop"
     """`hesitate`: confirm at the next confirmation question, or stop there (the default)."""
 
@@ -145,6 +148,7 @@ class Behaviour(_Strict):
         needs = {
             "correct": ("slot", "wrong"),
             "change_mind": ("slot", "first"),
+            "amend": ("slot", "first"),
             "withhold": ("slot",),
         }
         missing = [f for f in needs.get(self.op, ()) if getattr(self, f) is None]

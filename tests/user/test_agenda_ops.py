@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
 from vistasim.agent import Utterance
 from vistasim.browser import Navigate
 from vistasim.divert import AgendaCandidates, CandidateContext
 from vistasim.scenario import AgendaItem, Behaviour, Persona, Scenario
 from vistasim.user import (
+    OPERATIONS,
     AgendaPolicy,
     Say,
     UserView,
+    ValuePool,
     action_from_json,
     action_json,
     describe_action,
+    operations_for,
 )
+from vistasim.user._agenda_state import AgendaEntry, AgendaState
 
 
 async def agenda_alternatives(policy, view, state, original):
@@ -114,3 +120,57 @@ def test_a_web_step_reads_the_same_whatever_port_its_episode_site_has():
 
     assert here == there and "/login?next=/orders" in here and "127.0.0.1" not in here
     assert describe_action(Navigate(url="http://127.0.0.1:41011/cart")) != here
+
+
+def test_amend_is_offered_on_a_change_subgoal_with_a_plausible_other_value():
+    cancel = AgendaEntry(intent="cancel_booking", slots={"booking_id": "BK-2047"})
+    pool = ValuePool({"bookings.id": ("BK-2040", "BK-2047", "BK-2052")})
+    amend = [o for o in operations_for(cancel, more=False, pool=pool) if o.op == "amend"]
+    assert [o.source for o in amend] == ["amend:booking_id"]
+    assert amend[0].behaviour == Behaviour(op="amend", slot="booking_id", first="BK-2052")
+    # A question is answered, not confirmed: there is no yes to amend.
+    status = AgendaEntry(intent="booking_status", slots={"booking_id": "BK-2047"})
+    assert not any(o.op == "amend" for o in operations_for(status, more=False, pool=pool))
+    assert "amend" in OPERATIONS
+
+
+async def test_amend_asks_for_the_other_value_then_changes_it_in_the_yes():
+    scenario = _scenario(behaviours=[Behaviour(op="amend", slot="booking_id", first="BK-2048")])
+    policy = AgendaPolicy()
+    state = policy.initial_state(scenario, seed=3)
+    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
+    opening, state = await policy.next_action(view, state)
+    assert "BK-2048" in opening.text and "BK-2047" not in opening.text
+    proposal = "I'll cancel booking BK-2048. Shall I proceed (yes/no)?"
+    view = UserView(
+        scenario=scenario,
+        transcript=(Utterance(role="user", text=opening.text),
+                    Utterance(role="agent", text=proposal)),
+        turn=1,
+        max_turns=10,
+    )  # fmt: skip
+    answer, after = await policy.next_action(view, state)
+    # A yes that changes the value, without a word of holding back (not a hesitation).
+    assert isinstance(answer, Say)
+    assert re.match(r"(?:Yes|Okay)\b", answer.text) and "BK-2047" in answer.text
+    assert not re.search(r"\b(?:no|wait|don't|not yet)\b", answer.text, re.I)
+    assert "amend" in AgendaState.model_validate(after).stack[0].played
+
+
+async def test_amend_owns_up_to_a_refused_first_value_and_asks_again():
+    scenario = _scenario(behaviours=[Behaviour(op="amend", slot="booking_id", first="BK-2048")])
+    policy = AgendaPolicy()
+    state = policy.initial_state(scenario, seed=3)
+    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
+    opening, state = await policy.next_action(view, state)
+    refusal = "Booking BK-2048 isn't on your account, so I can't cancel it."
+    view = UserView(
+        scenario=scenario,
+        transcript=(Utterance(role="user", text=opening.text),
+                    Utterance(role="agent", text=refusal)),
+        turn=1,
+        max_turns=10,
+    )  # fmt: skip
+    action, _ = await policy.next_action(view, state)
+    assert isinstance(action, Say) and re.search(r"mistake|wrong", action.text, re.I)
+    assert "BK-2047" in action.text and "cancel" in action.text.lower()  # the request again

@@ -8,6 +8,7 @@ read are those the scenario's criteria name: the ones that matter to it, in any 
 from __future__ import annotations
 
 import logging
+import re
 from datetime import date
 
 from vistasim.dates import environment_now, today_of
@@ -20,12 +21,24 @@ __all__ = ["today_for", "value_pool"]
 
 logger = logging.getLogger(__name__)
 
+_RECORD_SLOT = re.compile(r"_id$")
+
 
 def value_pool(env: Environment | None, scenario: Scenario) -> ValuePool:
-    """The values of the tables the scenario's criteria name, as the environment holds them now."""
+    """The values of the tables the scenario's criteria name, as the environment holds them now.
+
+    A slot that names a record (`rental_id`) also reads its table (`rentals`) when the
+    environment has one: a question about a rental names no table in its criteria, yet the
+    other rental a user could mean is a real one of the environment, not a made-up number.
+    """
     if env is None:
         return ValuePool()
     tables = dict.fromkeys(c.table for c in scenario.criteria.state)
+    for item in scenario.agenda:
+        for slot in item.slots:
+            stem = _RECORD_SLOT.sub("", slot)
+            if stem != slot and stem:
+                tables.setdefault(f"{stem}s", None)
     rows = {}
     for table in tables:
         try:

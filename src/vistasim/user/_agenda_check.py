@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from vistasim.scenario import Scalar
-from vistasim.user._agenda_say import spoken_goal
+from vistasim.user._agenda_say import spoken_goal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction, stated_values
 from vistasim.user._lexicon import question_sentences
@@ -39,11 +39,12 @@ def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
     """Facts a proposal is checked against: the sub-goal's slots and the knowledge.
 
     Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
-    user has yet to change its mind about is left out too: the agent's proposal is what it said.
+    user has yet to change its mind about (or amend) is left out too: the agent's proposal is
+    what it said.
     Once the goal's fallback is the request, only ids and emails of the sub-goal still hold.
     """
     entry = state.stack[0]
-    change = entry.pending("change_mind")
+    change = switch_pending(entry)
     held = {
         k: v
         for k, v in entry.slots.items()

@@ -1,12 +1,14 @@
 """The agenda user's behaviour operations: the one generator of ways to play a sub-goal differently.
 
-Each operation (hesitate, correct, change mind, withhold, out of order, second request,
+Each operation (hesitate, correct, change mind, amend, withhold, out of order, second request,
 impatient) is a behaviour added to a sub-goal as if the scenario had asked for it, and every one
 keeps the scenario's intent: a hesitation is resolved by confirming later (`then: confirm`), a
-value said wrongly (`correct`) or asked for first (`change_mind`) is a plausible other value
-(`_plausible`) the user takes back. Two users of the generator: `vistasim run --perturb P` draws
-operations per rollout at the start (`perturbed`), and a DIVERT branch plays one at a junction
-(`current_operations`, `apply_operation`). Actions are stored as JSON (`action_json`).
+value said wrongly (`correct`), asked for first (`change_mind`) or asked for first and changed
+in the yes to the confirmation (`amend`: "Yes, but make it W1007 instead.") is a plausible other
+value (`_plausible`) the user takes back, so the scenario's criteria stand unchanged. Two users
+of the generator: `vistasim run --perturb P` draws operations per rollout at the start
+(`perturbed`), and a DIVERT branch plays one at a junction (`current_operations`,
+`apply_operation`). Actions are stored as JSON (`action_json`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from vistasim.browser import WEB_STEPS
 from vistasim.scenario import Behaviour, BehaviourOp, Scenario
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._plausible import ValuePool, choice_slot, other_value
+from vistasim.user._reading import is_change_intent
 from vistasim.user._types import Action, CallApi, Finish, Say
 
 __all__ = [
@@ -46,6 +49,7 @@ OPERATIONS: tuple[BehaviourOp, ...] = (
     "hesitate",
     "correct",
     "change_mind",
+    "amend",
     "withhold",
     "out_of_order",
     "second_request",
@@ -103,6 +107,9 @@ def operations_for(
             continue
         wrong = Behaviour(op="correct", slot=slot, wrong=other)
         out.append(Operation(source=f"correct:{slot}", behaviour=wrong))
+        if is_change_intent(entry.intent):  # a question sub-goal has no confirmation to amend
+            amended = Behaviour(op="amend", slot=slot, first=other)
+            out.append(Operation(source=f"amend:{slot}", behaviour=amended))
         if choice_slot(slot, value):
             changed = Behaviour(op="change_mind", slot=slot, first=other)
             out.append(Operation(source=f"change_mind:{slot}", behaviour=changed))

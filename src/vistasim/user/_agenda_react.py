@@ -16,7 +16,13 @@ from datetime import date
 from vistasim.scenario import BehaviourOp, Scalar
 from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
-from vistasim.user._agenda_say import say_value, spoken_goal, withholds
+from vistasim.user._agenda_say import (
+    say_value,
+    spoken_goal,
+    switch_on_refusal,
+    switch_pending,
+    withholds,
+)
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
@@ -231,14 +237,14 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     entry = state.stack[0]
-    change = entry.pending("change_mind")
+    change = switch_pending(entry)
     if change is not None and change.slot is not None:
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.
-        ph = step.phrasing
         value = str(entry.slots.get(change.slot, ""))
-        text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
-        return Reaction(text=text, progress=True, played=("change_mind",))
+        request = step.phrasing.request(task_words(step, entry))
+        text = switch_on_refusal(step.phrasing, change, value, request)
+        return Reaction(text=text, progress=True, played=(change.op,))
     # "...unless for a medical reason", "needs the note number": the refusal names a fact the
     # user holds and has not said yet; it gives it and asks again (once per fact).
     held = held_facts(step, state)
@@ -298,11 +304,12 @@ def _on_confirmation(
         return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
     if hesitate is not None and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
-    change = entry.pending("change_mind")
+    change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
     if change is not None and change.slot is not None:
         value = str(entry.slots.get(change.slot, ""))
-        text = ph.pick(ph.templates.change_mind, value=value, first=str(change.first))
-        return Reaction(text=text, progress=True, played=("change_mind",))
+        said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
+        text = ph.pick(said, value=value, first=str(change.first))
+        return Reaction(text=text, progress=True, played=(change.op,))
     costly = _too_costly(step, entry, message)
     if costly is not None:
         return costly

@@ -3,14 +3,14 @@
 A scenario's goal text is for LLM users and people: it may carry instructions ("but hesitate and
 do not confirm yet") that a real customer would never say. The offline user speaks only the
 request part, and plays the instructions as behaviours (`correct` says a wrong value and takes it
-back; `change_mind` first asks for another value; `withhold` keeps a fact back once).
+back; `change_mind` and `amend` first ask for another value; `withhold` keeps a fact back once).
 """
 
 from __future__ import annotations
 
 import re
 
-from vistasim.scenario import BehaviourOp, Scalar
+from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._phrasing import Phrasing
 
@@ -48,10 +48,26 @@ def say_value(
             phrasing.templates.self_correct, wrong=str(correct.wrong), right=str(value)
         )
         return text, ["correct"]
-    change = entry.pending("change_mind")
+    change = switch_pending(entry)
     if change is not None and change.slot == slot:
         return str(change.first), []
     return str(value), []
+
+
+def switch_pending(entry: AgendaEntry) -> Behaviour | None:
+    """The entry's `change_mind` or `amend` still to be played: its slot is said as `first`."""
+    return entry.pending("change_mind") or entry.pending("amend")
+
+
+def switch_on_refusal(phrasing: Phrasing, change: Behaviour, value: str, request: str) -> str:
+    """What the user says when the agent refuses the value it meant to change (`first`).
+
+    `change_mind` switches now ("I changed my mind — W1007, not W1008"); `amend` had said the
+    wrong one, so it says so and asks again with the right one (`request`: the request's words).
+    """
+    if change.op == "amend":
+        return f"{phrasing.pick(phrasing.templates.amend_refused, value=value)} {request}"
+    return phrasing.pick(phrasing.templates.change_mind, value=value, first=str(change.first))
 
 
 def say_task(phrasing: Phrasing, entry: AgendaEntry, task: str) -> tuple[str, list[BehaviourOp]]:

@@ -80,6 +80,8 @@ class AgendaTemplates(BaseModel):
     too_costly: list[str]
     self_correct: list[str]
     change_mind: list[str]
+    amend: list[str]
+    amend_refused: list[str]
     withhold: list[str]
     second_request: list[str]
     accept_refusal: _ByFormality
