@@ -134,22 +134,28 @@ def test_amend_is_offered_on_a_change_subgoal_with_a_plausible_other_value():
     assert "amend" in OPERATIONS
 
 
-async def test_amend_asks_for_the_other_value_then_changes_it_in_the_yes():
+async def _amend_answer(agent_says: str):
+    """The opening of a user amending BK-2047 from BK-2048, and its answer to `agent_says`."""
     scenario = _scenario(behaviours=[Behaviour(op="amend", slot="booking_id", first="BK-2048")])
     policy = AgendaPolicy()
     state = policy.initial_state(scenario, seed=3)
     view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
     opening, state = await policy.next_action(view, state)
-    assert "BK-2048" in opening.text and "BK-2047" not in opening.text
-    proposal = "I'll cancel booking BK-2048. Shall I proceed (yes/no)?"
     view = UserView(
         scenario=scenario,
         transcript=(Utterance(role="user", text=opening.text),
-                    Utterance(role="agent", text=proposal)),
+                    Utterance(role="agent", text=agent_says)),
         turn=1,
         max_turns=10,
     )  # fmt: skip
     answer, after = await policy.next_action(view, state)
+    return opening, answer, after
+
+
+async def test_amend_asks_for_the_other_value_then_changes_it_in_the_yes():
+    proposal = "I'll cancel booking BK-2048. Shall I proceed (yes/no)?"
+    opening, answer, after = await _amend_answer(proposal)
+    assert "BK-2048" in opening.text and "BK-2047" not in opening.text
     # A yes that changes the value, without a word of holding back (not a hesitation).
     assert isinstance(answer, Say)
     assert re.match(r"(?:Yes|Okay)\b", answer.text) and "BK-2047" in answer.text
@@ -158,19 +164,7 @@ async def test_amend_asks_for_the_other_value_then_changes_it_in_the_yes():
 
 
 async def test_amend_owns_up_to_a_refused_first_value_and_asks_again():
-    scenario = _scenario(behaviours=[Behaviour(op="amend", slot="booking_id", first="BK-2048")])
-    policy = AgendaPolicy()
-    state = policy.initial_state(scenario, seed=3)
-    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
-    opening, state = await policy.next_action(view, state)
     refusal = "Booking BK-2048 isn't on your account, so I can't cancel it."
-    view = UserView(
-        scenario=scenario,
-        transcript=(Utterance(role="user", text=opening.text),
-                    Utterance(role="agent", text=refusal)),
-        turn=1,
-        max_turns=10,
-    )  # fmt: skip
-    action, _ = await policy.next_action(view, state)
+    _, action, _ = await _amend_answer(refusal)
     assert isinstance(action, Say) and re.search(r"mistake|wrong", action.text, re.I)
     assert "BK-2047" in action.text and "cancel" in action.text.lower()  # the request again
