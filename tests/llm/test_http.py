@@ -129,3 +129,54 @@ def test_a_run_with_model_roles_never_imports_the_openai_sdk():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("client_kwargs", "url", "headers"),
+    [
+        ({}, "http://127.0.0.1:8000/v1/chat/completions", {"Authorization": "Bearer k"}),
+        ({}, "https://api.example.com/v1/embeddings", None),
+        ({}, "http://127.0.0.1:8000/x", {"user-agent": "mine", "ACCEPT": "a/b"}),
+        ({}, "http://127.0.0.1:8000/x", {"Content-Type": "application/x-json", "X-A": "1"}),
+        ({}, "http://127.0.0.1:8000/x", {"Content-Length": "2"}),
+        (
+            {"headers": {"X-Client": "c", "Host": "h.example"}},
+            "http://127.0.0.1/x",
+            {"x-client": "d"},
+        ),
+        ({"cookies": {"session": "s"}}, "http://127.0.0.1:8000/x", {"A": "b"}),
+        ({"params": {"q": "1"}}, "http://127.0.0.1:8000/x?r=2", None),
+        ({"base_url": "http://127.0.0.1:9000/v1/"}, "/chat/completions", {"A": "b"}),
+        ({}, "http://[fe80::1%25eth0]:8000/x", None),
+    ],
+)
+def test_json_request_is_the_request_build_request_makes(client_kwargs, url, headers):
+    from vistasim.llm._http import json_request
+
+    body = {"model": "m", "messages": [{"role": "user", "content": "héllo ✓"}], "seed": 3}
+    timeout = httpx2.Timeout(12.5)
+    client = httpx2.AsyncClient(**client_kwargs)
+    for target in (url, httpx2.URL(url)) if not url.startswith("/") else (url,):
+        ours = json_request(client, "post", target, body, headers, timeout)
+        theirs = client.build_request("post", target, json=body, headers=headers, timeout=timeout)
+        assert (ours.method, ours.url, ours.headers.raw) == (
+            theirs.method,
+            theirs.url,
+            theirs.headers.raw,
+        )
+        assert ours.content == theirs.content
+        assert ours.extensions == theirs.extensions
+        assert isinstance(ours.stream, httpx2.ByteStream)
+
+
+async def test_fail_after_times_out_as_anyio_does():
+    from vistasim._deadline import fail_after
+
+    with pytest.raises(TimeoutError):
+        with fail_after(0.01):
+            await anyio.sleep(5)
+    with fail_after(5) as scope:  # cancelled before its deadline: the block just ends
+        scope.cancel()
+        await anyio.sleep(5)
+    with fail_after(5):
+        await anyio.sleep(0)

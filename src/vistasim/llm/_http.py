@@ -9,13 +9,15 @@ a role's model, a recorded failure for the agent under test.
 
 from __future__ import annotations
 
+import json as jsonlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import anyio
 import httpx2
+
+from vistasim._deadline import fail_after
 
 __all__ = [
     "BodyTooBig",
@@ -76,10 +78,13 @@ async def exchange(
         BodyTooBig: the answer declares or sends more than `max_body_bytes`.
     """
     try:
-        request = client.build_request(
-            method, url, json=json, params=params, headers=headers, timeout=_timeout(timeout_s)
-        )
-        with anyio.fail_after(timeout_s):
+        if json is not None and params is None:
+            request = json_request(client, method, url, json, headers, _timeout(timeout_s))
+        else:
+            request = client.build_request(
+                method, url, json=json, params=params, headers=headers, timeout=_timeout(timeout_s)
+            )
+        with fail_after(timeout_s):
             return await _read(client, request, max_body_bytes, follow_redirects)
     except (TimeoutError, httpx2.TimeoutException):
         raise EndpointTimeout(f"no answer within {timeout_s:g} s") from None
@@ -107,6 +112,55 @@ async def _read(
         return HttpAnswer(status=status, text=text, headers=response.headers)
     finally:
         await response.aclose()
+
+
+def json_request(
+    client: httpx2.AsyncClient,
+    method: str,
+    url: str | httpx2.URL,
+    body: Any,
+    headers: Mapping[str, str] | None,
+    timeout: httpx2.Timeout,
+) -> httpx2.Request:
+    """Build the request `client.build_request(..., json=body, ...)` builds, at half the CPU.
+
+    The same URL, header order, body and extensions as `client.build_request(method, url,
+    json=body, headers=headers, timeout=timeout)`.
+
+    `build_request` merges the client's headers through `httpx2.Headers`' generic methods: a
+    copy, an `update`, two `setdefault`s and a rebuild, each re-deriving the headers' encoding
+    and lower-casing every name again (~35 µs of a model call's ~290 µs). Here the merge is done
+    once on byte pairs, with `build_request`'s rules: the caller's headers replace the client's
+    of the same name, `Content-Length` and `Content-Type` are added unless set, `Host` goes
+    first. A client with cookies or query parameters, a relative URL or an IPv6 host (its zone
+    is cut from `Host`) takes `build_request` itself.
+    """
+    url = httpx2.URL(url)
+    if client.params or client.cookies or url.is_relative_url or url.netloc.startswith(b"["):
+        return client.build_request(method, url, json=body, headers=headers, timeout=timeout)
+    extra = httpx2.Headers(headers).raw  # encoded as `build_request` does, same errors
+    replaced = {name.lower() for name, _ in extra}
+    raw = [(name, value) for name, value in client.headers.raw if name.lower() not in replaced]
+    raw += extra
+    present = {name.lower() for name, _ in raw}
+    # httpx2's own JSON encoding (`encode_json`): compact, UTF-8, no NaN.
+    content = jsonlib.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    data = content.encode("utf-8")
+    if b"content-length" not in present and b"transfer-encoding" not in present:
+        raw.append((b"Content-Length", str(len(data)).encode("ascii")))
+    if b"content-type" not in present:
+        raw.append((b"Content-Type", b"application/json"))
+    if b"host" not in present and url.host:
+        raw.insert(0, (b"Host", url.netloc))
+    request = httpx2.Request(
+        method,
+        url,
+        headers=raw,
+        stream=httpx2.ByteStream(data),
+        extensions={"timeout": timeout.as_dict()},
+    )
+    request.read()  # as `build_request` does for a body in memory: `request.content` is set
+    return request
 
 
 def _charset(response: httpx2.Response) -> str | None:
