@@ -180,3 +180,44 @@ async def test_fail_after_times_out_as_anyio_does():
         await anyio.sleep(5)
     with fail_after(5):
         await anyio.sleep(0)
+
+
+async def test_exchange_straight_to_the_transport_keeps_cookies_redirects_and_auth():
+    seen: list[httpx2.Request] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request)
+        if request.url.path == "/a":
+            return httpx2.Response(
+                307, headers={"Location": "/b", "Set-Cookie": "lb=one; Path=/"}, content=b"moved"
+            )
+        if request.url.path == "/loop":
+            return httpx2.Response(302, headers={"Location": "/loop"})
+        return httpx2.Response(200, json={"ok": True})
+
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(answer)) as client:
+        got = await exchange(
+            client, "POST", "http://127.0.0.1/a", json={"q": 1}, timeout_s=5, max_body_bytes=99
+        )
+        assert (got.status, json.loads(got.text)) == (200, {"ok": True})
+        assert [r.url.path for r in seen] == ["/a", "/b"]
+        assert seen[1].method == "POST" and seen[1].content == b'{"q":1}'
+        assert client.cookies.get("lb") == "one" and seen[1].headers["cookie"] == "lb=one"
+        not_followed = await exchange(
+            client, "POST", "http://127.0.0.1/a", json={}, timeout_s=5, max_body_bytes=99,
+            follow_redirects=False,
+        )  # fmt: skip
+        assert (not_followed.status, not_followed.text) == (307, "moved")
+        client.max_redirects = 3
+        with pytest.raises(EndpointUnreachable, match="TooManyRedirects"):
+            await exchange(
+                client, "GET", "http://127.0.0.1/loop", json={}, timeout_s=5, max_body_bytes=99
+            )
+        assert len([r for r in seen if r.url.path == "/loop"]) == 4  # as client.send: 1 + 3
+        seen.clear()
+        await exchange(
+            client, "POST", "http://user:pw@127.0.0.1/b", json={}, timeout_s=5, max_body_bytes=99
+        )
+        assert seen[0].headers["authorization"].startswith("Basic ")
+    with pytest.raises(RuntimeError, match="closed"):
+        await exchange(client, "POST", "http://127.0.0.1/b", json={}, timeout_s=5, max_body_bytes=9)
