@@ -221,3 +221,21 @@ async def test_exchange_straight_to_the_transport_keeps_cookies_redirects_and_au
         assert seen[0].headers["authorization"].startswith("Basic ")
     with pytest.raises(RuntimeError, match="closed"):
         await exchange(client, "POST", "http://127.0.0.1/b", json={}, timeout_s=5, max_body_bytes=9)
+
+
+async def test_exchange_decodes_an_encoded_answer_and_reads_a_plain_one_raw():
+    import gzip
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        if request.url.path == "/gz":
+            return httpx2.Response(
+                200, headers={"Content-Encoding": "gzip"}, content=gzip.compress(b'{"a": 1}')
+            )
+        return httpx2.Response(200, content=b'{"b": 2}')
+
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(answer)) as client:
+        for path, text in (("/gz", '{"a": 1}'), ("/plain", '{"b": 2}')):
+            got = await exchange(
+                client, "POST", f"http://127.0.0.1{path}", json={}, timeout_s=5, max_body_bytes=99
+            )
+            assert got.text == text
