@@ -2,8 +2,9 @@
 
 `anyio.fail_after` is a generator context manager wrapping another (`fail_at`), and looks the
 async backend up three times; a user turn enters three such bounds (the role's bound on its model
-call, the HTTP exchange's, the Python agent's), so their overhead is a measurable share of the
-toolkit's CPU per turn (benchmarks/README.md, engine.py, "fifth pass").
+call, the HTTP exchange's, the Python agent's). This class does the same in ~7 µs instead of
+~10 (benchmarks/README.md, engine.py, "fifth pass"); the timer the cancel scope schedules is
+most of what is left.
 """
 
 from __future__ import annotations
