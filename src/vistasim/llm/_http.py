@@ -197,7 +197,7 @@ def json_request(
     client: httpx2.AsyncClient,
     method: str,
     url: str | httpx2.URL,
-    body: Any,
+    body: object,
     headers: Mapping[str, str] | None,
     timeout: httpx2.Timeout,
 ) -> httpx2.Request:
