@@ -129,3 +129,113 @@ def test_a_run_with_model_roles_never_imports_the_openai_sdk():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("client_kwargs", "url", "headers"),
+    [
+        ({}, "http://127.0.0.1:8000/v1/chat/completions", {"Authorization": "Bearer k"}),
+        ({}, "https://api.example.com/v1/embeddings", None),
+        ({}, "http://127.0.0.1:8000/x", {"user-agent": "mine", "ACCEPT": "a/b"}),
+        ({}, "http://127.0.0.1:8000/x", {"Content-Type": "application/x-json", "X-A": "1"}),
+        ({}, "http://127.0.0.1:8000/x", {"Content-Length": "2"}),
+        (
+            {"headers": {"X-Client": "c", "Host": "h.example"}},
+            "http://127.0.0.1/x",
+            {"x-client": "d"},
+        ),
+        ({"cookies": {"session": "s"}}, "http://127.0.0.1:8000/x", {"A": "b"}),
+        ({"params": {"q": "1"}}, "http://127.0.0.1:8000/x?r=2", None),
+        ({"base_url": "http://127.0.0.1:9000/v1/"}, "/chat/completions", {"A": "b"}),
+        ({}, "http://[fe80::1%25eth0]:8000/x", None),
+    ],
+)
+def test_json_request_is_the_request_build_request_makes(client_kwargs, url, headers):
+    from vistasim.llm._http import json_request
+
+    body = {"model": "m", "messages": [{"role": "user", "content": "héllo ✓"}], "seed": 3}
+    timeout = httpx2.Timeout(12.5)
+    client = httpx2.AsyncClient(**client_kwargs)
+    for target in (url, httpx2.URL(url)) if not url.startswith("/") else (url,):
+        ours = json_request(client, "post", target, body, headers, timeout)
+        theirs = client.build_request("post", target, json=body, headers=headers, timeout=timeout)
+        assert (ours.method, ours.url, ours.headers.raw) == (
+            theirs.method,
+            theirs.url,
+            theirs.headers.raw,
+        )
+        assert ours.content == theirs.content
+        assert ours.extensions == theirs.extensions
+        assert isinstance(ours.stream, httpx2.ByteStream)
+
+
+async def test_fail_after_times_out_as_anyio_does():
+    from vistasim._deadline import fail_after
+
+    with pytest.raises(TimeoutError):
+        with fail_after(0.01):
+            await anyio.sleep(5)
+    with fail_after(5) as scope:  # cancelled before its deadline: the block just ends
+        scope.cancel()
+        await anyio.sleep(5)
+    with fail_after(5):
+        await anyio.sleep(0)
+
+
+async def test_exchange_straight_to_the_transport_keeps_cookies_redirects_and_auth():
+    seen: list[httpx2.Request] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request)
+        if request.url.path == "/a":
+            return httpx2.Response(
+                307, headers={"Location": "/b", "Set-Cookie": "lb=one; Path=/"}, content=b"moved"
+            )
+        if request.url.path == "/loop":
+            return httpx2.Response(302, headers={"Location": "/loop"})
+        return httpx2.Response(200, json={"ok": True})
+
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(answer)) as client:
+        got = await exchange(
+            client, "POST", "http://127.0.0.1/a", json={"q": 1}, timeout_s=5, max_body_bytes=99
+        )
+        assert (got.status, json.loads(got.text)) == (200, {"ok": True})
+        assert [r.url.path for r in seen] == ["/a", "/b"]
+        assert seen[1].method == "POST" and seen[1].content == b'{"q":1}'
+        assert client.cookies.get("lb") == "one" and seen[1].headers["cookie"] == "lb=one"
+        not_followed = await exchange(
+            client, "POST", "http://127.0.0.1/a", json={}, timeout_s=5, max_body_bytes=99,
+            follow_redirects=False,
+        )  # fmt: skip
+        assert (not_followed.status, not_followed.text) == (307, "moved")
+        client.max_redirects = 3
+        with pytest.raises(EndpointUnreachable, match="TooManyRedirects"):
+            await exchange(
+                client, "GET", "http://127.0.0.1/loop", json={}, timeout_s=5, max_body_bytes=99
+            )
+        assert len([r for r in seen if r.url.path == "/loop"]) == 4  # as client.send: 1 + 3
+        seen.clear()
+        await exchange(
+            client, "POST", "http://user:pw@127.0.0.1/b", json={}, timeout_s=5, max_body_bytes=99
+        )
+        assert seen[0].headers["authorization"].startswith("Basic ")
+    with pytest.raises(RuntimeError, match="closed"):
+        await exchange(client, "POST", "http://127.0.0.1/b", json={}, timeout_s=5, max_body_bytes=9)
+
+
+async def test_exchange_decodes_an_encoded_answer_and_reads_a_plain_one_raw():
+    import gzip
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        if request.url.path == "/gz":
+            return httpx2.Response(
+                200, headers={"Content-Encoding": "gzip"}, content=gzip.compress(b'{"a": 1}')
+            )
+        return httpx2.Response(200, content=b'{"b": 2}')
+
+    async with httpx2.AsyncClient(transport=httpx2.MockTransport(answer)) as client:
+        for path, text in (("/gz", '{"a": 1}'), ("/plain", '{"b": 2}')):
+            got = await exchange(
+                client, "POST", f"http://127.0.0.1{path}", json={}, timeout_s=5, max_body_bytes=99
+            )
+            assert got.text == text

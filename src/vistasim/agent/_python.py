@@ -18,9 +18,9 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import anyio
 from pydantic import JsonValue
 
+from vistasim._deadline import fail_after
 from vistasim._input import excerpt
 from vistasim.agent._blocking import StepTimes, run_in_daemon_thread, timed_steps
 from vistasim.agent._replies import coerce_tool_call, normalize_reply, parse_tool_args
@@ -141,7 +141,7 @@ class PythonAgent:
         """
         steps = StepTimes()
         try:
-            with anyio.fail_after(self._timeout_s):
+            with fail_after(self._timeout_s):
                 raw = await self._call(turn, steps)
         except TimeoutError:
             self._check_loop_not_blocked(steps)

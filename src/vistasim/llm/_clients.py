@@ -88,7 +88,10 @@ class HttpClients:
         loop = anyio.lowlevel.current_token()
         if loop != self._loop:
             self._loop, self._by_origin = loop, {}
-        shards = self._by_origin.setdefault(origin(url), _Shards())
+        key = origin(url)
+        # Looked up before `setdefault`: a `_Shards` built for every call (a dataclass and its
+        # list) is thrown away on all but the first.
+        shards = self._by_origin.get(key) or self._by_origin.setdefault(key, _Shards())
         wanted = max(1, -(-(concurrency or self.concurrency) // CONNECTIONS_PER_CLIENT))
         while len(shards.clients) < wanted:
             shards.clients.append(self._new_client(url))

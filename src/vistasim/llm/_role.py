@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 
 import anyio
 
+from vistasim._deadline import fail_after
 from vistasim.config import Price, RunConfig, bounded
 from vistasim.errors import ModelError, VistasimError
 from vistasim.llm._cache import RequestCache
@@ -153,7 +154,7 @@ class RoleModel:
         if self.timeout_s is None:
             return await self.model.complete(request)
         try:
-            with anyio.fail_after(self.timeout_s):
+            with fail_after(self.timeout_s):
                 return await self.model.complete(request)
         except TimeoutError:
             raise ModelCallFailed(
