@@ -135,7 +135,7 @@ def test_a_run_with_model_roles_never_imports_the_openai_sdk():
     ("client_kwargs", "url", "headers"),
     [
         ({}, "http://127.0.0.1:8000/v1/chat/completions", {"Authorization": "Bearer k"}),
-        ({}, "https://api.example.com/v1/embeddings", None),
+        ({}, "https://models.example.test/v1/embeddings", None),
         ({}, "http://127.0.0.1:8000/x", {"user-agent": "mine", "ACCEPT": "a/b"}),
         ({}, "http://127.0.0.1:8000/x", {"Content-Type": "application/x-json", "X-A": "1"}),
         ({}, "http://127.0.0.1:8000/x", {"Content-Length": "2"}),
