@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vistasim.llm._meter import collect_calls
+from vistasim.llm import collect_calls
 from vistasim.llm._types import ChatModel
 from vistasim.metrics._report import METRICS_VERSION, MetricsReport, compute_metrics
 from vistasim.store._read import read_run_view

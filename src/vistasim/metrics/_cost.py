@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from vistasim.events import AgentReply, ApiCall, UserMessage, WebAction
-from vistasim.llm._meter import ModelCall
+from vistasim.llm import ModelCall
 from vistasim.store._view import EpisodeView, RunView
 
 __all__ = ["CHANNELS", "CostReport", "Distribution", "RoleCost", "cost", "distribution"]

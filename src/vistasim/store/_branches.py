@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from vistasim.errors import StoreError
-from vistasim.llm._meter import ModelCall
+from vistasim.llm import ModelCall
 from vistasim.store._view import BranchCandidate, BranchStatus, BranchView
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from vistasim.events import Event
-from vistasim.llm._meter import ModelCall
+from vistasim.llm import ModelCall
 from vistasim.store._view import EpisodeStatus
 
 if TYPE_CHECKING:

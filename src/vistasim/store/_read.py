@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from vistasim.events import EVENT_ADAPTER, ScenarioStart
-from vistasim.llm._meter import ModelCall
+from vistasim.llm import ModelCall
 from vistasim.llm._usage import TokenUsage
 from vistasim.store._store import Store
 from vistasim.store._view import EpisodeView, RunView, StoredEvent

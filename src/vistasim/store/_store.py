@@ -20,7 +20,7 @@ from typing import Any
 from vistasim._secrets import mask_state, redact, redact_json, unmask_state
 from vistasim.errors import StoreError
 from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
-from vistasim.llm._meter import ModelCall
+from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
 from vistasim.store._branches import BranchRecords, NewBranch
 from vistasim.store._group import Append, GroupCommit

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from vistasim.errors import StoreError
 from vistasim.events import Event, Stop, StopReason
-from vistasim.llm._meter import ModelCall
+from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
 
 EpisodeStatus = Literal["pending", "running", "done", "errored"]
