@@ -239,6 +239,9 @@ class Note(_Event):
 
     kind: Literal["note"] = "note"
     text: str
+    diverged_at_turn: int | None = None
+    """Set on the note of a replay whose agent answered this stored turn otherwise: the fact
+    a branch's status is decided from, so it need not be read back out of `text`."""
 
 
 class Stop(_Event):

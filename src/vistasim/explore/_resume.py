@@ -15,7 +15,6 @@ branch is being grown it is held (`record=False`) until the branch exists to own
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 
 from vistasim.agent import Turn
@@ -26,11 +25,6 @@ from vistasim.explore._state import EpisodeState, state_at
 from vistasim.store import StoredEvent
 
 __all__ = ["fork_divergence", "look_at", "record_held", "restore", "resume"]
-
-_DIVERGED = re.compile(r"^resumed by replaying \d+ user turn\(s\) to the agent; its reply diverged "
-                       r"from the stored one at turn (\d+)$")  # fmt: skip
-"""The note of a replay whose agent answered a stored turn otherwise (`_restore_agent`)."""
-
 
 async def resume(ep: Episode, leaf_id: int) -> tuple[EpisodeState, Stop | None]:
     """Restore the episode at its stored leaf (after a crash, or a branch at its fork).
@@ -100,8 +94,7 @@ def fork_divergence(path: list[StoredEvent], fork_id: int) -> int | None:
     """
     at = next((i for i, stored in enumerate(path) if stored.id == fork_id), None)
     first = path[at + 1].event if at is not None and at + 1 < len(path) else None
-    match = _DIVERGED.match(first.text) if isinstance(first, Note) else None
-    return int(match[1]) if match else None
+    return first.diverged_at_turn if isinstance(first, Note) else None
 
 
 def record_held(ep: Episode, state: EpisodeState) -> EpisodeState:
@@ -123,8 +116,8 @@ async def _restore_agent(ep: Episode, state: EpisodeState, snapshot: Snapshot) -
         diverged = await _replay_agent(ep, state)
         text = f"resumed by replaying {len(state.transcript) // 2} user turn(s) to the agent"
         if diverged is not None:
-            text += f"; its reply diverged from the stored one at turn {diverged}"  # `_DIVERGED`
-        ep.held = [(state.turn, Note(text=text))]
+            text += f"; its reply diverged from the stored one at turn {diverged}"
+        ep.held = [(state.turn, Note(text=text, diverged_at_turn=diverged))]
     return state
 
 
