@@ -10,18 +10,15 @@ asks for something the user holds no slot for but its goal says ("What day would
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_say import spoken_goal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction, stated_values
 from vistasim.user._lexicon import question_sentences
 from vistasim.user._reading import value_mismatch
 from vistasim.values import text_values
-
-if TYPE_CHECKING:
-    from vistasim.user._agenda_react import Reaction, Step
 
 __all__ = ["checkable", "choose", "goal_facts", "goal_text", "mismatch", "task_answer"]
 
@@ -70,8 +67,6 @@ def mismatch(
 
     `ids_only`: only a wrong id or email counts (an answer's values are news, not proposals).
     """
-    from vistasim.user._agenda_react import Reaction
-
     ph = step.phrasing
     found = contradiction(message, goal_facts(step, state), step.lexicon, step.today)
     if found is not None and (found.kind.startswith("id:") or found.kind == "email"):
@@ -108,8 +103,6 @@ def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:
 
 def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
     """Pick among offered dates or times ("10:00 or 11:30?"): the goal's, else the first."""
-    from vistasim.user._agenda_react import Reaction
-
     ph = step.phrasing
     question = " ".join(question_sentences(message))
     if not question:

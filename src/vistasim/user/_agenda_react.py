@@ -2,39 +2,32 @@
 
 This is the reading half of the offline policy (`_agenda.py` drives the stack of sub-goals): it
 tells what the agent asked, proposed, reported, answered or refused, checks proposals against the
-fact each restates (`_agenda_check.py`), handles refusals (`_agenda_refuse.py`), and words the
-answer with the scenario's behaviours applied. `None` means the user could not read the message.
+fact each restates (`_agenda_check.py`), handles refusals (`_agenda_refuse.py`), and answers
+questions (`_agenda_answer.py`) with the scenario's behaviours applied. `None` means the user could not read the message.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import date
 
-from vistasim.scenario import BehaviourOp, Scalar
+from vistasim.scenario import Scalar
+from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
 from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import (
-    say_value,
-    spoken_goal,
     switch_on_refusal,
     switch_pending,
-    withholds,
 )
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
     is_done,
     mentioned_slots,
-    normalize,
     question_sentences,
-    shadowed_slots,
 )
-from vistasim.user._phrasing import Phrasing, lower_first
 from vistasim.user._reading import (
     Refusal,
     answers_request,
@@ -44,69 +37,9 @@ from vistasim.user._reading import (
     statements,
 )
 from vistasim.user._types import UserView
-from vistasim.user._web_skills import WebSkill
 from vistasim.values import text_ids, text_values
 
 _NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
-_CLARIFY = re.compile(
-    r"\b(?:rephrase|didn't (?:understand|get|catch)|did not understand|not sure what you mean|"
-    r"(?:could|can) you (?:clarify|explain|elaborate|say that again)|what do you mean|"
-    r"how (?:can|may) i (?:help|assist)|what can i (?:do|help)|anything else|"
-    r"what (?:would|do) you (?:like|need|want)|what else)\b",
-    re.IGNORECASE,
-)
-"""Questions the user reads without a fact to give: a clarification, an open offer to help."""
-_OFFER = re.compile(
-    r"\b(?:I|we) (?:can|could) (?:offer|do|book|give|move|schedule|put)|\b(?:I|we) have\b|"
-    r"\b(?:is|are) (?:free|available|open)\b|\b(?:how|what) about\b|\bnext (?:free|available)",
-    re.IGNORECASE,
-)
-"""Words of an offer: a statement with values after them is a proposal to check."""
-_PREFERENCE = re.compile(r"\b(?:prefer|preference|would you like|do you want|any particular)\b")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Step:
-    """What one step works with; built fresh each call, never stored."""
-
-    view: UserView
-    state: AgendaState
-    phrasing: Phrasing
-    lexicon: dict[str, list[str]]
-    skills: Mapping[str, WebSkill]
-    today: date | None = None
-    """The episode's day (environment clock, policy clock or scenario); `None`: unknown."""
-    max_unread: int = 3
-    """Agent replies in a row the user may fail to read before it stops."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Reaction:
-    """What the user makes of the agent's message: what to say, and what it means for the goal."""
-
-    text: str
-    progress: bool
-    """The message moved things on; a reaction without progress costs patience."""
-    done: bool = False
-    """The sub-goal is over: advance (after saying `text`, when there is one)."""
-    refused: bool = False
-    """The agent refused the sub-goal with a reason, and the user accepts that."""
-    stopped: str | None = None
-    """The agent refused and the goal allows nothing else: the refusal, for the stop detail."""
-    asks_next: bool = False
-    """`text` already asks for the next sub-goal (done, then a question about it)."""
-    played: tuple[BehaviourOp, ...] = ()
-    rejected: str | None = None
-    changes: Mapping[str, object] = field(default_factory=dict)
-    """Changes to the current sub-goal (its fallback taken, an alternative asked for)."""
-
-
-def task_words(step: Step, entry: AgendaEntry) -> str:
-    """Return the words of a sub-goal's request: the goal text, or words for its intent."""
-    if entry.task:
-        return entry.task.strip().rstrip(".")
-    slots = {k: v for k, v in entry.slots.items() if k != "api"}
-    return step.phrasing.task(entry.intent, slots, goal=spoken_goal(step.view.scenario.goal))
 
 
 def react(
@@ -142,13 +75,13 @@ def react(
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
     if asked:
-        return _answer(step, state, message, asked)
+        return answer_asked(step, state, message, asked)
     chosen = choose(step, state, message)  # "10:00 or 11:30 — which works for you?"
     if chosen is not None:
         return chosen
     if confirming:
         return _on_confirmation(step, state, message, previous)
-    if objection is not None and (done or _proposes(step, message)):
+    if objection is not None and (done or proposes(step, message)):
         return objection
     hesitation = entry.has("hesitate")
     if hesitation is not None and "hesitate" in entry.played:
@@ -163,7 +96,7 @@ def react(
     return (
         _asked_from_goal(step, state, message)
         or _asked_again(step, state, message)
-        or _unmapped_question(step, message)
+        or unmapped_question(step, message)
     )
 
 
@@ -215,14 +148,14 @@ def _asked_from_goal(step: Step, state: AgendaState, message: str) -> Reaction |
 def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | None:
     """Give again the fact a question points back to ("That email doesn't match. Check it?")."""
     questions = " ".join(question_sentences(message))
-    if not re.search(r"\b(?:it|that|this|them|those)\b", questions, re.I) or _CLARIFY.search(
+    if not re.search(r"\b(?:it|that|this|them|those)\b", questions, re.I) or CLARIFY.search(
         questions
     ):
         return None  # "Anything else?" points back at nothing
     held = held_facts(step, state)
     said = " ".join(statements(message))
     named = [s for s in mentioned_slots(said, step.lexicon) if s in held and s not in _NOT_FACTS]
-    return _answer(step, state, message, named[:1]) if named else None
+    return answer_asked(step, state, message, named[:1]) if named else None
 
 
 def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
@@ -259,7 +192,7 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
         and not re.search(rf"(?<!\w){re.escape(str(held[s]))}(?!\w)", refused.sentence, re.I)
     ]
     if named:
-        answer = _answer(step, state, message, named[:1])
+        answer = answer_asked(step, state, message, named[:1])
         request = step.phrasing.request(task_words(step, entry))
         return Reaction(text=f"{answer.text} {request}", progress=True)
     return on_refusal(step, state, message, refused)
@@ -273,7 +206,7 @@ def _after_done(
     if asked:
         # "Done — RS414 is cancelled. Which station for the new one?": the user answers, and
         # the cancellation is not asked for again.
-        answer = _answer(step, rest if rest.stack else state, "", asked)
+        answer = answer_asked(step, rest if rest.stack else state, "", asked)
         return Reaction(text=answer.text, progress=True, done=True, asks_next=bool(rest.stack))
     if not confirming:
         return Reaction(text="", progress=True, done=True)
@@ -347,84 +280,9 @@ def _last_proposal(view: UserView, previous: str | None) -> str | None:
     return previous
 
 
-def _answer(step: Step, state: AgendaState, message: str, asked: list[str]) -> Reaction:
-    ph = step.phrasing
-    entry = state.stack[0]
-    held = held_facts(step, state)
-    shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
-    clauses: list[str] = []
-    played: list[BehaviourOp] = []
-    for slot in (s for s in asked if s in held):
-        if withholds(entry, slot):
-            clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot, message)))
-            played.append("withhold")
-            continue
-        said, ops = say_value(ph, entry, slot, held[slot])
-        clauses.append(ph.fact(slot, said, message))
-        played += ops
-    # Answer what was asked and nothing more: a second slot name in the same question ("refund to
-    # your original payment method or a gift card?") is usually part of the first one's options.
-    missing = [slot for slot in asked if slot not in held and slot not in shadowed]
-    from_goal = [task_answer(step, state, slot) for slot in missing]
-    goal_said = list(dict.fromkeys(a for a in from_goal if a))
-    clauses += goal_said  # "What day suits you?" for "Book a check-up next Thursday"
-    gives_facts = bool(clauses)
-    if missing and not clauses:
-        clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0], message)))
-    if entry.pending("second_request") is not None and len(state.stack) > 1:
-        later = ph.request(task_words(step, state.stack[1]))
-        clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))
-        played.append("second_request")
-    text = ph.answer(clauses, gives_facts=gives_facts)
-    return Reaction(text=text, progress=True, played=tuple(played))
-
-
-def _unmapped_question(step: Step, message: str) -> Reaction | None:
-    """A question the user holds nothing for: no preference, a clarification, or unknown."""
-    questions = " ".join(question_sentences(message))
-    if not questions:
-        return None
-    ph = step.phrasing
-    if _CLARIFY.search(questions):
-        return Reaction(text="", progress=False)  # it asks again, in other words
-    if _PREFERENCE.search(questions.lower()):
-        if _asked_before(step.view, questions):
-            return None  # "no preference" did not help: the request is said again instead
-        return Reaction(text=ph.pick(ph.templates.no_preference), progress=True)
-    return None
-
-
-def _asked_before(view: UserView, questions: str) -> bool:
-    earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
-    asked = normalize(questions)
-    return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
-
-
-def _proposes(step: Step, message: str) -> bool:
-    """Whether the message offers something with values ("I can offer Friday 20 March")."""
-    if not _OFFER.search(message):
-        return False
-    return bool(text_values(message)) or bool(
-        step.today and re.search(r"\b(?:today|tomorrow|next|this)\b|day\b", message, re.I)
-    )
-
-
 def _refused_value(value: Scalar, refused: Refusal | None) -> bool:
     # "10:00 is taken. What time suits you?": saying 10:00 again would only loop.
     return refused is not None and str(value).casefold() in refused.sentence.casefold()
-
-
-def held_facts(step: Step, state: AgendaState) -> dict[str, Scalar]:
-    """Facts the user can give when asked: current sub-goal, knowledge, hidden, later sub-goals."""
-    scenario = step.view.scenario
-    held: dict[str, Scalar] = {}
-    sources = [state.stack[0].slots, scenario.knowledge, scenario.hidden]
-    sources += [entry.slots for entry in state.stack[1:]]
-    for source in sources:
-        for key, value in source.items():
-            if key != "api":
-                held.setdefault(key, value)
-    return held
 
 
 def _entities(step: Step, entry: AgendaEntry) -> list[str]:
@@ -446,7 +304,3 @@ def _user_said(view: UserView) -> str:
     return " ".join(u.text for u in view.transcript if u.role == "user")
 
 
-def is_id(value: Scalar) -> bool:
-    """Whether a value looks like an id (letters and digits, or an email), not words."""
-    text = str(value)
-    return " " not in text and ("@" in text or any(c.isdigit() for c in text))

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from vistasim.user._agenda_check import goal_facts, mismatch
+from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, stated_values
 from vistasim.user._lexicon import is_confirmation_request
 from vistasim.user._phrasing import lower_first
@@ -25,7 +26,6 @@ from vistasim.user._tasks import goal_is_question
 from vistasim.values import text_ids, text_values
 
 if TYPE_CHECKING:
-    from vistasim.user._agenda_react import Reaction, Step
     from vistasim.user._agenda_state import AgendaEntry, AgendaState
 
 __all__ = ["is_question", "on_refusal", "split_fallback"]
@@ -81,8 +81,6 @@ def is_question(step: Step, entry: AgendaEntry) -> bool:
 
 def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     """React to a refusal or an unavailability of the current sub-goal."""
-    from vistasim.user._agenda_react import Reaction
-
     entry = state.stack[0]
     ph = step.phrasing
     if is_question(step, entry):

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vistasim.user._agenda_react import Reaction, Step, completes, names_entry, react
+from vistasim.user._agenda_react import completes, names_entry, react
 from vistasim.user._agenda_say import mark
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._agenda_words import agent_turns, rephrase, says_again
 from vistasim.user._lexicon import normalize
 from vistasim.user._phrasing import lower_first

@@ -12,9 +12,9 @@ import re
 
 from vistasim.dates import CLOCK_KEYS
 from vistasim.scenario import Scalar
-from vistasim.user._agenda_react import Step, is_id, task_words
 from vistasim.user._agenda_say import mark, say_task, say_value, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._agenda_step import Step, is_id, task_words
 from vistasim.user._menu import best_option, menu_options, option_request
 from vistasim.user._phrasing import join_sentences, lower_first, sentence
 from vistasim.user._types import Say, UserView

@@ -1,0 +1,100 @@
+"""How the agenda user answers the agent's questions: the facts asked for, and no more.
+
+Withheld facts, value behaviours and a second request are applied here (`_agenda_say.py` words
+them); a question the user holds nothing for gets "no preference" or nothing at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vistasim.scenario import BehaviourOp
+from vistasim.user._agenda_check import task_answer
+from vistasim.user._agenda_say import say_value, withholds
+from vistasim.user._agenda_state import AgendaState
+from vistasim.user._agenda_step import Reaction, Step, held_facts, task_words
+from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
+from vistasim.user._phrasing import lower_first
+from vistasim.user._types import UserView
+from vistasim.values import text_values
+
+__all__ = ["CLARIFY", "answer_asked", "proposes", "unmapped_question"]
+
+CLARIFY = re.compile(
+    r"\b(?:rephrase|didn't (?:understand|get|catch)|did not understand|not sure what you mean|"
+    r"(?:could|can) you (?:clarify|explain|elaborate|say that again)|what do you mean|"
+    r"how (?:can|may) i (?:help|assist)|what can i (?:do|help)|anything else|"
+    r"what (?:would|do) you (?:like|need|want)|what else)\b",
+    re.IGNORECASE,
+)
+"""Questions the user reads without a fact to give: a clarification, an open offer to help."""
+_OFFER = re.compile(
+    r"\b(?:I|we) (?:can|could) (?:offer|do|book|give|move|schedule|put)|\b(?:I|we) have\b|"
+    r"\b(?:is|are) (?:free|available|open)\b|\b(?:how|what) about\b|\bnext (?:free|available)",
+    re.IGNORECASE,
+)
+"""Words of an offer: a statement with values after them is a proposal to check."""
+_PREFERENCE = re.compile(r"\b(?:prefer|preference|would you like|do you want|any particular)\b")
+
+
+def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str]) -> Reaction:
+    """Answer the slots `asked` from the facts the user holds, behaviours applied."""
+    ph = step.phrasing
+    entry = state.stack[0]
+    held = held_facts(step, state)
+    shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
+    clauses: list[str] = []
+    played: list[BehaviourOp] = []
+    for slot in (s for s in asked if s in held):
+        if withholds(entry, slot):
+            clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot, message)))
+            played.append("withhold")
+            continue
+        said, ops = say_value(ph, entry, slot, held[slot])
+        clauses.append(ph.fact(slot, said, message))
+        played += ops
+    # Answer what was asked and nothing more: a second slot name in the same question ("refund to
+    # your original payment method or a gift card?") is usually part of the first one's options.
+    missing = [slot for slot in asked if slot not in held and slot not in shadowed]
+    from_goal = [task_answer(step, state, slot) for slot in missing]
+    goal_said = list(dict.fromkeys(a for a in from_goal if a))
+    clauses += goal_said  # "What day suits you?" for "Book a check-up next Thursday"
+    gives_facts = bool(clauses)
+    if missing and not clauses:
+        clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0], message)))
+    if entry.pending("second_request") is not None and len(state.stack) > 1:
+        later = ph.request(task_words(step, state.stack[1]))
+        clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))
+        played.append("second_request")
+    text = ph.answer(clauses, gives_facts=gives_facts)
+    return Reaction(text=text, progress=True, played=tuple(played))
+
+
+def unmapped_question(step: Step, message: str) -> Reaction | None:
+    """A question the user holds nothing for: no preference, a clarification, or unknown."""
+    questions = " ".join(question_sentences(message))
+    if not questions:
+        return None
+    ph = step.phrasing
+    if CLARIFY.search(questions):
+        return Reaction(text="", progress=False)  # it asks again, in other words
+    if _PREFERENCE.search(questions.lower()):
+        if _asked_before(step.view, questions):
+            return None  # "no preference" did not help: the request is said again instead
+        return Reaction(text=ph.pick(ph.templates.no_preference), progress=True)
+    return None
+
+
+def _asked_before(view: UserView, questions: str) -> bool:
+    earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
+    asked = normalize(questions)
+    return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
+
+
+def proposes(step: Step, message: str) -> bool:
+    """Whether the message offers something with values ("I can offer Friday 20 March")."""
+    if not _OFFER.search(message):
+        return False
+    return bool(text_values(message)) or bool(
+        step.today and re.search(r"\b(?:today|tomorrow|next|this)\b|day\b", message, re.I)
+    )
