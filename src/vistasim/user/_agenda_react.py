@@ -3,7 +3,8 @@
 This is the reading half of the offline policy (`_agenda.py` drives the stack of sub-goals): it
 tells what the agent asked, proposed, reported, answered or refused, checks proposals against the
 fact each restates (`_agenda_check.py`), handles refusals (`_agenda_refuse.py`), and answers
-questions (`_agenda_answer.py`) with the scenario's behaviours applied. `None` means the user could not read the message.
+questions (`_agenda_answer.py`) with the scenario's behaviours applied. `None` means the user
+could not read the message.
 """
 
 from __future__ import annotations
