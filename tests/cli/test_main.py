@@ -42,6 +42,23 @@ def test_help_imports_only_what_it_prints():
     assert loaded == ["vistasim", "vistasim._lazy", "vistasim.cli", "vistasim.cli.main"]
 
 
+def test_a_local_run_loads_neither_ray_nor_the_browser_nor_the_metrics_before_it_starts():
+    # What `vistasim run` imports before its first model call, for a chat run without gates:
+    # the run command, the explorer and the gate options (start-up is a benchmarked figure).
+    code = (
+        "import sys, vistasim.cli.run, vistasim.explore\n"
+        "from vistasim.cli._gates import GateRequest\n"
+        "GateRequest.of(False, (), None)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('vistasim')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(eval(out.stdout.strip().splitlines()[-1]))
+    assert {"vistasim.explore._run", "vistasim.browser._types"} <= loaded  # it did import them
+    late = {"vistasim.explore._ray", "vistasim.explore._ray_worker", "vistasim.browser._pool",
+            "vistasim.browser._session", "vistasim.metrics", "vistasim.domains"}  # fmt: skip
+    assert not late & loaded
+
+
 def test_an_unknown_command_is_a_usage_error():
     result = CliRunner().invoke(cli, ["rnu"])
     assert result.exit_code == 2 and "No such command 'rnu'" in result.output

@@ -21,7 +21,6 @@ from vistasim.explore._guard import describe_failure, leaf_errors
 from vistasim.explore._imports import load_ahead, load_rest
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
-from vistasim.explore._ray import check_executor, executor_session, ray_workers
 from vistasim.explore._runner import Runner, finish_ended_branches, play_one
 from vistasim.explore._settings import settings_of
 from vistasim.explore._setup import build_parts, default_store_path
@@ -120,7 +119,11 @@ async def run(
         db.add_secrets(known_secrets(config, os.environ))
         load_ahead(config)  # no episode waits on an import while the others play
         _check_user_and_explore(config, models)
-        check_executor(config, models)
+        on_ray = config.run.executor == "ray"
+        if on_ray:  # Ray's side is imported by Ray runs only: a local run starts sooner
+            from vistasim.explore._ray import check_executor, executor_session
+
+            check_executor(config, models)
         # Everything that can be checked is checked before the run is recorded: the config's
         # endpoints, keys and targets first, then the scenarios against the environment.
         warnings: list[str] = []
@@ -130,7 +133,8 @@ async def run(
             (on_warning or logger.warning)(warning)
         if resume is None:  # before Ray is joined: a mistake here costs no cluster start-up
             scenarios, metadata = prepare(config, scenarios)
-        session.enter_context(executor_session(config))  # Ray joined before the run is recorded
+        if on_ray:
+            session.enter_context(executor_session(config))  # joined before the run is recorded
         needed = resume is None or any(p.status in ("pending", "running") for p in plans)
         needed = needed or bool(config.explore.branches)
         settings = settings_of(config)  # the config's decisions, made once for the run
@@ -193,6 +197,8 @@ async def _play_recorded(
     try:
         progress = _Progress(run, on_episode)
         if run.config.run.executor == "ray":
+            from vistasim.explore._ray import ray_workers
+
             async with ray_workers(run) as workers:
                 await workers.play(plans, progress)
                 # The driver decides each branch; the workers restore and play them.

@@ -116,9 +116,11 @@ def is_tau2_target(target: str | None) -> bool:
 
 def builtin_domain(config: RunConfig) -> Domain | None:
     """The built-in domain `environment.target` names (`shop`, `school`), if it names one."""
+    target = config.environment.target if config.environment else None
+    if not target:  # no environment named: the domains package need not load
+        return None
     from vistasim.domains import DOMAINS, get_domain
 
-    target = config.environment.target if config.environment else None
     return get_domain(target) if target in DOMAINS else None
 
 
