@@ -103,6 +103,11 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     if offered and objection is None:
         return Reaction(text=ph.styled("confirm"), progress=True)  # an alternative that fits
     pinned = _pins_goal(step, state, refused.sentence)
+    if offered and refused.kind == "policy" and not pinned and _asks_to_go_ahead(message, refused):
+        # "Refunds only go back to the card you paid with, not to another. I can refund the card
+        # ending 4410: shall I?" The rule rules out how the goal wanted it done, not what it
+        # wanted done; a customer takes the offer rather than argue with the rule.
+        return Reaction(text=ph.styled("confirm"), progress=True)
     if refused.kind == "unavailable" and not pinned and not entry.alternative_asked:
         text = ph.pick(ph.templates.ask_alternative, within=_within(step, state))
         changes = {"alternative_asked": True, "refused_with": refused.sentence}
@@ -171,6 +176,11 @@ def _alternative(step: Step, message: str, refused: Refusal) -> bool:
     if is_confirmation_request(rest):
         return True
     return any(v.kind in ("date", "time") for v in stated_values(rest, step.today))
+
+
+def _asks_to_go_ahead(message: str, refused: Refusal) -> bool:
+    """Whether, besides the refusal, the message offers to act now ("...: shall I go ahead?")."""
+    return is_confirmation_request(message.replace(refused.sentence, " "))
 
 
 def _pins_goal(step: Step, state: AgendaState, sentence: str) -> bool:

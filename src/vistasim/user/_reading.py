@@ -58,6 +58,13 @@ _REFUSAL = re.compile(
     r"(?:is|are)(?:n't| not) (?:needed|necessary|required)|no need to)\b",
     re.IGNORECASE,
 )
+_RESTRICTION = re.compile(
+    r"\bonly\b[^.;]*?,\s+(?:and\s+)?not\s+(?:to\s+|on\s+|for\s+|by\s+|in\s+|at\s+)?"
+    r"(?:an?(?:other)?|the|any|your|other)\b",
+    re.IGNORECASE,
+)
+"""A rule that declines by itself: "Refunds can only go back to the card you paid with, not to
+another card" refuses the other card without a "can't", and the rule is its reason."""
 _REASON = re.compile(
     r"\b(?:because|since|so|as (?:it|the|your|this|that)|due to|polic(?:y|ies)|only|already|"
     r"past|exceed\w*|maximum|limit\w*|after|within|window|overdue|final.sale|expired|requires?|"
@@ -150,6 +157,8 @@ def refusal(text: str) -> Refusal | None:
     'policy'
     >>> refusal("Your appointment has just been booked.") is None
     True
+    >>> refusal("Refunds only go to the card you paid with, not to another card.").kind
+    'policy'
     """
     said = statements(text)
     for index, sentence in enumerate(said):
@@ -157,6 +166,8 @@ def refusal(text: str) -> Refusal | None:
             _TAKEN.search(sentence) and not _YOURS.search(sentence)
         ):
             return Refusal(kind="unavailable", sentence=sentence.strip())
+        if _RESTRICTION.search(sentence):
+            return Refusal(kind="policy", sentence=sentence.strip())
         found = _REFUSAL.search(sentence)
         if found is None:
             continue
