@@ -203,3 +203,32 @@ async def test_a_phone_number_is_never_compared_with_an_order_number_of_its_shap
     assert "1234567" in wrong.said[1] and "5550142" not in wrong.said[1]
     phone = await play(scenario, "Is your phone number 5550199? Shall I text you there?")
     assert "5550142" in phone.said[1] and "1234567" not in phone.said[1]
+
+
+async def test_a_rule_against_the_goals_way_is_taken_with_the_offer_it_comes_with():
+    # The rule rules out the new card, not the refund: the customer takes the refund offered.
+    goal = patient("Get my double payment refunded to my new card ending 9921.",
+                   knowledge={"name": "Ana Ruiz", "date_of_birth": "1969-11-02",
+                              "new_card_last4": "9921"})  # fmt: skip
+    ep = await play(
+        goal,
+        ASK_DOB,
+        "Refunds can only go back to the card the payment was made with, not to another card. "
+        "I can refund £75.00 to the card ending 4410. Shall I go ahead?",
+        "Done: £75.00 is on its way back to the card ending 4410.",
+    )
+    assert ep.said[2].lower().startswith(YES), ep.said[2]
+    assert "9921" not in ep.said[2]
+
+
+
+
+async def test_a_rule_against_the_goals_own_figures_is_not_taken_with_the_offer():
+    # The rule names the goal's own day: the time it wanted there is its choice, not a means.
+    ep = await play(
+        patient(BOOK),
+        ASK_DOB,
+        "On Thursday 19 March Dr Lee can only see patients after lunch, not in the morning. "
+        "I can book 14:00 on Thursday 19 March. Shall I book it?",
+    )
+    assert not ep.said[2].lower().startswith(YES), ep.said[2]

@@ -103,7 +103,12 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     if offered and objection is None:
         return Reaction(text=ph.styled("confirm"), progress=True)  # an alternative that fits
     pinned = _pins_goal(step, state, refused.sentence)
-    if offered and refused.kind == "policy" and not pinned and _asks_to_go_ahead(message, refused):
+    if (
+        offered
+        and refused.kind == "policy"
+        and not pinned
+        and _asks_to_go_ahead(message, refused)
+    ):
         # "Refunds only go back to the card you paid with, not to another. I can refund the card
         # ending 4410: shall I?" The rule rules out how the goal wanted it done, not what it
         # wanted done; a customer takes the offer rather than argue with the rule.
