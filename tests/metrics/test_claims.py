@@ -108,3 +108,21 @@ def test_a_generic_done_claims_a_change_only_where_one_was_at_stake():
         agent("All set!"),
     ]
     assert list(labels([*approved, criteria(True), stop()])) == ["claimed-without-action"]
+
+
+def test_a_summary_of_the_record_read_back_after_the_write_is_no_contradiction():
+    # Found on an insurance desk written blind: after opening a claim the agent re-read the
+    # policy and summed it up ("cover runs from 2 May 2026 to 1 May 2027"): the record as the
+    # write left it, not a day said for the claim.
+    opened = call("report_claim", {"claim_id": "CL-5", "excess": "£250.00",
+                                   "payable_if_accepted": "£950.00"},
+                  policy_number="HH-1", incident_date="2026-12-02", estimate=1200.0)  # fmt: skip
+    policy = call("get_policy", {"policy_number": "HH-1", "start_date": "2026-05-02",
+                                 "end_date": "2027-05-01", "annual_premium": "£456.00"},
+                  policy_number="HH-1")  # fmt: skip
+    summary = agent("Your claim is open, reference CL-5: we would pay up to £950.00. Your policy "
+                    "HH-1 runs from 2 May 2026 to 1 May 2027, the annual premium is £456.00.")
+    assert labels([user("yes"), opened, policy, summary, stop()]) == {}
+    # Read before the write, the same dates said as the claim's still contradict it.
+    wrong = agent("I have opened your claim CL-5 for the damage of 2 May 2026.")
+    assert list(labels([user("yes"), policy, opened, wrong, stop()])) == ["contradicts-call"]

@@ -65,3 +65,17 @@ def test_what_would_be_and_figures_of_two_calls_in_one_go_are_not_misquotes():
               "this term if you re-enroll."),
     )  # fmt: skip
     assert "misquoted-result" not in found
+
+
+def test_the_year_of_a_date_is_no_figure_of_the_field_named_after_it():
+    policy = ToolCall(name="get_policy", args={"policy_number": "HH-1"},
+                      result={"policy_number": "HH-1", "annual_premium": 456.0})  # fmt: skip
+    found = labels(
+        user("What does my policy cost?"),
+        policy,
+        agent("Policy HH-1 runs to Saturday 1 May 2027, the annual premium is £456.00."),
+    )
+    assert "misquoted-result" not in found
+    misread = agent("Policy HH-1 runs to 1 May 2027, the annual premium is £465.00.")
+    wrong = labels(user("What does my policy cost?"), policy, misread)
+    assert "misquoted-result" in wrong

@@ -232,3 +232,28 @@ async def test_a_rule_against_the_goals_own_figures_is_not_taken_with_the_offer(
         "I can book 14:00 on Thursday 19 March. Shall I book it?",
     )
     assert not ep.said[2].lower().startswith(YES), ep.said[2]
+
+
+async def test_a_sum_the_user_just_said_yes_to_is_not_objected_to_when_restated():
+    # Found on an insurance desk written blind: "No - it should be £1,200, not £950.00" about
+    # the payout of the claim the user had just agreed to open.
+    goal = patient("Report a claim: the storm blew my fence down. The fencer thinks about £1,200 "
+                   "to replace it.")  # fmt: skip
+    ep = await play(
+        goal,
+        "I'll open a claim estimated at £1,200.00. We would pay up to £950.00 after the excess. "
+        "Shall I open the claim?",
+        "Your claim is open, reference CL-55101. If it is accepted we would pay up to £950.00.",
+    )
+    assert ep.said[1].lower().startswith(YES), ep.said[1]
+    assert not any("950" in said for said in ep.said[2:]), ep.said  # no "...not £950.00"
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"  # "open, reference..."
+
+
+async def test_an_identity_check_confirmed_is_not_the_request_done():
+    # Found on an insurance desk written blind: "that's policy HH-105044 confirmed. Anything
+    # else?" after the request was made ended the episode as met; it asks again instead.
+    goal = patient("Move my monthly payment to the 28th.")
+    ep = await play(goal, "Thank you, Ana, that's policy HH-105044 confirmed. Anything else?")
+    assert not isinstance(ep.last, Finish) or ep.last.reason != "goal_met"
+    assert "28" in ep.said[1], ep.said[1]

@@ -23,3 +23,20 @@ def test_a_wrong_weekday_for_today_is_a_contradiction_said_back_as_the_date() ->
 def test_the_right_weekday_for_today_is_no_contradiction() -> None:
     facts = build_facts({}, GOAL, TODAY)
     assert contradiction("Cancelled from today, Thursday 3 December.", facts, {}, TODAY) is None
+
+
+def test_the_weekday_of_another_full_date_is_not_said_for_today() -> None:
+    # Found on an insurance desk written blind: "started on Tuesday 10 November" beside a
+    # cancellation "from today" was objected to as "I need today, not Tuesday".
+    facts = build_facts({}, GOAL, TODAY)
+    text = ("Your policy started on Tuesday 10 November 2026, so cooling-off has ended. Your home "
+            "would not be insured from today. Shall I cancel the policy?")  # fmt: skip
+    assert contradiction(text, facts, {}, TODAY) is None
+
+
+def test_a_sum_of_another_kind_is_not_the_goals_sum() -> None:
+    goal = "The storm blew my fence down; the fencer thinks about £1,200 to replace it."
+    facts = build_facts({}, goal, TODAY)
+    assert contradiction("Your excess is £250.00.", facts, {}, TODAY) is None
+    found = contradiction("I've logged the damage at £1,000.", facts, {}, TODAY)
+    assert found is not None and found.wrong == "£1,000"

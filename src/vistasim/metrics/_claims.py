@@ -391,7 +391,10 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         if claimed and turn.reply is not None:
             # Only what the reply reports as done is checked: a next proposal in the same reply
             # ("Done. First class costs 32.00 more: shall I?") states values of its own.
-            wrong = _wrong_values(claimed, writes, known, ctx.today) or _wrong_ids(turn, writes)
+            reread = _read_after(turn.calls, writes)
+            wrong = _wrong_values(claimed, writes, known, ctx.today, reread) or _wrong_ids(
+                turn, writes
+            )
             if wrong:
                 evidence.extend([*(w.id for w in writes), turn.reply.id])
         questioned = turn.reply is not None and "?" in turn.reply_text
@@ -461,13 +464,26 @@ def _text(stored: StoredEvent) -> str:
     return stored.event.text if isinstance(stored.event, AgentReply) else ""
 
 
+def _read_after(calls: list[StoredEvent], writes: list[StoredEvent]) -> set[tuple[str, str]]:
+    """What the turn's reads after its last write returned: the record as the write left it."""
+    last = max((w.id for w in writes), default=-1)
+    read: set[tuple[str, str]] = set()
+    for stored in calls:
+        if stored.id > last and isinstance(stored.event, ToolCall) and stored not in writes:
+            read |= json_values(stored.event.result)
+    return read
+
+
 def _wrong_values(
     text: str,
     writes: list[StoredEvent],
     known: set[tuple[str, str]],
     today: date | None = None,
+    reread: AbstractSet[tuple[str, str]] = frozenset(),
 ) -> bool:
     """Whether the reply states values of a kind the calls carry that contradict them.
+
+    Values `reread` after the write (the record as it now is) are left out: a summary of it.
 
     Per kind ("2 hours" against a call of 2 days is one kind, quantity): when none of the stated
     values is the calls' own, the reply contradicts them, even with values the agent read
@@ -481,7 +497,9 @@ def _wrong_values(
     # A refund of two items is the sum of their prices; a sum that needs the call's own amount
     # ("£46.00" = the £41.40 refunded + the £4.60 discount) is no such account.
     money = sorted(float(v) for k, v in known - carried if k == "money")
-    stated = _read_once(text, carried | known, today)
+    # A value read back after the write is the record as it now is ("cover runs from 2 May to
+    # 1 May" after a claim is opened on it): a summary of it, not the write's values.
+    stated = _read_once(text, carried | known, today) - (reread - carried)
     for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if not said:

@@ -274,8 +274,13 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     found = list(_WORD.finditer(sentence))
     starts = [m.start() for m in found]
     words = [_stem(m.group(0)) for m in found]
-    # Not the digits of an id ("fine F901"): a figure starts a token.
-    figures = list(_FIGURE.finditer(sentence))
+    # Not the digits of an id ("fine F901"): a figure starts a token. Nor a date's day or year
+    # ("...to 1 May 2027, the annual premium is £456.00": 2027 is no premium).
+    dated = [(d.start, d.end) for d in find_dates(sentence, None)]
+    figures = [
+        m for m in _FIGURE.finditer(sentence)
+        if not any(start <= m.start() < end for start, end in dated)
+    ]  # fmt: skip
     for index, match in enumerate(figures):
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
         # 14 days)" says nothing of a fee of 14.

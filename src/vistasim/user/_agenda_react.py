@@ -65,8 +65,10 @@ def react(
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None
-    if objection is not None and done and _approved(step.view, objection.rejected, previous):
-        objection = None  # it reports what the user said yes to ("10:15 then": booked 10:15)
+    if objection is not None and _approved(step.view, objection.rejected, previous):
+        # It restates what the user just said yes to ("10:15 then": booked 10:15; the £950
+        # payout of the claim the user agreed to open), done or not.
+        objection = None
     if done and objection is None and not (question and refused is not None):
         return _after_done(step, state, message, asked, confirming)
     if refused is not None and not asked and confirming and _offers_goal(step, entry, message):

@@ -30,6 +30,7 @@ from datetime import date
 
 from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
+from vistasim.user._money_labels import other_quantity, sum_labels
 from vistasim.user._tasks import goal_clauses, is_verb
 from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
 
@@ -73,6 +74,8 @@ class Fact:
     parts: tuple[Part, ...] = ()
     """For the task of a goal with several requests ("cancel my Spin tomorrow and book the Yoga
     on Friday"): each request's own values, so a proposal is checked against its own part."""
+    sum_labels: frozenset[str] = frozenset()
+    """The kinds the goal gives its own sums ("an excess of £100"): another kind is not ours."""
     current: bool = False
     """The value is what the user has now (a card number it came with), not one its goal asks
     for: a value the agent gives as the *new* one ("your new card number is RL-30009") is news."""
@@ -132,6 +135,7 @@ def build_facts(
     vocab = _vocabulary([f.slot for f in facts], lexicon or {})
     task_values: dict[str, set[str]] = {}
     task_said: dict[str, str] = {}
+    sums = [v.start for v in _task_values(goal, facts, vocab, today) if v.kind == "money"]
     for value in _task_values(goal, facts, vocab, today):
         task_values.setdefault(value.kind, set()).update(value.values)
         # With two ("move it from 12 March to 19 March"), the last is the one asked for.
@@ -144,6 +148,7 @@ def build_facts(
         values={k: frozenset(v) for k, v in task_values.items()},
         said=task_said,
         parts=_parts(goal, facts, vocab, today),
+        sum_labels=sum_labels(goal, sums),
     )
     return [task, *facts] if task.values else facts
 
@@ -239,6 +244,10 @@ def contradiction(
         if owner in by_slot and value.kind in by_slot[owner].values:
             if by_slot[owner].current and _NEW_BEFORE.search(text[: value.start]):
                 continue  # "your new card number is RL-30009": what the change made, not ours
+            if value.kind == "money" and other_quantity(
+                text, value.start, by_slot[owner].sum_labels
+            ):
+                continue  # "your excess is £250" beside a goal's "about £1,200 to replace it"
             owned.setdefault((owner, value.kind), []).append(value)
     for (slot, kind), values in owned.items():
         mine = by_slot[slot].values[kind]
@@ -249,11 +258,29 @@ def contradiction(
             mine = part.values[kind]
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
+        if kind == "weekday":
+            # "It started on Tuesday 10 November ... cancelled from today": that Tuesday is
+            # another date's weekday, not a day said for ours.
+            dates = by_slot[slot].values.get("date", frozenset())
+            values = [v for v in values if not _of_another_date(text, v, dates, today)]
+            if not values:
+                continue
         wrong = values[0].surface.strip(" .,;:!?()[]")
         said = by_slot[slot].said
         right = said.get(kind) or next(iter(said.values()), "")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
+
+
+def _of_another_date(
+    text: str, weekday: Stated, dates: frozenset[str], today: date | None
+) -> bool:
+    """Whether a weekday is part of a full date the text gives that is not one of `dates`."""
+    return any(
+        m.start <= weekday.start < m.end and any(c.isdigit() for c in m.surface)
+        and m.days and not m.days & dates
+        for m in find_dates(text, today)
+    )
 
 
 _READY = re.compile(

@@ -306,6 +306,8 @@ _DONE_FRAMES = re.compile(
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?!(?:checked|looked|verified|found|noted|"
     r"received|located|pulled|searched|asked|reviewed)\b)[a-z]+ed\b"
     r"|\b(?:is|are) now [a-z]+ed\b"
+    r"|\b(?:is|are) (?:now )?(?:open|opened|logged|lodged|raised|submitted|filed)\b"
+    r"[^.?!]{0,12}\b(?:reference|ref|number)\b"
     r"|\b(?:is|are) (?:cancelled|canceled|booked|confirmed|frozen|renewed|issued|scheduled|"
     r"registered|reserved|activated|closed)\b(?!\s+(?:if|once|when|unless)\b)"
     r"|\b(?:has|have) (?:now |just |already )?been (?:sent|set|made|put|given|paid|sorted|done)\b"
@@ -318,11 +320,31 @@ _DONE_FRAMES = re.compile(
 "has been filed", "is now reserved", "Booked." (read verbs such as "I've checked" do not count)."""
 
 
+_IDENTITY_CHECKED = re.compile(
+    r"\bthat(?:'s|’s| is)\s+(?:your\s+)?(?:\w+\s+){0,2}?[\w/-]*\d[\w/-]*\s+"
+    r"(?:confirmed|verified|found)\b"
+    r"|\b(?:your\s+)?(?:identity|details|account|security check)\s+(?:is\s+|are\s+|has\s+been\s+"
+    r"|have\s+been\s+)?(?:now\s+)?(?:confirmed|verified)\b",
+    re.IGNORECASE,
+)
+"""A check of who the customer is, not the request done: "Thank you, Ravi, that's policy
+HH-105044 confirmed", "your identity is verified"."""
+
+
 def is_done(text: str) -> bool:
-    """Return whether a statement in the message reports the request as carried out."""
+    """Return whether a statement in the message reports the request as carried out.
+
+    >>> is_done("Thank you, Ravi, that's policy HH-105044 confirmed. Anything else?")
+    False
+    >>> is_done("Your booking B-1201 is confirmed for Friday.")
+    True
+    >>> is_done("Your claim is open, reference CL-55101.")
+    True
+    """
     for sentence in split_sentences(text):
         if sentence.endswith("?"):
             continue
+        sentence = _IDENTITY_CHECKED.sub(" ", sentence)
         frame = _DONE_FRAMES.search(sentence)
         if frame is not None and not _negated(sentence, frame.start()):
             return True
