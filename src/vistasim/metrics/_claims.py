@@ -464,7 +464,9 @@ def _text(stored: StoredEvent) -> str:
     return stored.event.text if isinstance(stored.event, AgentReply) else ""
 
 
-def _read_after(calls: list[StoredEvent], writes: list[StoredEvent]) -> set[tuple[str, str]]:
+def _read_after(
+    calls: Sequence[StoredEvent], writes: list[StoredEvent]
+) -> set[tuple[str, str]]:
     """What the turn's reads after its last write returned: the record as the write left it."""
     last = max((w.id for w in writes), default=-1)
     read: set[tuple[str, str]] = set()
