@@ -126,3 +126,13 @@ def test_a_summary_of_the_record_read_back_after_the_write_is_no_contradiction()
     # Read before the write, the same dates said as the claim's still contradict it.
     wrong = agent("I have opened your claim CL-5 for the damage of 2 May 2026.")
     assert list(labels([user("yes"), policy, opened, wrong, stop()])) == ["contradicts-call"]
+
+
+def test_a_figure_read_back_but_said_as_the_writes_own_field_still_contradicts_it():
+    # The rail desk's flaw: refunded 22.50, then re-read the booking (price 45.00) and said
+    # "Your refund is €45.00": the clause names the write's field, so it is said for the write.
+    cancel = call("cancel_booking", {"booking_ref": "LR6150", "refund_eur": 22.5,
+                                     "status": "cancelled"}, booking_ref="LR6150")  # fmt: skip
+    booking = call("get_booking", {"booking_ref": "LR6150", "price_eur": 45.0}, booking_ref="LR6150")
+    said = agent("Done: booking LR6150 is cancelled. Your refund is €45.00.")
+    assert list(labels([user("yes"), cancel, booking, said, stop()])) == ["contradicts-call"]

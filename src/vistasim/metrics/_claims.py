@@ -476,6 +476,34 @@ def _read_after(
     return read
 
 
+_CLAUSE = re.compile(r"[.;:!?]\s+|,\s+")
+_GENERIC_FIELD_WORDS = frozenset({"date", "time", "number", "status", "type", "next", "step"})
+
+
+def _summarised(
+    text: str, writes: list[StoredEvent], reread: AbstractSet[tuple[str, str]]
+) -> set[tuple[str, str]]:
+    """Values read back after the write that the text states in clauses naming no write field."""
+    if not reread:
+        return set()
+    words: set[str] = set()
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        fields = dict(stored.event.args)
+        if isinstance(stored.event.result, dict):
+            fields |= stored.event.result
+        # Not the fields naming the record ("policy_number": "HH-1"): the summary names it too.
+        keys = [k for k, v in fields.items() if not (isinstance(v, str) and text_ids(v) == {v})]
+        words |= {w for k in keys for w in str(k).lower().split("_") if len(w) >= 4}
+    words -= _GENERIC_FIELD_WORDS
+    found: set[tuple[str, str]] = set()
+    for clause in _CLAUSE.split(text):
+        lowered = clause.casefold()
+        if not any(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
+            found |= text_values(clause) & reread
+    return found
+
+
 def _wrong_values(
     text: str,
     writes: list[StoredEvent],
@@ -499,9 +527,12 @@ def _wrong_values(
     # A refund of two items is the sum of their prices; a sum that needs the call's own amount
     # ("£46.00" = the £41.40 refunded + the £4.60 discount) is no such account.
     money = sorted(float(v) for k, v in known - carried if k == "money")
-    # A value read back after the write is the record as it now is ("cover runs from 2 May to
-    # 1 May" after a claim is opened on it): a summary of it, not the write's values.
-    stated = _read_once(text, carried | known, today) - (reread - carried)
+    # A value read back after the write, in a clause that names none of the write's fields, is
+    # the record as it now is ("cover runs from 2 May to 1 May" after a claim is opened on the
+    # policy), not a value said for the write ("your refund is €45.00" still is).
+    stated = _read_once(text, carried | known, today) - (
+        _summarised(text, writes, reread) - carried
+    )
     for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if not said:
