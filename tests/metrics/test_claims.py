@@ -133,6 +133,7 @@ def test_a_figure_read_back_but_said_as_the_writes_own_field_still_contradicts_i
     # "Your refund is €45.00": the clause names the write's field, so it is said for the write.
     cancel = call("cancel_booking", {"booking_ref": "LR6150", "refund_eur": 22.5,
                                      "status": "cancelled"}, booking_ref="LR6150")  # fmt: skip
-    booking = call("get_booking", {"booking_ref": "LR6150", "price_eur": 45.0}, booking_ref="LR6150")
+    record = {"booking_ref": "LR6150", "price_eur": 45.0}
+    booking = call("get_booking", record, booking_ref="LR6150")
     said = agent("Done: booking LR6150 is cancelled. Your refund is €45.00.")
     assert list(labels([user("yes"), cancel, booking, said, stop()])) == ["contradicts-call"]
