@@ -1,5 +1,9 @@
 """Resuming a ui/hybrid episode from any inner snapshot continues exactly as the original did.
 
+Each resume replays the rest of an episode in a browser, so each mode resumes from every other
+inner snapshot: ui from the 1st, 3rd, ..., hybrid from the 2nd, 4th, ... (the two modes play the
+same scenarios, so between them every position is resumed from, at half the test time).
+
 The agenda user is deterministic given its state and the rule agents are deterministic, so a
 copy of a finished episode resumed from one of its snapshots (environment, browser page, the
 built-in site's sessions and the widget adapter all restored) must record the same events after
@@ -128,8 +132,11 @@ def _diff(got: Any, want: Any, where: str = "") -> str:
     return f"{where}: got {str(got)[:300]} want {str(want)[:300]}"
 
 
-async def _same_action_restores(tmp_path, domain: str, mode: str) -> tuple[int, list[str]]:
-    """Resume a copy from every inner snapshot of every episode; return (count, mismatches)."""
+async def _same_action_restores(
+    tmp_path, domain: str, mode: str, first: int
+) -> tuple[int, list[str]]:
+    """Resume a copy from every other inner snapshot of every episode, from the `first`th one;
+    return (count, mismatches)."""
     by_id = {s.id: s for s in get_domain(domain).scenarios()}
     scenarios = [by_id[i] for i in _SCENARIOS[domain]]
     store = open_store(tmp_path / "v.db")
@@ -141,7 +148,7 @@ async def _same_action_restores(tmp_path, domain: str, mode: str) -> tuple[int, 
         assert plan.leaf_event_id is not None
         path = store.read_path(plan.leaf_event_id)
         snapshots = [s for s in path if isinstance(s.event, Snapshot)]
-        for snapshot in snapshots[1:-1]:
+        for snapshot in snapshots[1:-1][first::2]:
             copies[_copy_from(store, result.run_id, plan.episode_id, snapshot)] = (
                 plan.episode_id,
                 snapshot.id,
@@ -168,16 +175,16 @@ async def _same_action_restores(tmp_path, domain: str, mode: str) -> tuple[int, 
 
 
 @pytest.mark.parametrize("domain", ["shop", "school"])
-async def test_hybrid_resume_from_every_inner_snapshot_equals_the_original(tmp_path, domain):
-    count, mismatches = await _same_action_restores(tmp_path, domain, "hybrid")
+async def test_hybrid_resume_from_even_inner_snapshots_equals_the_original(tmp_path, domain):
+    count, mismatches = await _same_action_restores(tmp_path, domain, "hybrid", 1)
     print(f"{domain} hybrid: {count - len(mismatches)}/{count} snapshots")
     assert count > 0
     assert not mismatches, "\n".join(mismatches)
 
 
 @pytest.mark.parametrize("domain", ["shop", "school"])
-async def test_ui_resume_from_every_inner_snapshot_equals_the_original(tmp_path, domain):
-    count, mismatches = await _same_action_restores(tmp_path, domain, "ui")
+async def test_ui_resume_from_odd_inner_snapshots_equals_the_original(tmp_path, domain):
+    count, mismatches = await _same_action_restores(tmp_path, domain, "ui", 0)
     print(f"{domain} ui: {count - len(mismatches)}/{count} snapshots")
     assert count > 0
     assert not mismatches, "\n".join(mismatches)
