@@ -42,7 +42,7 @@ class Flows:
 
     # -- shared pieces ---------------------------------------------------------------------
     def text_of(self, req: dict[str, Any]) -> str:
-        return " ".join(req["chunks"])
+        return ". ".join(c.strip().rstrip(".") for c in req["chunks"])
 
     async def record(self) -> dict[str, Any]:
         result, _ = await self.call("get_patient", patient_id=self.s["patient"])
@@ -244,8 +244,9 @@ class Flows:
 
     def fee_line(self, late: bool, verb: str) -> str:
         if late:
+            name = "late-cancellation" if verb == "cancelling" else "late-change"
             return (f"As the appointment is less than 24 hours away, {verb} it means our £25.00 "
-                    f"late-change fee, charged to your card ending {self.s['card']}.")
+                    f"{name} fee, charged to your card ending {self.s['card']}.")
         return f"There's no charge for {verb} it, as it's more than 24 hours away."
 
     async def step_move(self, req: dict[str, Any], out: list[str]) -> str:

@@ -131,7 +131,8 @@ class MoneyFlows(Flows):
                 f"{rd.pounds(amount)} to the original card, ending {inv['card_last4']}. Shall I "
                 "go ahead?")
         return self.propose(req, out, text, tool="refund_credit",
-                            args={"invoice_id": inv["invoice_id"]})
+                            args={"invoice_id": inv["invoice_id"]},
+                            amount=rd.pounds(amount), card=inv["card_last4"])
 
     async def done_refund(self, req: dict[str, Any], pending: dict[str, Any], result: Any,
                           error: str | None, out: list[str]) -> None:
