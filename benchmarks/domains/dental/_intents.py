@@ -52,7 +52,15 @@ class Parsed:
     loose: str = ""            # clauses with no request of their own (answers, identity)
 
 
+_QUESTION = re.compile(r"\bwhat time\b(?! (?:slots|are free|do you have))|\bwhen (?:is|are)\b|"
+                       r"\bwhen'?s\b|\bwhat day is\b", re.I)
+
+
 def intent_of(text: str) -> str | None:
+    found = [name for name, pattern in INTENTS if pattern.search(text)]
+    if found and found[0] == "book" and _QUESTION.search(text) and \
+            not re.search(r"\bbook\b", text, re.I):
+        return "lookup"          # "what time is my check-up?" asks, it does not book
     for name, pattern in INTENTS:
         if pattern.search(text):
             return name
