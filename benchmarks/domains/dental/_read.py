@@ -104,9 +104,14 @@ def birth_date(text: str, today: date) -> date | None:
     return hits[-1].day if hits else None
 
 
+_NEGATED = re.compile(r"\b(?:not|never|isn'?t|rather than|instead of)\s+(?:the |on |at )?"
+                      r"(?:[a-z]+day,? )?$", re.I)
+
+
 def visit_dates(text: str, today: date) -> list[date]:
-    """Dates in `text` that can be appointment days (not dates of birth)."""
-    return [h.day for h in find_dates(text, today) if h.day.year >= today.year - 1]
+    """Dates in `text` that can be appointment days (not dates of birth, not "not Friday")."""
+    return [h.day for h in find_dates(text, today) if h.day.year >= today.year - 1
+            and not _NEGATED.search(text[max(0, h.start - 26):h.start])]
 
 
 def _hour(word: str) -> int:
@@ -155,7 +160,8 @@ def times(text: str) -> list[tuple[int, str]]:
             else:
                 hhmm = "12:00"
             found.append((m.start(), m.end(), hhmm))
-    return [(s, t) for s, _, t in sorted(found)]
+    # "half past two, not 09:00": a time the patient says no to is not the one they want
+    return [(s, t) for s, _, t in sorted(found) if not _NEGATED.search(text[max(0, s - 8):s])]
 
 
 def part_of_day(text: str) -> str | None:
