@@ -56,8 +56,16 @@ _QUESTION = re.compile(r"\bwhat time\b(?! (?:slots|are free|do you have))|\bwhen
                        r"\bwhen'?s\b|\bwhat day is\b", re.I)
 
 
+# "I'll book another one in the new year": a plan for later, not a request now.
+_LATER = re.compile(r"\b(?:I'?ll|I will|I'?m going to|we'?ll)\s+(?:\w+\s+)?(?:re-?)?book\b|"
+                    r"\b(?:re-?)?book\b[^.?!]{0,30}\b(?:new year|next year|another time|"
+                    r"in january|after christmas)\b", re.I)
+
+
 def intent_of(text: str) -> str | None:
     found = [name for name, pattern in INTENTS if pattern.search(text)]
+    if found and found[0] in {"book", "move"} and _LATER.search(text):
+        return None
     if found and found[0] == "book" and _QUESTION.search(text) and \
             not re.search(r"\bbook\b", text, re.I):
         return "lookup"          # "what time is my check-up?" asks, it does not book
