@@ -98,7 +98,8 @@ class Flows:
     def price_line(self, kind: str) -> str:
         price = _seed.VISIT_PENCE[(kind, self.s["band"])]
         where = "NHS" if self.s["band"] == "nhs" and kind != "hygiene" else "private"
-        return f"The {where} charge is {rd.pounds(price)}, paid at the visit; nothing is charged now."
+        return (f"The {where} charge is {rd.pounds(price)}, paid at the visit; nothing is "
+                "charged now.")
 
     def wanted_time(self, text: str) -> str | None:
         """Hook: the clock time the patient asked for, the latest one named."""
