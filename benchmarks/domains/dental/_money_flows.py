@@ -82,7 +82,8 @@ class MoneyFlows(Flows):
             out.append(f"I'm sorry, payment plans are for private treatment of £300.00 or more, "
                        f"and {plan['description']} is {rd.pounds(total)}.")
             return "done"
-        months = rd.months(self.text_of(req))
+        # the latest number of months named: "over 11 months" ... "10 months then"
+        months = next((m for m in (rd.months(c) for c in reversed(req["chunks"])) if m), None)
         if months is None:
             return self.ask("months", f"{plan['description']} is {rd.pounds(total)}. Over how "
                             "many months would you like to pay — 3, 6 or 10?", out)
