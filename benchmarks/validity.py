@@ -58,6 +58,7 @@ BLIND = (
     ("parking", "Parking"),
     ("insurance", "Insurance"),
     ("carhire", "Carhire"),
+    ("dental", "Dental"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
