@@ -40,3 +40,11 @@ def test_a_sum_of_another_kind_is_not_the_goals_sum() -> None:
     assert contradiction("Your excess is £250.00.", facts, {}, TODAY) is None
     found = contradiction("I've logged the damage at £1,000.", facts, {}, TODAY)
     assert found is not None and found.wrong == "£1,000"
+
+
+def test_an_objection_to_a_move_names_the_new_value_not_the_old_one() -> None:
+    # Found on the dental desk: "I said half past two, not 09:00" for a move from 09:00 to 14:00.
+    facts = build_facts({}, "Move my check-up to Monday at half past two.", TODAY)
+    text = "I can move it from Friday at 09:00 to Monday at 14:00. Shall I?"
+    found = contradiction(text, facts, {}, TODAY)
+    assert found is not None and found.wrong == "14:00", found

@@ -265,6 +265,9 @@ def contradiction(
             values = [v for v in values if not _of_another_date(text, v, dates, today)]
             if not values:
                 continue
+        # "Moving it from Friday at 09:00 to Monday at 14:00": the value it moves from is the
+        # old one; the objection names the new one.
+        values = sorted(values, key=lambda v: _FROM_BEFORE.search(text[: v.start]) is not None)
         wrong = values[0].surface.strip(" .,;:!?()[]")
         said = by_slot[slot].said
         right = said.get(kind) or next(iter(said.values()), "")
@@ -283,6 +286,7 @@ def _of_another_date(
     )
 
 
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:[\w,]+\s+){0,3}(?:at\s+)?$", re.IGNORECASE)
 _READY = re.compile(
     r"\b(?:ready|available)\s+(?:\w+\s+){0,2}?(?:from|after|by|at|on)\s*$", re.IGNORECASE
 )
