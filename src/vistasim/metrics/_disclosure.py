@@ -218,14 +218,28 @@ def _shown(events: Sequence[StoredEvent], foreign_of: _OwnerCheck) -> list[int]:
                 if read.reply is None:
                     read.reply = (stored.id, _shown_values(event.text, read.values, heard))
             private = []
-    foreign = [
-        r for r in unjudged if foreign_of(r.call, Seen(_without(seen.earlier, r.call), seen.said))
-    ]
+    foreign = _judged_again(unjudged, seen, foreign_of)
     mine = mine.union(*(r.values for r in unjudged if r not in foreign))
     for read in foreign:
         if read.reply is not None and read.reply[1] - mine:
             evidence.extend([read.read_id, read.reply[0]])
     return sorted(set(evidence))
+
+
+def _judged_again(
+    unjudged: list[_Unjudged], seen: Seen, foreign_of: _OwnerCheck
+) -> list[_Unjudged]:
+    """The reads no identity could judge when made that, by the episode's end, were foreign.
+
+    Each is judged by every other call of the episode. The generic check finds nothing foreign
+    when, at the end, no account was proved and no identity established: leaving a call out
+    only takes away what it proved or found, so no read needs judging again.
+    """
+    if not unjudged or foreign_of is _generic and not seen.proved() and not seen.established():
+        return []
+    return [
+        r for r in unjudged if foreign_of(r.call, Seen(_without(seen.earlier, r.call), seen.said))
+    ]
 
 
 def _without(calls: list[ToolCall], call: ToolCall) -> list[ToolCall]:
