@@ -206,9 +206,15 @@ class KeepAliveTransport(httpx2.AsyncBaseTransport):
             await _close(connection)
         scheme, host, port = key
         loop = asyncio.get_running_loop()
-        tls = {"ssl": self._ssl, "server_hostname": host} if scheme == "https" else {}
+        https = scheme == "https"
         try:
-            _, connection = await loop.create_connection(_Connection, host, port, **tls)
+            _, connection = await loop.create_connection(
+                _Connection,
+                host,
+                port,
+                ssl=self._ssl if https else None,
+                server_hostname=host if https else None,
+            )
         except OSError as exc:  # refused, unreachable, no such host, a failed TLS handshake
             raise httpx2.ConnectError(f"{type(exc).__name__}: {exc}") from None
         return connection
