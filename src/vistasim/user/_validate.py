@@ -148,11 +148,7 @@ def _role_swaps() -> tuple[re.Pattern[str], ...]:
 
 @cache
 def _any_role_swap() -> re.Pattern[str]:
-    """All of `ROLE_SWAP_PATTERNS` in one pattern: one scan of a message instead of ten.
-
-    It matches where any of them does; only then are they tried one by one, so the error
-    names the same phrase as before (the first pattern's).
-    """
+    # One scan instead of ten; it matches where any pattern does (then they are tried in turn).
     return re.compile("|".join(f"(?:{p})" for p in ROLE_SWAP_PATTERNS), re.IGNORECASE)
 
 
