@@ -207,14 +207,25 @@ def json_values(value: JsonValue, key: str = "") -> set[Value]:
     if isinstance(value, int | float):
         return found | _keyed_number(key.lower(), value)
     if isinstance(value, str):
-        found |= {v for v in text_values(value) if v[0] in ("date", "time")}
-        # A field that is an amount and nothing else ("remaining": "£1.75") is money; amounts
-        # inside free text (a description, a note) are not what the call carried.
-        amount = money_amount(value)
-        if amount is not None:
-            found.add(("money", f"{amount:.2f}"))
-        found |= {("weekday", _weekday(m)) for m in _ISO_YEAR_DATE.finditer(value)}
+        found |= _string_values(value)
     return found
+
+
+@lru_cache(maxsize=_PARSED_TEXTS)
+def _string_values(value: str) -> frozenset[Value]:
+    """`json_values` of one string, whatever its key.
+
+    Tool results repeat their strings (statuses, names, dates) call after call, and several
+    detectors ask again, so each string is parsed once (a pure function, as `text_values`).
+    """
+    found = {v for v in text_values(value) if v[0] in ("date", "time")}
+    # A field that is an amount and nothing else ("remaining": "£1.75") is money; amounts
+    # inside free text (a description, a note) are not what the call carried.
+    amount = money_amount(value)
+    if amount is not None:
+        found.add(("money", f"{amount:.2f}"))
+    found |= {("weekday", _weekday(m)) for m in _ISO_YEAR_DATE.finditer(value)}
+    return frozenset(found)
 
 
 def money_amount(text: str) -> float | None:

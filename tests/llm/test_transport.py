@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
 import socket
@@ -245,12 +246,16 @@ def test_a_connection_on_a_descriptor_above_1023_is_checked_at_rest() -> None:
     ours, theirs = socket.socketpair()
     high = socket.socket(fileno=os.dup2(ours.fileno(), 1100))
 
-    class _Stream:
-        def extra(self, attribute: object, default: object = None) -> object:
-            return high
+    class _Transport(asyncio.Transport):
+        def get_extra_info(self, name: str, default: object = None) -> object:
+            return high if name == "socket" else default
+
+        def is_closing(self) -> bool:
+            return False
 
     try:
-        connection = _Connection(_Stream())  # type: ignore[arg-type]
+        connection = _Connection()
+        connection.connection_made(_Transport())
         assert connection.at_rest()
         theirs.sendall(b"x")  # a stray byte: the connection is no longer at rest
         assert not connection.at_rest()

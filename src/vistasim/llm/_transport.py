@@ -17,23 +17,26 @@ client's; a proxied URL goes through `httpx2`'s proxy transport as before).
 - The answer's body is streamed to the caller (`Content-Length`, chunked, or up to the end of
   the stream), so `exchange` keeps its size cap; a connection whose answer was not read to its
   end, or whose reader was cancelled, is closed, not pooled.
+- Each connection is an `asyncio.Protocol` of its own on the running loop (not an anyio
+  stream: no pass of the event loop after each write, no pausing and resuming the socket's
+  reading around each read). The run's clients live on asyncio, anyio's default backend and
+  the only one the project runs on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import select
 import socket
 import ssl
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 
-import anyio
-import anyio.abc
 import httpx2
 
 __all__ = ["KeepAliveTransport"]
 
-_READ = 65536
+_READ_PAUSE = 1 << 20
+"""Unread answer bytes over this pause reading from the socket until the caller reads on."""
 _MAX_HEAD = 65536
 """Status line and headers over this are a protocol error (no model answer has such a head)."""
 
@@ -53,19 +56,66 @@ def _readable(sock: socket.socket) -> bool:
     return bool(poller.poll(0))
 
 
-@dataclass(eq=False)
-class _Connection:
-    stream: anyio.abc.ByteStream
-    buffer: bytearray = field(default_factory=bytearray)
-    sock: socket.socket | None = field(init=False)
-    """The socket under the stream, looked up once: `extra()` builds every attribute each time."""
+class _Connection(asyncio.Protocol):
+    """One connection, as an `asyncio.Protocol`: the event loop hands it what arrives.
 
-    def __post_init__(self) -> None:
-        self.sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
+    anyio's socket stream resumes and pauses the socket's reading around every `receive` and
+    ends every `send` with a pass of the event loop; here reading stays on (paused only when
+    a large answer waits unread), a write goes straight to the transport, and a reader waits on
+    one future that the next bytes, the end of the stream or an error complete.
+    """
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        self.sock: socket.socket | None = None
+        """The socket under the transport, looked up once (at rest, it is polled)."""
+        self._ended = False
+        self._error: BaseException | None = None
+        self._waiter: asyncio.Future[None] | None = None
+        self._drained: asyncio.Future[None] | None = None
+        self._reading = True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.sock = transport.get_extra_info("socket")
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if len(self.buffer) > _READ_PAUSE and self._reading and self.transport is not None:
+            self.transport.pause_reading()
+            self._reading = False
+        self._wake()
+
+    def eof_received(self) -> bool:
+        self._ended = True
+        self._wake()
+        return False  # the transport closes itself
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._ended = True
+        self._error = self._error or exc
+        self._wake()
+        if self._drained is not None and not self._drained.done():
+            self._drained.set_result(None)
+
+    def pause_writing(self) -> None:
+        self._drained = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        drained, self._drained = self._drained, None
+        if drained is not None and not drained.done():
+            drained.set_result(None)
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def at_rest(self) -> bool:
         """Whether nothing arrived since the last answer (no close, no stray bytes)."""
-        if self.buffer:
+        if self.buffer or self._ended or self.transport is None or self.transport.is_closing():
             return False
         sock = self.sock
         if sock is None or sock.fileno() < 0:
@@ -73,13 +123,41 @@ class _Connection:
         return not _readable(sock)
 
     async def fill(self) -> bool:
-        """Read more into the buffer; False at the end of the stream."""
-        try:
-            chunk = await self.stream.receive(_READ)
-        except anyio.EndOfStream:
-            return False
-        self.buffer += chunk
+        """Wait for more bytes in the buffer; False at the end of the stream.
+
+        Raises the `OSError` the connection was lost with, if any.
+        """
+        if not self._reading and self.transport is not None:
+            self.transport.resume_reading()
+            self._reading = True
+        size = len(self.buffer)
+        while len(self.buffer) == size:
+            if self._error is not None:
+                raise self._error
+            if self._ended:
+                return False
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
         return True
+
+    async def send(self, data: bytes) -> None:
+        """Write `data`; waits only while the transport's write buffer is full."""
+        transport = self.transport
+        if transport is None or self._ended or transport.is_closing():
+            raise ConnectionResetError("the connection is closed")
+        transport.write(data)
+        if self._drained is not None:
+            await self._drained
+            if self._error is not None:
+                raise self._error
+
+    def close(self) -> None:
+        """Close now (nothing is sent after an unread or cancelled answer)."""
+        if self.transport is not None:
+            self.transport.abort()
 
 
 class KeepAliveTransport(httpx2.AsyncBaseTransport):
@@ -127,16 +205,19 @@ class KeepAliveTransport(httpx2.AsyncBaseTransport):
                 return connection
             await _close(connection)
         scheme, host, port = key
+        loop = asyncio.get_running_loop()
+        https = scheme == "https"
         try:
-            if scheme == "https":
-                stream: anyio.abc.ByteStream = await anyio.connect_tcp(
-                    host, port, tls=True, ssl_context=self._ssl, tls_hostname=host
-                )
-            else:
-                stream = await anyio.connect_tcp(host, port)
-        except (OSError, ssl.SSLError, anyio.BrokenResourceError) as exc:
+            _, connection = await loop.create_connection(
+                _Connection,
+                host,
+                port,
+                ssl=self._ssl if https else None,
+                server_hostname=host if https else None,
+            )
+        except OSError as exc:  # refused, unreachable, no such host, a failed TLS handshake
             raise httpx2.ConnectError(f"{type(exc).__name__}: {exc}") from None
-        return _Connection(stream)
+        return connection
 
     async def _checkin(self, key: tuple[str, str, int], connection: _Connection) -> None:
         idle = self._idle.setdefault(key, [])
@@ -189,7 +270,7 @@ class _Body(httpx2.AsyncByteStream):
             async for piece in pieces:
                 yield piece
             self._done = True
-        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+        except OSError as exc:
             raise httpx2.ReadError(f"{type(exc).__name__}: {exc}") from None
 
     async def aclose(self) -> None:
@@ -209,8 +290,8 @@ async def _send(connection: _Connection, request: httpx2.Request) -> None:
     lines += [name + b": " + value for name, value in request.headers.raw]
     body = request.content
     try:
-        await connection.stream.send(b"\r\n".join(lines) + b"\r\n\r\n" + body)
-    except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+        await connection.send(b"\r\n".join(lines) + b"\r\n\r\n" + body)
+    except OSError as exc:
         raise httpx2.WriteError(f"{type(exc).__name__}: {exc}") from None
 
 
@@ -225,7 +306,7 @@ async def _read_head(connection: _Connection) -> _Head:
                 raise httpx2.RemoteProtocolError("the answer's head is too long")
             if not await connection.fill():
                 raise httpx2.RemoteProtocolError("the server closed the connection, no answer")
-    except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+    except OSError as exc:
         raise httpx2.ReadError(f"{type(exc).__name__}: {exc}") from None
     head = bytes(connection.buffer[:end])
     del connection.buffer[: end + 4]
@@ -299,8 +380,4 @@ async def _to_end(connection: _Connection) -> AsyncIterator[bytes]:
 
 
 async def _close(connection: _Connection) -> None:
-    with anyio.CancelScope(shield=True):
-        try:
-            await connection.stream.aclose()
-        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-            pass
+    connection.close()

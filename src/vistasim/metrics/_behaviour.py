@@ -252,8 +252,10 @@ def _partial_items(episode: _Episode) -> list[int]:
         text = stored.event.text
         mentions = episode.mentions(text)
         taken_back = {c.old for c in episode.corrections(text)}
-        writes = [s for s in events[index + 1 :] if episode.is_write(s)]
+        writes: list[StoredEvent] | None = None  # looked for once a message lists items
         for group in listed_groups(text, mentions):
+            if writes is None:
+                writes = [s for s in events[index + 1 :] if episode.is_write(s)]
             asked = {m.value for m in group} - taken_back
             acting = [w for w in writes if any(_carries(w, v) for v in asked)]
             covered = {v for v in asked if any(_carries(w, v) for w in acting)}

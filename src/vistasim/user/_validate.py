@@ -146,6 +146,12 @@ def _role_swaps() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(pattern, re.IGNORECASE) for pattern in ROLE_SWAP_PATTERNS)
 
 
+@cache
+def _any_role_swap() -> re.Pattern[str]:
+    # One scan instead of ten; it matches where any pattern does (then they are tried in turn).
+    return re.compile("|".join(f"(?:{p})" for p in ROLE_SWAP_PATTERNS), re.IGNORECASE)
+
+
 def check_user_text(
     text: str, view: UserView, *, lexicon: Mapping[str, Sequence[str]] | None = None
 ) -> None:
@@ -162,7 +168,7 @@ def check_user_text(
             f"message {text!r} repeats your previous message word for word; "
             "rephrase it, add what is missing, or finish"
         )
-    for pattern in _role_swaps():
+    for pattern in _role_swaps() if _any_role_swap().search(text) else ():
         found = pattern.search(text)
         if found:
             raise InvalidActionError(
