@@ -328,6 +328,11 @@ class ExploreSpec(_Section):
     scenario weighted down, cheaper (later) junctions up; the candidate drawn by its
     operation's weight and its distance from siblings and from actions that failed for a known
     cause. `false`: the paper's method alone (heuristic junction, argmin cosine)."""
+    rollout_arm: bool = True
+    """With novelty and a `budget_tokens`: a fresh rollout of a scenario is one more arm, played
+    when the scenario's fresh rollouts find more per token than its branches (an agent that
+    varies between rollouts by itself shows it to fresh rollouts, not to branches restored at
+    a junction). `false`: fresh rollouts only once every scenario has no junction left."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)

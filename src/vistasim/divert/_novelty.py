@@ -20,7 +20,12 @@ did and what came of it, and every choice reads it:
   per token so far (those not branched yet first). A scenario where the agent passes and
   branches find nothing falls behind one whose branches keep showing failures, new or known;
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
-  from them).
+  from them);
+- the *fresh rollout arm*: per scenario and run-wide, what the rollouts played after the first
+  ones cost and found, scored as branches are. Where a flawed agent varies between rollouts by
+  itself, a fresh rollout samples that variation and a branch, restored at its parent's
+  junction, does not: under a budget the explorer plays a fresh rollout of a scenario when its
+  rollout arm finds more per token than its branches (`Memory.fresh_pays`).
 
 The junction's own cost (the agent tokens its parent spent after it) divides its weight too
 (`BranchPolicy.junction`), so the chooser prefers what finds most per token. The memory is plain
@@ -105,12 +110,68 @@ class Memory(BaseModel):
     """Scenario -> actions of its branches that failed for a known cause (latest last)."""
     scenario_yield: dict[str, Yield] = {}
     """Scenario -> what its branches cost and found."""
+    rollout_yield: dict[str, Yield] = {}
+    """Scenario -> what its fresh rollouts (after the run's first ones) cost and found."""
+    first_cost: dict[str, Yield] = {}
+    """Scenario -> its first rollouts (`branches`: how many, `tokens`: what they cost): the cost
+    a fresh rollout is expected to have before one is played."""
 
     def know(self, causes: Iterable[str]) -> None:
         """Learn causes found without a branch (linear rollouts): they count as known."""
         for cause in causes:
             if cause not in self.causes:
                 self.causes.append(cause)
+
+    def know_first(self, scenario_id: str, causes: Iterable[str], tokens: int) -> None:
+        """Learn one of the run's first rollouts: its causes are known, its cost a prior."""
+        self.know(causes)
+        first = self.first_cost.setdefault(scenario_id, Yield())
+        first.branches += 1
+        first.tokens += tokens
+
+    def record_rollout(self, scenario_id: str, causes: Sequence[str], tokens: int) -> bool:
+        """Learn one fresh rollout (the rollout arm); return whether it found a new cause."""
+        new = [c for c in causes if c not in self.causes]
+        self.know(causes)
+        counted = self.rollout_yield.setdefault(scenario_id, Yield())
+        counted.branches += 1
+        counted.tokens += tokens
+        counted.found += NEW_FIND if new else REFIND if causes else 0.0
+        return bool(new)
+
+    def rollout_value(self, scenario_id: str) -> float:
+        """A fresh rollout's find per token here, in the units of `scenario_value`.
+
+        Counted from one pseudo-rollout that finds what the run's fresh rollouts found on
+        average (optimistic before any: one find) and costs what the scenario's first rollouts
+        cost; 0 before any branch has ended (nothing to compare it with).
+        """
+        mean = self.mean_cost()
+        if mean <= 0:
+            return 0.0
+        run = _total(self.rollout_yield.values())
+        prior = run.per_branch()
+        mine = self.rollout_yield.get(scenario_id, Yield())
+        first = self.first_cost.get(scenario_id) or _total(self.first_cost.values())
+        cost_prior = first.tokens / first.branches if first.branches else mean
+        per_rollout = (mine.found + prior) / (mine.branches + 1)
+        cost = (mine.tokens + cost_prior) / (mine.branches + 1)
+        return per_rollout * mean / max(cost, 1.0)
+
+    def branch_value(self) -> float:
+        """The run's branches' find per token so far (1 before any), as `scenario_value`."""
+        return _total(self.scenario_yield.values()).per_token(self.mean_cost())
+
+    def fresh_pays(self, scenario_id: str, *, has_junction: bool) -> bool:
+        """Whether a fresh rollout of the scenario is worth more per token than a branch.
+
+        With a junction left: more than the scenario's own branches. Without one (the scenario
+        waits): more than the run's branches on average, else it keeps waiting.
+        """
+        value = self.rollout_value(scenario_id)
+        if has_junction:
+            return value > self.scenario_value(scenario_id)
+        return value > self.branch_value()
 
     def record(self, result: BranchResult) -> bool:
         """Learn one branch's outcome; return whether it found a cause not known before."""
@@ -167,6 +228,15 @@ class Memory(BaseModel):
     def avoid(self, scenario_id: str) -> list[str]:
         """Actions of the scenario's branches that failed for a cause already known."""
         return list(self.failed_texts.get(scenario_id, []))
+
+
+def _total(yields: Iterable[Yield]) -> Yield:
+    total = Yield()
+    for counted in yields:
+        total.branches += counted.branches
+        total.tokens += counted.tokens
+        total.found += counted.found
+    return total
 
 
 def _bump(counts: dict[str, int], key: str) -> None:
