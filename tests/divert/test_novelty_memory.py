@@ -94,3 +94,29 @@ async def test_with_novelty_a_cheaper_junction_of_the_same_kind_comes_first():
         costs={1: 1000, 3: 9000},
     )  # fmt: skip
     assert early is not None and early.turn_index == 1
+
+
+def test_a_fresh_rollout_wins_where_rollouts_find_more_per_token_than_branches():
+    memory = Memory()
+    for scenario in ("a", "b"):
+        memory.know_first(scenario, (), tokens=2000)
+    assert memory.rollout_value("a") == 0  # no branch has ended: nothing to compare with
+    for _ in range(3):
+        memory.record(_branch("a", CONFIRM, tokens=1000))  # three branches, nothing found
+    # Untried, a rollout counts as one find for what a first rollout cost (twice a branch).
+    assert memory.rollout_value("a") == 0.5
+    assert memory.fresh_pays("a", has_junction=True)
+    assert not memory.fresh_pays("b", has_junction=True)  # b's branches are untried: 1 > 0.5
+    # Fresh rollouts that find nothing lower the arm run-wide, those that find raise it.
+    memory.record_rollout("b", (), tokens=2000)
+    assert memory.rollout_value("a") < 0.5
+    assert not memory.fresh_pays("a", has_junction=True)
+    memory.record_rollout("a", ("symptom:criteria not met",), tokens=2000)
+    assert memory.fresh_pays("a", has_junction=True)
+    # Waiting (no junction left): only against the run's branches on average.
+    memory.record(_branch("b", CONFIRM, "behaviour:unclear-confirmation", tokens=1000))
+    assert round(memory.branch_value(), 3) == 0.4  # 2 / 5 per mean-cost branch
+    assert round(memory.rollout_value("a"), 3) == 0.417  # (1 + 2/3) / 2 for twice the cost
+    assert memory.fresh_pays("a", has_junction=False)
+    memory.record_rollout("b", (), tokens=2000)
+    assert not memory.fresh_pays("a", has_junction=False)
