@@ -330,9 +330,10 @@ class ExploreSpec(_Section):
     cause. `false`: the paper's method alone (heuristic junction, argmin cosine)."""
     rollout_arm: bool = True
     """With novelty and a `budget_tokens`: a fresh rollout of a scenario is one more arm, played
-    when the scenario's fresh rollouts find more per token than its branches (an agent that
-    varies between rollouts by itself shows it to fresh rollouts, not to branches restored at
-    a junction). `false`: fresh rollouts only once every scenario has no junction left."""
+    while the run's fresh rollouts yield more per token than its branches, where the scenario's
+    find more new causes per token than its branches (what varies between rollouts shows to
+    fresh rollouts, not to branches restored at a junction). `false`: fresh rollouts only once
+    every scenario has no junction left (and a scenario's first slot, as before)."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)

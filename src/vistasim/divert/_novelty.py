@@ -22,10 +22,11 @@ did and what came of it, and every choice reads it:
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
   from them);
 - the *fresh rollout arm*: per scenario and run-wide, what the rollouts played after the first
-  ones cost and found, scored as branches are. Where a flawed agent varies between rollouts by
-  itself, a fresh rollout samples that variation and a branch, restored at its parent's
-  junction, does not: under a budget the explorer plays a fresh rollout of a scenario when its
-  rollout arm finds more per token than its branches (`Memory.fresh_pays`).
+  ones cost and found, scored as branches are. What varies between rollouts of a scenario (the
+  varying user's draw and wording, an agent that varies by itself) shows to a fresh rollout and
+  not to a branch restored at its parent's junction: under a budget the explorer plays a fresh
+  rollout while the run's rollouts yield more per token than its branches, in a scenario whose
+  rollouts find more *new* causes per token than its branches (`Memory.fresh_pays`).
 
 The junction's own cost (the agent tokens its parent spent after it) divides its weight too
 (`BranchPolicy.junction`), so the chooser prefers what finds most per token. The memory is plain
@@ -77,6 +78,8 @@ class Yield(BaseModel):
     tokens: int = 0
     found: float = 0.0
     """`NEW_FIND` per new cause found, `REFIND` per failure for known causes only."""
+    new: int = 0
+    """Those that found a cause not known before (the fresh-rollout arm compares these)."""
 
     def per_branch(self) -> float:
         """Mean find per branch, from one optimistic pseudo-branch."""
@@ -137,41 +140,68 @@ class Memory(BaseModel):
         counted.branches += 1
         counted.tokens += tokens
         counted.found += NEW_FIND if new else REFIND if causes else 0.0
+        counted.new += bool(new)
         return bool(new)
 
     def rollout_value(self, scenario_id: str) -> float:
-        """A fresh rollout's find per token here, in the units of `scenario_value`.
+        """What a fresh rollout here finds new per token, in units of a branch of mean cost.
 
-        Counted from one pseudo-rollout that finds what the run's fresh rollouts found on
+        Counted from one pseudo-rollout that finds what the run's fresh rollouts found new on
         average (optimistic before any: one find) and costs what the scenario's first rollouts
-        cost; 0 before any branch has ended (nothing to compare it with).
+        cost; 0 before any branch has ended (nothing to compare it with). Only new causes
+        count: a rollout and a branch re-finding a known failure add nothing distinct, and a
+        branch of a failing trajectory re-finds it far more often than a rollout does.
         """
         mean = self.mean_cost()
         if mean <= 0:
             return 0.0
         run = _total(self.rollout_yield.values())
-        prior = run.per_branch()
         mine = self.rollout_yield.get(scenario_id, Yield())
         first = self.first_cost.get(scenario_id) or _total(self.first_cost.values())
         cost_prior = first.tokens / first.branches if first.branches else mean
-        per_rollout = (mine.found + prior) / (mine.branches + 1)
-        cost = (mine.tokens + cost_prior) / (mine.branches + 1)
-        return per_rollout * mean / max(cost, 1.0)
+        return _news(mine, prior=_news_per(run), cost_prior=cost_prior, mean=mean)
 
-    def branch_value(self) -> float:
-        """The run's branches' find per token so far (1 before any), as `scenario_value`."""
-        return _total(self.scenario_yield.values()).per_token(self.mean_cost())
+    def branch_news(self, scenario_id: str | None = None) -> float:
+        """What the scenario's branches (None: the run's) found new per token.
+
+        As `rollout_value`, from one pseudo-branch that finds what the run's branches found new
+        on average (one find before any): both arms are judged on the same footing.
+        """
+        run = _total(self.scenario_yield.values())
+        mean = self.mean_cost()
+        if scenario_id is None:
+            return _news(run, prior=1.0, cost_prior=mean, mean=mean)
+        counted = self.scenario_yield.get(scenario_id, Yield())
+        return _news(counted, prior=_news_per(run), cost_prior=mean, mean=mean)
 
     def fresh_pays(self, scenario_id: str, *, has_junction: bool) -> bool:
-        """Whether a fresh rollout of the scenario is worth more per token than a branch.
+        """Whether a fresh rollout of the scenario finds more new per token than a branch.
 
-        With a junction left: more than the scenario's own branches. Without one (the scenario
-        waits): more than the run's branches on average, else it keeps waiting.
+        Run-wide first: only while the run's fresh rollouts yield more per token than its
+        branches (`scenario_value`'s yield: a new cause 1, a known one a quarter; before any
+        rollout, optimistically, one find) is the arm played at all. Then, with a
+        junction left: more than the scenario's own branches; without one (the scenario waits):
+        more than the run's branches on average, else it keeps waiting.
         """
-        value = self.rollout_value(scenario_id)
-        if has_junction:
-            return value > self.scenario_value(scenario_id)
-        return value > self.branch_value()
+        if not self._rollouts_pay():
+            return False
+        run_branches = self.branch_news()
+        if not has_junction:
+            return self.rollout_value(scenario_id) > run_branches
+        return self.rollout_value(scenario_id) > self.branch_news(scenario_id)
+
+    def _rollouts_pay(self) -> bool:
+        """Whether the run's fresh rollouts yield more per token than its branches."""
+        mean = self.mean_cost()
+        if mean <= 0:
+            return False
+        rollouts = _total(self.rollout_yield.values())
+        first = _total(self.first_cost.values())
+        cost_prior = first.tokens / first.branches if first.branches else mean
+        per = (rollouts.found + PRIOR_FIND) / (rollouts.branches + 1)
+        cost = (rollouts.tokens + cost_prior) / (rollouts.branches + 1)
+        branches = _total(self.scenario_yield.values()).per_token(mean)
+        return per * mean / max(cost, 1.0) > branches
 
     def record(self, result: BranchResult) -> bool:
         """Learn one branch's outcome; return whether it found a cause not known before."""
@@ -189,6 +219,7 @@ class Memory(BaseModel):
             counted.branches += 1
             counted.tokens += result.tokens
             counted.found += found
+            counted.new += bool(new)
         if result.causes and not new:
             texts = self.failed_texts.setdefault(scenario, [])
             texts.append(result.text)
@@ -236,7 +267,20 @@ def _total(yields: Iterable[Yield]) -> Yield:
         total.branches += counted.branches
         total.tokens += counted.tokens
         total.found += counted.found
+        total.new += counted.new
     return total
+
+
+def _news_per(counted: Yield) -> float:
+    """New finds per episode, from one optimistic pseudo-episode that found one."""
+    return (counted.new + 1) / (counted.branches + 1)
+
+
+def _news(counted: Yield, *, prior: float, cost_prior: float, mean: float) -> float:
+    """New finds per token in units of a mean-cost branch, from one pseudo-episode."""
+    per = (counted.new + prior) / (counted.branches + 1)
+    cost = (counted.tokens + cost_prior) / (counted.branches + 1)
+    return per * mean / max(cost, 1.0)
 
 
 def _bump(counts: dict[str, int], key: str) -> None:

@@ -21,10 +21,11 @@ wait: its first slot is a fresh rollout (a scenario whose only rollout the user 
 offered no junction, would otherwise stay unexplored while the budget went elsewhere).
 
 With novelty (`explore.rollout_arm`, the default), a fresh rollout is also an arm that competes
-with branching on yield per token, under a budget (`Memory.fresh_pays`): a scenario plays one
-when its fresh rollouts find more per token than its branches, and a waiting one when they find
-more than the run's branches do. A flawed agent that varies between rollouts by itself shows it
-to fresh rollouts; a branch restores the agent at its parent's junction and does not.
+with branching on yield per token, under a budget (`Memory.fresh_pays`): while the run's fresh
+rollouts yield more per token than its branches, a scenario plays one when its fresh rollouts
+find more new causes per token than its branches, and a waiting one when they find more than
+the run's branches do. What varies between rollouts (the varying user's draw, an agent that
+varies by itself) shows to fresh rollouts; a branch restores its parent's junction.
 """
 
 from __future__ import annotations
