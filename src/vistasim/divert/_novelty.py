@@ -21,12 +21,13 @@ did and what came of it, and every choice reads it:
   branches find nothing falls behind one whose branches keep showing failures, new or known;
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
   from them);
-- the *fresh rollout arm*: per scenario and run-wide, what the rollouts played after the first
-  ones cost and found, scored as branches are. What varies between rollouts of a scenario (the
-  varying user's draw and wording, an agent that varies by itself) shows to a fresh rollout and
-  not to a branch restored at its parent's junction: under a budget the explorer plays a fresh
-  rollout while the run's rollouts yield more per token than its branches, in a scenario whose
-  rollouts find more *new* causes per token than its branches (`Memory.fresh_pays`).
+- the *fresh rollout arm* (`explore.rollout_arm`, opt-in): per scenario and run-wide, what
+  the rollouts played after the first ones cost and found, scored as branches are. What varies
+  between rollouts of a scenario (the varying user's draw and wording, an agent that varies by
+  itself) shows to a fresh rollout and not to a branch restored at its parent's junction: under
+  a budget the explorer plays a fresh rollout while the run's rollouts yield more per token than
+  its branches, in a scenario whose rollouts find more *new* causes per token than its branches
+  (`Memory.fresh_pays`).
 
 The junction's own cost (the agent tokens its parent spent after it) divides its weight too
 (`BranchPolicy.junction`), so the chooser prefers what finds most per token. The memory is plain

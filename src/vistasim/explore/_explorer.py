@@ -20,7 +20,7 @@ refill their pools, one per slot, as before. A scenario that has not used a slot
 wait: its first slot is a fresh rollout (a scenario whose only rollout the user failed, or that
 offered no junction, would otherwise stay unexplored while the budget went elsewhere).
 
-With novelty (`explore.rollout_arm`, the default), a fresh rollout is also an arm that competes
+With novelty and `explore.rollout_arm` (opt-in), a fresh rollout is also an arm that competes
 with branching on yield per token, under a budget (`Memory.fresh_pays`): while the run's fresh
 rollouts yield more per token than its branches, a scenario plays one when its fresh rollouts
 find more new causes per token than its branches, and a waiting one when they find more than
