@@ -203,3 +203,11 @@ class VariesByRolloutDesk(OrderDeskAgent):
         if getattr(self, "careless", False) and "should arrive" in text:
             return "Your order is on its way."
         return text
+
+
+class SlowVariesDesk(VariesByRolloutDesk):
+    """`VariesByRolloutDesk`, slowed down so a test can kill a run mid-way."""
+
+    def respond(self, turn: Turn) -> Reply:
+        time.sleep(0.03)
+        return super().respond(turn)

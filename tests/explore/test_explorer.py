@@ -218,6 +218,34 @@ async def test_where_branches_find_more_the_rollout_arm_is_not_chosen():
     assert len(varying) > len(fresh)
 
 
+@pytest.mark.slow
+async def test_kill_9_while_the_rollout_arm_plays_then_resume_makes_the_same_episodes(tmp_path):
+    text = KILLABLE_DESK_CONFIG.replace("rollouts = 4", "rollouts = 1").replace(
+        "tests.explore.agents:SlowDesk", "tests.explore.agents:SlowVariesDesk"
+    ) + "\n[explore]\nbranches = 50\nbudget_tokens = 60000\nrollout_arm = true\n"
+    config = write_desk_config(tmp_path, text)
+    db_path = tmp_path / "killed.db"
+    fresh = "SELECT COUNT(*) FROM episodes WHERE rollout > 0 AND id NOT LIKE '%.b%'"
+    start_and_kill(["run", str(config), "--store", str(db_path)], db_path,
+                   count_sql=fresh, at_least=2)  # fmt: skip
+    with open_store(db_path) as store:
+        [row] = store.list_runs()
+        await run(resume=row.run_id, store=store)
+        resumed = read_run_view(store, row.run_id)
+    with open_store(tmp_path / "reference.db") as ref_store:
+        result = await run(load_config(config, environ={}), store=ref_store)
+        reference = read_run_view(ref_store, result.run_id)
+    assert resumed.status == "done"
+
+    def keys(view):
+        return sorted(
+            (e.episode_id.split(":", 1)[1], e.status, e.stop_reason) for e in view.episodes
+        )
+
+    assert keys(resumed) == keys(reference)
+    assert any(e.rollout > 0 and e.branch_of is None for e in reference.episodes)
+
+
 # -- the order a wave's branches are recorded in -----------------------------------------------
 
 
