@@ -15,7 +15,8 @@ their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* a
   earlier setting, branches at perturb 0;
 - the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
   same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
-  paper's method), + novelty (the default), and the random junction chooser.
+  paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), and the random
+  junction chooser.
 
 Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
@@ -72,11 +73,13 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "ablate-directed": {"selection": "random", "novelty": False},
     "ablate-diverse": {"novelty": False},
     "ablate-novelty": {},
+    "ablate-rollout-arm": {"rollout_arm": True},
     "ablate-random-junction": {"chooser": "random"},
 }
 """At the R = 4 budget: junction only (the same action again), + directed operations (one at
 random), + diversity selection (argmin cosine: the paper's method), + novelty (the default),
-and the random junction chooser (with everything else on)."""
++ the fresh-rollout arm (`explore.rollout_arm`, opt-in), and the random junction chooser (with
+everything else as the default)."""
 
 
 @dataclass(frozen=True, kw_only=True)

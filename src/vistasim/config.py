@@ -328,6 +328,13 @@ class ExploreSpec(_Section):
     scenario weighted down, cheaper (later) junctions up; the candidate drawn by its
     operation's weight and its distance from siblings and from actions that failed for a known
     cause. `false`: the paper's method alone (heuristic junction, argmin cosine)."""
+    rollout_arm: bool = False
+    """Opt-in, with novelty and a `budget_tokens`: a fresh rollout of a scenario is one more
+    arm, played while the run's fresh rollouts yield more per token than its branches, where
+    the scenario's find more new causes per token than its branches (what varies between
+    rollouts shows to fresh rollouts, not to branches restored at a junction). `false`, the
+    default (on three seeds it put more desks below the linear baseline: benchmarks/README.md):
+    fresh rollouts only once every scenario has no junction left, and a scenario's first slot."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)

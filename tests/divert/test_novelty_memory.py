@@ -94,3 +94,27 @@ async def test_with_novelty_a_cheaper_junction_of_the_same_kind_comes_first():
         costs={1: 1000, 3: 9000},
     )  # fmt: skip
     assert early is not None and early.turn_index == 1
+
+
+def test_a_fresh_rollout_wins_where_rollouts_find_more_per_token_than_branches():
+    memory = Memory()
+    for scenario in ("a", "b"):
+        memory.know_first(scenario, (), tokens=2000)
+    assert not memory.fresh_pays("a", has_junction=True)  # no branch has ended: no yardstick
+    for _ in range(3):
+        memory.record(_branch("a", CONFIRM, tokens=1000))  # three branches, nothing found
+    # Untried, a rollout counts as one find for what a first rollout cost (twice a branch).
+    assert memory.rollout_value("a") == 0.5
+    assert memory.fresh_pays("a", has_junction=True)
+    # Fresh rollouts that find nothing close the arm for the whole run: branching yields more.
+    memory.record_rollout("b", (), tokens=2000)
+    memory.record_rollout("b", (), tokens=2000)
+    assert not memory.fresh_pays("a", has_junction=True)
+    assert not memory.fresh_pays("a", has_junction=False)
+    # Fresh rollouts that find new failures open it again, here and for a waiting scenario.
+    memory.record_rollout("a", ("symptom:criteria not met: paid",), tokens=2000)
+    memory.record_rollout("b", ("symptom:criteria not met: refund",), tokens=2000)
+    assert round(memory.rollout_value("a"), 3) == 0.4  # (1 + 3/5) / 2 for twice the cost
+    assert round(memory.branch_news("a"), 4) == 0.0625  # (0 + 1/4) / 4: its three found none
+    assert memory.fresh_pays("a", has_junction=True)
+    assert memory.fresh_pays("a", has_junction=False)  # 0.4 > the run's branches' 1/4

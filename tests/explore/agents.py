@@ -178,3 +178,36 @@ class MumblesOnceDesk(OrderDeskAgent):
         if turn.episode_id.endswith(":desk-status-shipped:0"):
             return Reply(text="Mm. Hm hm. Mmm.")
         return super().respond(turn)
+
+
+class VariesByRolloutDesk(OrderDeskAgent):
+    """The demo desk that varies between rollouts by itself: on a scenario's odd-numbered fresh
+    rollouts (`...:1`, `...:3`) it says it did what it did not do, or gives no arrival date.
+
+    Its first rollouts, and every branch (restored at a junction of one of them), behave as the
+    demo desk: only a fresh rollout samples the variation.
+    """
+
+    def respond(self, turn: Turn) -> Reply:
+        number = turn.episode_id.rsplit(":", 1)[-1]
+        self.careless = number.isdigit() and int(number) % 2 == 1
+        return super().respond(turn)
+
+    def _perform(self, order: dict[str, Any], calls: list[ToolCall]) -> str:
+        if getattr(self, "careless", False):
+            return "Done — all sorted."
+        return str(super()._perform(order, calls))
+
+    def _step(self, message: str, calls: list[ToolCall]) -> str:
+        text = str(super()._step(message, calls))
+        if getattr(self, "careless", False) and "should arrive" in text:
+            return "Your order is on its way."
+        return text
+
+
+class SlowVariesDesk(VariesByRolloutDesk):
+    """`VariesByRolloutDesk`, slowed down so a test can kill a run mid-way."""
+
+    def respond(self, turn: Turn) -> Reply:
+        time.sleep(0.03)
+        return super().respond(turn)

@@ -133,7 +133,9 @@ def _lineage(view) -> list[tuple]:
 
 
 async def test_under_a_budget_a_scenario_without_junctions_waits_while_others_branch():
-    store, result = await _explore(50, budget_tokens=40_000)
+    # The waiting rule alone: with the rollout arm (below) a fresh rollout is tried where it
+    # may find more per token than the branches.
+    store, result = await _explore(50, budget_tokens=40_000, rollout_arm=False)
     episodes = store.list_episodes(result.run_id)
     state = store.load_exploration(result.run_id)
     assert state["drained"], "no scenario ran out of junctions: the test needs one that does"
@@ -144,7 +146,7 @@ async def test_under_a_budget_a_scenario_without_junctions_waits_while_others_br
 
 
 async def test_once_every_scenario_waits_fresh_rollouts_refill_the_pools():
-    store, result = await _explore(50, budget_tokens=400_000)
+    store, result = await _explore(50, budget_tokens=400_000, rollout_arm=False)
     episodes = store.list_episodes(result.run_id)
     assert store.load_exploration(result.run_id)["refill"]
     added = [i for i, p in enumerate(episodes) if p.branch_of is None and p.rollout > 0]
@@ -159,7 +161,7 @@ async def test_a_scenario_with_nothing_to_branch_gets_a_rollout_before_it_waits(
     # stay unexplored while the other scenarios still have junctions.
     config = desk_config(
         agent={"target": "tests.explore.agents:MumblesOnceDesk"},
-        explore={"branches": 50, "budget_tokens": 40_000},
+        explore={"branches": 50, "budget_tokens": 40_000, "rollout_arm": False},
     )  # fmt: skip
     store = open_store(":memory:")
     result = await run(config, scenarios=desk_scenarios(), store=store)
@@ -169,6 +171,79 @@ async def test_a_scenario_with_nothing_to_branch_gets_a_rollout_before_it_waits(
     status = [p for p in episodes if p.scenario_id == "desk-status-shipped"]
     assert [p.rollout for p in status if p.branch_of is None] == [0, 1]
     assert any(p.branch_of is not None for p in status)  # then it is branched like the others
+
+
+# -- a fresh rollout as an arm that competes with branching ------------------------------------
+
+
+async def _arm_run(agent: str, arm: bool):
+    config = desk_config(
+        agent={"target": agent},
+        explore={"branches": 50, "budget_tokens": 80_000, "rollout_arm": arm},
+    )  # fmt: skip
+    store = open_store(":memory:")
+    result = await run(config, scenarios=desk_scenarios(), store=store)
+    state = store.load_exploration(result.run_id)
+    fresh = [p for p in store.list_episodes(result.run_id) if p.branch_of is None and p.rollout]
+    causes = {c for j in state["verdicts"].values() for c in j["causes"]}
+    return store, result, state, fresh, causes
+
+
+async def test_where_the_agent_varies_by_rollout_the_budget_shifts_to_fresh_rollouts():
+    # The desk fails on a scenario's odd fresh rollouts only; its first rollouts and every
+    # branch of them pass where the demo desk passes. Branches never sample that variation.
+    agent = "tests.explore.agents:VariesByRolloutDesk"
+    _, _, state, fresh, causes = await _arm_run(agent, True)
+    _, _, state_off, fresh_off, causes_off = await _arm_run(agent, False)
+    # With the arm, fresh rollouts are played while other scenarios still have junctions...
+    assert not state["refill"] and len(fresh) >= 5
+    assert state["memory"]["rollout_yield"]
+    # ... where without it they wait for every scenario to run dry (and find less).
+    assert state_off["refill"] and len(fresh_off) < len(fresh)
+    assert len(causes) > len(causes_off)
+
+
+async def test_where_branches_find_more_the_rollout_arm_is_not_chosen():
+    # The demo desk replays itself: a fresh rollout shows what its first rollout showed, while
+    # branches find its flaws. The arm is tried (its prior is optimistic), finds nothing, and
+    # the budget stays with the branches.
+    store, result, state, fresh, _ = await _arm_run("vistasim.demo:OrderDeskAgent", True)
+    rollouts = state["memory"]["rollout_yield"]
+    assert sum(y["found"] for y in rollouts.values()) == 0
+    assert len(fresh) <= 8  # two waves' slots at most (run.concurrency 4)
+    branches = [b for b in store.list_branches(result.run_id) if b.status != "abandoned"]
+    assert len(branches) >= 3 * len(fresh)
+    # Where the desk varies by rollout, the same budget goes to fresh rollouts far more.
+    _, _, _, varying, _ = await _arm_run("tests.explore.agents:VariesByRolloutDesk", True)
+    assert len(varying) > len(fresh)
+
+
+@pytest.mark.slow
+async def test_kill_9_while_the_rollout_arm_plays_then_resume_makes_the_same_episodes(tmp_path):
+    text = KILLABLE_DESK_CONFIG.replace("rollouts = 4", "rollouts = 1").replace(
+        "tests.explore.agents:SlowDesk", "tests.explore.agents:SlowVariesDesk"
+    ) + "\n[explore]\nbranches = 50\nbudget_tokens = 60000\nrollout_arm = true\n"
+    config = write_desk_config(tmp_path, text)
+    db_path = tmp_path / "killed.db"
+    fresh = "SELECT COUNT(*) FROM episodes WHERE rollout > 0 AND id NOT LIKE '%.b%'"
+    start_and_kill(["run", str(config), "--store", str(db_path)], db_path,
+                   count_sql=fresh, at_least=2)  # fmt: skip
+    with open_store(db_path) as store:
+        [row] = store.list_runs()
+        await run(resume=row.run_id, store=store)
+        resumed = read_run_view(store, row.run_id)
+    with open_store(tmp_path / "reference.db") as ref_store:
+        result = await run(load_config(config, environ={}), store=ref_store)
+        reference = read_run_view(ref_store, result.run_id)
+    assert resumed.status == "done"
+
+    def keys(view):
+        return sorted(
+            (e.episode_id.split(":", 1)[1], e.status, e.stop_reason) for e in view.episodes
+        )
+
+    assert keys(resumed) == keys(reference)
+    assert any(e.rollout > 0 and e.branch_of is None for e in reference.episodes)
 
 
 # -- the order a wave's branches are recorded in -----------------------------------------------

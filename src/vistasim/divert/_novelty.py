@@ -20,7 +20,14 @@ did and what came of it, and every choice reads it:
   per token so far (those not branched yet first). A scenario where the agent passes and
   branches find nothing falls behind one whose branches keep showing failures, new or known;
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
-  from them).
+  from them);
+- the *fresh rollout arm* (`explore.rollout_arm`, opt-in): per scenario and run-wide, what
+  the rollouts played after the first ones cost and found, scored as branches are. What varies
+  between rollouts of a scenario (the varying user's draw and wording, an agent that varies by
+  itself) shows to a fresh rollout and not to a branch restored at its parent's junction: under
+  a budget the explorer plays a fresh rollout while the run's rollouts yield more per token than
+  its branches, in a scenario whose rollouts find more *new* causes per token than its branches
+  (`Memory.fresh_pays`).
 
 The junction's own cost (the agent tokens its parent spent after it) divides its weight too
 (`BranchPolicy.junction`), so the chooser prefers what finds most per token. The memory is plain
@@ -72,6 +79,8 @@ class Yield(BaseModel):
     tokens: int = 0
     found: float = 0.0
     """`NEW_FIND` per new cause found, `REFIND` per failure for known causes only."""
+    new: int = 0
+    """Those that found a cause not known before (the fresh-rollout arm compares these)."""
 
     def per_branch(self) -> float:
         """Mean find per branch, from one optimistic pseudo-branch."""
@@ -105,12 +114,95 @@ class Memory(BaseModel):
     """Scenario -> actions of its branches that failed for a known cause (latest last)."""
     scenario_yield: dict[str, Yield] = {}
     """Scenario -> what its branches cost and found."""
+    rollout_yield: dict[str, Yield] = {}
+    """Scenario -> what its fresh rollouts (after the run's first ones) cost and found."""
+    first_cost: dict[str, Yield] = {}
+    """Scenario -> its first rollouts (`branches`: how many, `tokens`: what they cost): the cost
+    a fresh rollout is expected to have before one is played."""
 
     def know(self, causes: Iterable[str]) -> None:
         """Learn causes found without a branch (linear rollouts): they count as known."""
         for cause in causes:
             if cause not in self.causes:
                 self.causes.append(cause)
+
+    def know_first(self, scenario_id: str, causes: Iterable[str], tokens: int) -> None:
+        """Learn one of the run's first rollouts: its causes are known, its cost a prior."""
+        self.know(causes)
+        first = self.first_cost.setdefault(scenario_id, Yield())
+        first.branches += 1
+        first.tokens += tokens
+
+    def record_rollout(self, scenario_id: str, causes: Sequence[str], tokens: int) -> bool:
+        """Learn one fresh rollout (the rollout arm); return whether it found a new cause."""
+        new = [c for c in causes if c not in self.causes]
+        self.know(causes)
+        counted = self.rollout_yield.setdefault(scenario_id, Yield())
+        counted.branches += 1
+        counted.tokens += tokens
+        counted.found += NEW_FIND if new else REFIND if causes else 0.0
+        counted.new += bool(new)
+        return bool(new)
+
+    def rollout_value(self, scenario_id: str) -> float:
+        """What a fresh rollout here finds new per token, in units of a branch of mean cost.
+
+        Counted from one pseudo-rollout that finds what the run's fresh rollouts found new on
+        average (optimistic before any: one find) and costs what the scenario's first rollouts
+        cost; 0 before any branch has ended (nothing to compare it with). Only new causes
+        count: a rollout and a branch re-finding a known failure add nothing distinct, and a
+        branch of a failing trajectory re-finds it far more often than a rollout does.
+        """
+        mean = self.mean_cost()
+        if mean <= 0:
+            return 0.0
+        run = _total(self.rollout_yield.values())
+        mine = self.rollout_yield.get(scenario_id, Yield())
+        first = self.first_cost.get(scenario_id) or _total(self.first_cost.values())
+        cost_prior = first.tokens / first.branches if first.branches else mean
+        return _news(mine, prior=_news_per(run), cost_prior=cost_prior, mean=mean)
+
+    def branch_news(self, scenario_id: str | None = None) -> float:
+        """What the scenario's branches (None: the run's) found new per token.
+
+        As `rollout_value`, from one pseudo-branch that finds what the run's branches found new
+        on average (one find before any): both arms are judged on the same footing.
+        """
+        run = _total(self.scenario_yield.values())
+        mean = self.mean_cost()
+        if scenario_id is None:
+            return _news(run, prior=1.0, cost_prior=mean, mean=mean)
+        counted = self.scenario_yield.get(scenario_id, Yield())
+        return _news(counted, prior=_news_per(run), cost_prior=mean, mean=mean)
+
+    def fresh_pays(self, scenario_id: str, *, has_junction: bool) -> bool:
+        """Whether a fresh rollout of the scenario finds more new per token than a branch.
+
+        Run-wide first: only while the run's fresh rollouts yield more per token than its
+        branches (`scenario_value`'s yield: a new cause 1, a known one a quarter; before any
+        rollout, optimistically, one find) is the arm played at all. Then, with a
+        junction left: more than the scenario's own branches; without one (the scenario waits):
+        more than the run's branches on average, else it keeps waiting.
+        """
+        if not self._rollouts_pay():
+            return False
+        run_branches = self.branch_news()
+        if not has_junction:
+            return self.rollout_value(scenario_id) > run_branches
+        return self.rollout_value(scenario_id) > self.branch_news(scenario_id)
+
+    def _rollouts_pay(self) -> bool:
+        """Whether the run's fresh rollouts yield more per token than its branches."""
+        mean = self.mean_cost()
+        if mean <= 0:
+            return False
+        rollouts = _total(self.rollout_yield.values())
+        first = _total(self.first_cost.values())
+        cost_prior = first.tokens / first.branches if first.branches else mean
+        per = (rollouts.found + PRIOR_FIND) / (rollouts.branches + 1)
+        cost = (rollouts.tokens + cost_prior) / (rollouts.branches + 1)
+        branches = _total(self.scenario_yield.values()).per_token(mean)
+        return per * mean / max(cost, 1.0) > branches
 
     def record(self, result: BranchResult) -> bool:
         """Learn one branch's outcome; return whether it found a cause not known before."""
@@ -128,6 +220,7 @@ class Memory(BaseModel):
             counted.branches += 1
             counted.tokens += result.tokens
             counted.found += found
+            counted.new += bool(new)
         if result.causes and not new:
             texts = self.failed_texts.setdefault(scenario, [])
             texts.append(result.text)
@@ -167,6 +260,28 @@ class Memory(BaseModel):
     def avoid(self, scenario_id: str) -> list[str]:
         """Actions of the scenario's branches that failed for a cause already known."""
         return list(self.failed_texts.get(scenario_id, []))
+
+
+def _total(yields: Iterable[Yield]) -> Yield:
+    total = Yield()
+    for counted in yields:
+        total.branches += counted.branches
+        total.tokens += counted.tokens
+        total.found += counted.found
+        total.new += counted.new
+    return total
+
+
+def _news_per(counted: Yield) -> float:
+    """New finds per episode, from one optimistic pseudo-episode that found one."""
+    return (counted.new + 1) / (counted.branches + 1)
+
+
+def _news(counted: Yield, *, prior: float, cost_prior: float, mean: float) -> float:
+    """New finds per token in units of a mean-cost branch, from one pseudo-episode."""
+    per = (counted.new + prior) / (counted.branches + 1)
+    cost = (counted.tokens + cost_prior) / (counted.branches + 1)
+    return per * mean / max(cost, 1.0)
 
 
 def _bump(counts: dict[str, int], key: str) -> None:

@@ -19,6 +19,13 @@ goes to branching while there is something to branch. Once every scenario waits,
 refill their pools, one per slot, as before. A scenario that has not used a slot yet does not
 wait: its first slot is a fresh rollout (a scenario whose only rollout the user failed, or that
 offered no junction, would otherwise stay unexplored while the budget went elsewhere).
+
+With novelty and `explore.rollout_arm` (opt-in), a fresh rollout is also an arm that competes
+with branching on yield per token, under a budget (`Memory.fresh_pays`): while the run's fresh
+rollouts yield more per token than its branches, a scenario plays one when its fresh rollouts
+find more new causes per token than its branches, and a waiting one when they find more than
+the run's branches do. What varies between rollouts (the varying user's draw, an agent that
+varies by itself) shows to fresh rollouts; a branch restores its parent's junction.
 """
 
 from __future__ import annotations
@@ -136,8 +143,12 @@ class Explorer:
         if short and set(short) <= set(self.state.drained):
             # Every scenario left waits for a fresh rollout: now they get them.
             self.state.refill, self.state.drained = True, []
+        # A scenario is worth its better arm; a waiting one has only the rollout arm.
+        fresh = {s for s in short if self._fresh_pays(s, has_junction=s not in self.state.drained)}
+        for s in fresh:
+            value[s] = memory.rollout_value(s)
         short = sorted(
-            (s for s in short if s not in self.state.drained),
+            (s for s in short if s not in self.state.drained or s in fresh),
             key=lambda s: (-value[s], made[s], order.index(s)),
         )[: self.run.settings.concurrency]
         admitted = short[: self._affordable(len(short))]
@@ -185,6 +196,9 @@ class Explorer:
             if parent is None:
                 await self._no_parent(scenario_id)
                 return
+            if self._fresh_pays(scenario_id, has_junction=True):
+                await self._fresh(scenario_id)
+                return
             grown = await grow_branch(self.run, self.policy, self.state.memory, parent, number)
             if grown.plan is not None and grown.reason is not None:
                 self.on_episode(grown.plan, grown.reason)
@@ -211,8 +225,12 @@ class Explorer:
         """
         budget = self.spec.budget_tokens is not None
         if budget and not self.state.refill and self._made(scenario_id):
-            self.state.drained.append(scenario_id)
-            self._save()
+            if self._fresh_pays(scenario_id, has_junction=False):
+                await self._fresh(scenario_id)
+                return
+            if scenario_id not in self.state.drained:
+                self.state.drained.append(scenario_id)
+                self._save()
             return
         if not budget:
             trajectories = len(self.state.exhausted.get(scenario_id, []))
@@ -223,6 +241,22 @@ class Explorer:
             )
             self._save()
             return
+        await self._fresh(scenario_id)
+
+    def _fresh_pays(self, scenario_id: str, *, has_junction: bool) -> bool:
+        """Whether the rollout arm wins (see the module): with novelty, under a budget only.
+
+        Without a budget a slot is a branch (`--branches B` makes B branches or says why).
+        """
+        if not (self.spec.novelty and self.spec.rollout_arm) or self.spec.budget_tokens is None:
+            return False
+        return self.state.memory.fresh_pays(scenario_id, has_junction=has_junction)
+
+    async def _fresh(self, scenario_id: str) -> None:
+        """One more linear rollout of the scenario (a new trajectory to branch, if sound)."""
+        if scenario_id in self.state.drained:
+            self.state.drained.remove(scenario_id)
+            self._save()
         plan = self.run.db.add_rollout(self.run.run_id, scenario_id)
         self.on_episode(plan, await play_one(self.run, plan))
 
@@ -251,7 +285,11 @@ class Explorer:
             found = verdicts.get(plan.episode_id, Judged(outcome="unjudged")).causes
             branch = branches.get(plan.episode_id)
             if branch is None:
-                self.state.memory.know(found)
+                tokens = db.spent_tokens(run_id, plan.episode_id)
+                if plan.rollout >= self.run.config.run.rollouts:
+                    self.state.memory.record_rollout(plan.scenario_id, found, tokens)
+                else:
+                    self.state.memory.know_first(plan.scenario_id, found, tokens)
                 continue
             self.state.memory.record(
                 BranchResult(
