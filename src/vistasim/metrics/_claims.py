@@ -34,6 +34,7 @@ from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._claim_verbs import GENERIC_CLAIMS, GENERIC_VERBS, claim_cues, verbs_of
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
+from vistasim.metrics._reread import read_after, summarised
 from vistasim.metrics._writes import WriteTools, is_write_name
 from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import (
@@ -391,7 +392,7 @@ def _contradicts_call(ctx: _Context) -> list[int]:
         if claimed and turn.reply is not None:
             # Only what the reply reports as done is checked: a next proposal in the same reply
             # ("Done. First class costs 32.00 more: shall I?") states values of its own.
-            reread = _read_after(turn.calls, writes)
+            reread = read_after(turn.calls, writes)
             wrong = _wrong_values(claimed, writes, known, ctx.today, reread) or _wrong_ids(
                 turn, writes
             )
@@ -464,46 +465,6 @@ def _text(stored: StoredEvent) -> str:
     return stored.event.text if isinstance(stored.event, AgentReply) else ""
 
 
-def _read_after(
-    calls: Sequence[StoredEvent], writes: list[StoredEvent]
-) -> set[tuple[str, str]]:
-    """What the turn's reads after its last write returned: the record as the write left it."""
-    last = max((w.id for w in writes), default=-1)
-    read: set[tuple[str, str]] = set()
-    for stored in calls:
-        if stored.id > last and isinstance(stored.event, ToolCall) and stored not in writes:
-            read |= json_values(stored.event.result)
-    return read
-
-
-_CLAUSE = re.compile(r"[.;:!?]\s+|,\s+")
-_GENERIC_FIELD_WORDS = frozenset({"date", "time", "number", "status", "type", "next", "step"})
-
-
-def _summarised(
-    text: str, writes: list[StoredEvent], reread: AbstractSet[tuple[str, str]]
-) -> set[tuple[str, str]]:
-    """Values read back after the write that the text states in clauses naming no write field."""
-    if not reread:
-        return set()
-    words: set[str] = set()
-    for stored in writes:
-        assert isinstance(stored.event, ToolCall)
-        fields = dict(stored.event.args)
-        if isinstance(stored.event.result, dict):
-            fields |= stored.event.result
-        # Not the fields naming the record ("policy_number": "HH-1"): the summary names it too.
-        keys = [k for k, v in fields.items() if not (isinstance(v, str) and text_ids(v) == {v})]
-        words |= {w for k in keys for w in str(k).lower().split("_") if len(w) >= 4}
-    words -= _GENERIC_FIELD_WORDS
-    found: set[tuple[str, str]] = set()
-    for clause in _CLAUSE.split(text):
-        lowered = clause.casefold()
-        if not any(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
-            found |= text_values(clause) & reread
-    return found
-
-
 def _wrong_values(
     text: str,
     writes: list[StoredEvent],
@@ -531,7 +492,7 @@ def _wrong_values(
     # the record as it now is ("cover runs from 2 May to 1 May" after a claim is opened on the
     # policy), not a value said for the write ("your refund is €45.00" still is).
     stated = _read_once(text, carried | known, today) - (
-        _summarised(text, writes, reread) - carried
+        summarised(text, writes, reread) - carried
     )
     for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
