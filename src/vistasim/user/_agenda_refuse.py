@@ -177,9 +177,9 @@ def _minutes(clock: str) -> int:
 
 def _alternative(step: Step, message: str, refused: Refusal) -> bool:
     """Whether the message offers something else besides the refusal ("but 11:30 is free")."""
-    rest = message.replace(refused.sentence, " ")
-    if is_confirmation_request(rest):
+    if _asks_to_go_ahead(message, refused):
         return True
+    rest = message.replace(refused.sentence, " ")
     return any(v.kind in ("date", "time") for v in stated_values(rest, step.today))
 
 
