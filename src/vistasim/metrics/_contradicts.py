@@ -1,0 +1,155 @@
+"""`contradicts-call`'s reading of values: what a reply or a proposal states against the calls.
+
+Split from `metrics/_claims.py` (the say-versus-do detectors), whose `contradicts-call` walks the
+turns and asks these whether the values a reply reports, or a proposal the user said yes to,
+contradict the calls' arguments and results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from datetime import date
+from itertools import combinations
+
+from vistasim.dates import find_dates
+from vistasim.events import ToolCall
+from vistasim.metrics._reread import summarised
+from vistasim.store import StoredEvent
+from vistasim.values import (
+    NUMERIC_DATE,
+    id_shape,
+    iter_strings,
+    json_values,
+    numeric_days,
+    text_ids,
+    text_values,
+)
+
+__all__ = ["breaks_proposal", "wrong_ids", "wrong_values"]
+
+
+def breaks_proposal(
+    text: str,
+    writes: list[StoredEvent],
+    known: set[tuple[str, str]],
+    asked: AbstractSet[tuple[str, str]] = frozenset(),
+    today: date | None = None,
+) -> bool:
+    """Whether a proposal stated values of a kind the calls carry, none of them the calls'.
+
+    One stated value must also be read nowhere before (an order total it read is context), or
+    be one the user asked for (then it is the request, and a call without it is another one).
+    """
+    carried: set[tuple[str, str]] = set()
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        carried |= json_values(stored.event.args) | json_values(stored.event.result)
+    stated = _read_once(text, carried | known, today)
+    for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
+        said = {v for v in stated if v[0].split(":")[0] == family}
+        if said and not said & carried and (said - known or said & asked):
+            return True
+    return False
+
+
+def _stated_kinds(carried: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The calls' values a reply could state.
+
+    `remaining_months: 0` is no length it would say ("one month's notice" is the rule, not a
+    contradiction of it), and `late_fee: "£0.00"` no amount: the reply's figures are of other
+    things (the balance it goes on to read out).
+    """
+    return {
+        (k, v)
+        for k, v in carried
+        if not ((k.startswith("quantity") or k == "money") and float(v) == 0)
+    }
+
+
+def _read_once(
+    text: str, known: AbstractSet[tuple[str, str]], today: date | None = None
+) -> set[tuple[str, str]]:
+    """The text's values, a date that may mean several days read the way that matches.
+
+    "02/11/1969" is 2 November or 11 February, "next Thursday" this week's or next week's: when
+    one reading is what the calls carry, the others are not further dates the reply states.
+    With no reading known, every reading stays (and none agreeing with the call is the point).
+    """
+    stated = text_values(text)
+    groups = [{("date", d) for d in numeric_days(m)} for m in NUMERIC_DATE.finditer(text)]
+    if today is not None:
+        groups += [{("date", d) for d in m.days} for m in find_dates(text, today) if m.relative]
+    for readings in groups:
+        stated |= readings
+        if readings & known:
+            stated -= readings - known
+    return stated
+
+
+def wrong_values(
+    text: str,
+    writes: list[StoredEvent],
+    known: set[tuple[str, str]],
+    today: date | None = None,
+    reread: AbstractSet[tuple[str, str]] = frozenset(),
+) -> bool:
+    """Whether the reply states values of a kind the calls carry that contradict them.
+
+    Values `reread` after the write (the record as it now is) are left out: a summary of it.
+
+    Per kind ("2 hours" against a call of 2 days is one kind, quantity): when none of the stated
+    values is the calls' own, the reply contradicts them, even with values the agent read
+    elsewhere (it says "the 11:30" it quoted, and booked the 10:30); when one is, the others must
+    be values it read (the old time it moved from) or sums of amounts it read.
+    """
+    carried: set[tuple[str, str]] = set()
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        carried |= json_values(stored.event.args) | json_values(stored.event.result)
+    # A refund of two items is the sum of their prices; a sum that needs the call's own amount
+    # ("£46.00" = the £41.40 refunded + the £4.60 discount) is no such account.
+    money = sorted(float(v) for k, v in known - carried if k == "money")
+    # A value read back after the write, in a clause that names none of the write's fields, is
+    # the record as it now is ("cover runs from 2 May to 1 May" after a claim is opened on the
+    # policy), not a value said for the write ("your refund is €45.00" still is).
+    stated = _read_once(text, carried | known, today) - (summarised(text, writes, reread) - carried)
+    for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
+        said = {v for v in stated if v[0].split(":")[0] == family}
+        if not said:
+            continue
+        if not said & carried:
+            return not all(k == "money" and _is_sum(float(v), money) for k, v in said)
+        for kind, value in said - carried - known:
+            if not (kind == "money" and _is_sum(float(value), money)):
+                return True
+    return False
+
+
+def _is_sum(target: float, parts: list[float]) -> bool:
+    # A refund of two items is the sum of their prices: sums of two or three distinct known
+    # amounts (never one amount twice: an old limit of 1,000 does not make 2,000 true).
+    distinct = sorted({p for p in parts if p > 0 and round(p, 2) != round(target, 2)})
+    sizes = (2, 3) if len(distinct) <= 40 else (2,)  # bounded work on long statements
+    return any(
+        round(sum(combo), 2) == round(target, 2)
+        for size in sizes
+        for combo in combinations(distinct, size)
+    )
+
+
+def wrong_ids(reply: str, writes: list[StoredEvent]) -> bool:
+    """Whether the reply names a foreign id of the reported call's kind, and not the call's own.
+
+    Foreign: neither an argument nor in the result ("cancelled W1011" after `cancel(W1010)`).
+    """
+    said = {i.upper() for i in text_ids(reply)}
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        own = {s.upper() for s in iter_strings(stored.event.args) if text_ids(s) == {s}}
+        given = {i.upper() for s in iter_strings(stored.event.result) for i in text_ids(s)}
+        for shape in {id_shape(i) for i in own}:
+            mine = {i for i in own if id_shape(i) == shape}
+            foreign = {i for i in said if id_shape(i) == shape} - mine - given
+            if foreign and not said & mine:
+                return True
+    return False
