@@ -15,9 +15,10 @@ from vistasim.scenario import Scalar
 from vistasim.user._agenda_say import spoken_goal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step
-from vistasim.user._facts import TASK, Fact, build_facts, contradiction, stated_values
+from vistasim.user._facts import TASK, Fact, build_facts, contradiction
 from vistasim.user._lexicon import question_sentences
 from vistasim.user._reading import value_mismatch
+from vistasim.user._stated import stated_values
 from vistasim.values import text_values
 
 __all__ = ["checkable", "choose", "goal_facts", "goal_text", "mismatch", "task_answer"]

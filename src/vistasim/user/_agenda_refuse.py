@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 
 from vistasim.user._agenda_check import goal_facts, mismatch
 from vistasim.user._agenda_step import Reaction, Step
-from vistasim.user._facts import TASK, stated_values
+from vistasim.user._facts import TASK
 from vistasim.user._lexicon import is_confirmation_request
 from vistasim.user._phrasing import lower_first
 from vistasim.user._reading import Refusal, is_change_intent, requested_kinds
+from vistasim.user._stated import stated_values
 from vistasim.user._tasks import goal_is_question
 from vistasim.values import text_ids, text_values
 

@@ -31,36 +31,22 @@ from datetime import date
 from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
 from vistasim.user._money_labels import other_quantity, sum_labels
+from vistasim.user._stated import Stated, stated_values
 from vistasim.user._tasks import goal_clauses, is_verb
-from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
+from vistasim.values import OPENING_HOURS, id_shape
 
-__all__ = ["Contradiction", "Fact", "Stated", "build_facts", "contradiction", "stated_values"]
+__all__ = ["Contradiction", "Fact", "build_facts", "contradiction"]
 
 TASK = ""
 """The owner of a value no slot is named next to: the request itself."""
-_READ_LIMIT = 8_000
-"""Characters of a message read for its values: the reading is quadratic in the worst case."""
 _BIRTH = "__birth__"
 _BIRTH_WORDS = ("date of birth", "birth date", "birthdate", "birthday", "born", "dob", "birth")
 _GENERIC = frozenset(
     "id number no code ref date time day days when what which the of my your a an new preferred"
     " how long many hours value name type".split()
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WORDS_BEFORE, _WORDS_AFTER = 6, 3
 """How near a slot's name must be to a value to own it (words before it, words after it)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Stated:
-    """A typed value a text states: its type, the values it may mean, where, and its words."""
-
-    kind: str
-    """`date`, `time`, `money`, `quantity`, `email`, or `id:<shape>` (`id:A9999`)."""
-    values: frozenset[str]
-    start: int
-    end: int
-    surface: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,24 +85,6 @@ class Contradiction:
     kind: str
     wrong: str
     right: str
-
-
-def stated_values(text: str, today: date | None, shapes: Sequence[str] = ()) -> list[Stated]:
-    """Return the typed values a text states, in order (relative dates only with `today`).
-
-    `shapes` (`id_shape` forms such as `9999999`) are ids without letters to look for too: a
-    number alone is no id unless the user holds one of that shape.
-    """
-    text = text[:_READ_LIMIT]  # an oversized reply: what it proposes is said near its start
-    found = [
-        Stated(kind="date", values=m.days, start=m.start, end=m.end, surface=m.surface)
-        for m in find_dates(text, today)
-    ]
-    found += _located_values(text)
-    taken = [(s.start, s.end) for s in found]
-    found += _located_ids(text, taken)
-    found += _located_shapes(text, shapes, taken)
-    return sorted(found, key=lambda s: s.start)
 
 
 def build_facts(
@@ -403,66 +371,6 @@ def _said(value: Stated, today: date | None) -> str:
         named = re.search(r"day\b", surface, re.I) is not None  # it names the weekday already
         return f"{surface} ({day_text(day, None if named or today is None else today.year)})"
     return surface
-
-
-def _located_values(text: str) -> list[Stated]:
-    """Times, amounts and quantities with where they are (the smallest run of words saying each)."""
-    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
-    found: dict[tuple[str, str], Stated] = {}
-    for size in range(1, 5):
-        for i in range(len(words) - size + 1):
-            start, end = words[i][0], words[i + size - 1][1]
-            for kind, value in text_values(text[start:end]):
-                if kind == "date":
-                    continue  # dates are read by `find_dates`, relative ones included
-                family, _, unit = kind.partition(":")
-                canonical = f"{value} {unit}" if unit else value
-                key = (family, canonical)
-                if key not in found:  # the smallest run of words is found first
-                    found[key] = Stated(
-                        kind=family,
-                        values=frozenset({canonical}),
-                        start=start,
-                        end=end,
-                        surface=text[start:end],
-                    )
-    return list(found.values())
-
-
-def _located_ids(text: str, taken: list[tuple[int, int]]) -> list[Stated]:
-    found: list[Stated] = []
-    for match in _EMAIL.finditer(text):
-        found.append(_stated_token("email", match))
-        taken.append((match.start(), match.end()))
-    for token in sorted(text_ids(text)):
-        pattern = rf"(?<![\w@.-]){re.escape(token)}(?![\w@-])"
-        for match in re.finditer(pattern, text):
-            if any(s <= match.start() < e for s, e in taken):
-                continue  # "19th" of a date, "10am" of a time, a part of an email
-            found.append(_stated_token(f"id:{id_shape(token)}", match))
-    return found
-
-
-def _located_shapes(text: str, shapes: Sequence[str], taken: list[tuple[int, int]]) -> list[Stated]:
-    found: list[Stated] = []
-    for shape in dict.fromkeys(shapes):
-        body = "".join(r"\d" if c == "9" else re.escape(c) for c in shape)
-        for match in re.finditer(rf"(?<![\w@.-]){body}(?![\w@-])", text):
-            if not any(s <= match.start() < e for s, e in taken):
-                found.append(_stated_token(f"id:{shape}", match))
-                taken.append((match.start(), match.end()))
-    return found
-
-
-def _stated_token(kind: str, match: re.Match[str]) -> Stated:
-    token = match.group(0)
-    return Stated(
-        kind=kind,
-        values=frozenset({token.casefold()}),
-        start=match.start(),
-        end=match.end(),
-        surface=token,
-    )
 
 
 def _vocabulary(slots: Sequence[str], lexicon: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
