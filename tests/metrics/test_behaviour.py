@@ -163,6 +163,18 @@ def test_a_partial_write_without_saying_done_is_not_flagged():
     assert labels(events) == []
 
 
+def test_a_field_named_like_an_id_is_no_second_item():
+    spec = BehaviourSpec(entities=[EntityKind(name="id", pattern=r"\b[A-Za-z]+-?\d[\w-]*\b")])
+    events = [
+        user("Add my friend as a driver. My booking is CLH-20417 and my last4 is 6659."),
+        tool("add_driver", booking_ref="CLH-20417", driver="Lucy"),
+        agent("Done: Lucy is now a driver on CLH-20417."),
+    ]
+    assert labels(events, spec) == []
+    listed = [user("Cancel CLH-20417 and CLH-20418 please."), *events[1:]]
+    assert labels(listed, spec) == ["partial-items"]
+
+
 def test_values_named_apart_are_not_a_list():
     events = [
         user("Move my PSYC250 final; it clashes with STAT200."),
