@@ -237,6 +237,17 @@ def test_a_fee_charged_after_the_proposal_said_no_charge_is_found_even_if_the_us
     assert "unstated-fee" in found and "unstated-fee" not in told
 
 
+def test_a_sum_kept_back_after_a_proposal_said_free_is_an_unstated_fee():
+    cancelled = call("pay_fine", {"refund": "£104.00", "kept": "£52.00"}, booking_ref="CH-1")
+    free = labels(agent("Cancelling is free: the full £156.00 would be refunded. Shall I?"),
+                  user("Yes, go ahead."), cancelled,
+                  agent("Done: £104.00 refunded, £52.00 kept for one day."))  # fmt: skip
+    told = labels(agent("£52.00 is kept for one day; £104.00 is refunded. Shall I?"),
+                  user("Yes, go ahead."), cancelled,
+                  agent("Done: £104.00 refunded, £52.00 kept for one day."))  # fmt: skip
+    assert "unstated-fee" in free and "unstated-fee" not in told
+
+
 def test_a_fee_the_system_names_in_its_refusal_after_a_no_charge_proposal_is_found():
     declined = call("pay_fine", error="the £3.00 late-change fee was declined: card expired",
                     order_id="FB-3")  # fmt: skip
