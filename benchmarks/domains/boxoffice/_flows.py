@@ -232,11 +232,16 @@ class Flows:
         if order is None:
             return "done"
         if not self.return_allowed(order, req):
+            result, _ = await self.call("find_performances", show=order["show"])
+            others = [p for p in (result or {}).get("performances", [])
+                      if p["performance_id"] != order["performance_id"]
+                      and p["status"] == "on_sale"]
+            can_swap = others and self.hours_to(order["starts_at"]) >= _seed.EXCHANGE_MIN_HOURS
             out.append(f"I'm sorry, we can only take tickets back when the performance is sold "
                        f"out, and {self.say_perf(order)} isn't, so I can't return them or give a "
-                       "refund. I can exchange them to another performance of the same show "
-                       "instead (£3.00 a ticket), at least 48 hours before. Nothing has been "
-                       "changed.")
+                       "refund. " + ("I can exchange them to another performance of the same "
+                                     "show instead (£3.00 a ticket). " if can_swap else "") +
+                       "Nothing has been changed.")
             return "done"
         if self.hours_to(order["starts_at"]) < _seed.RETURN_MIN_HOURS:
             out.append("I'm sorry, returns close 24 hours before the performance, so I can't "

@@ -255,9 +255,14 @@ def band_wanted(text: str) -> str | None:
 
 _NAME = r"([A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2})"
 NAME_RES = [
-    re.compile(rf"\b(?:to|into|under|for|is|be|reads?|say|says) {_NAME}(?:'s)?"),
+    re.compile(rf"\b(?:to|into|under|for|is|be|reads?|say|says) (?:my (?:son|daughter|"
+               rf"sister|brother|niece|nephew|friend|mum|dad|husband|wife|partner),? )?"
+               rf"{_NAME}(?:'s)?"),
     re.compile(rf"\bin {_NAME}'s name\b"),
     re.compile(rf"^\W*{_NAME}\W*$"),
+    re.compile(rf"(?<![\w'])(?!(?:My|The|Hi|Hello|Yes|Please|Could|Can|Change|Put|Thanks|"
+               rf"Sorry|Dear|Saturday|Sunday|Monday|Tuesday|Wednesday|Thursday|Friday)\b)"
+               rf"{_NAME}"),
 ]
 _NOT_NAMES = {"The", "Winter", "Stalls", "Circle", "Lanternhall", "Handel", "Late", "Nina"}
 
@@ -267,6 +272,7 @@ def person_name(text: str) -> str | None:
     for pattern in NAME_RES:
         for m in pattern.finditer(text):
             name = m.group(1)
-            if name.split()[0] not in _NOT_NAMES and not re.search(r"\d", name):
+            first = re.sub(r"['’]s$", "", name.split()[0])
+            if first not in _NOT_NAMES and not re.search(r"\d", name):
                 return name
     return None
