@@ -194,8 +194,9 @@ class Flows:
             money += f"; the new tickets cost {rd.pounds(diff)} more, also charged to it"
         elif diff < 0:
             money += f"; the new tickets cost {rd.pounds(-diff)} less, refunded to the same card"
-        text = (f"I can exchange {self.count(len(tickets))} for {self.say_perf(order)} to "
-                f"{self.say_perf(perf)}, seats {self.say_seats(seats)} ({BANDS[band]}, "
+        old_day = rd.say_date(order["starts_at"]).split()[0]
+        text = (f"I can exchange {self.count(len(tickets))} to {self.say_perf(perf)}, seats "
+                f"{self.say_seats(seats)} (in place of your {old_day} tickets; {BANDS[band]}, "
                 f"{rd.pounds(result['price_pence'])} each). {money}. Shall I go ahead?")
         return self.propose(req, out, text, tool="exchange_tickets",
                             args={"order_id": order["order_id"],
@@ -250,10 +251,9 @@ class Flows:
         fee, amount = self.voucher_terms(order)
         n = len(order["tickets"])
         text = (f"{self.say_perf(order)} is sold out, so I can take {self.count(n)} "
-                f"({self.say_seats([t['seat'] for t in order['tickets']])}) back. The refund is "
-                f"a Lanternhall credit voucher, not money back to your card: "
-                f"{rd.pounds(amount)}, after the £2.50-a-ticket handling fee "
-                f"({rd.pounds(fee)}). Shall I go ahead?")
+                f"({self.say_seats([t['seat'] for t in order['tickets']])}) back. Returns are "
+                f"refunded as a Lanternhall credit voucher: yours would be {rd.pounds(amount)}, "
+                f"after the £2.50-a-ticket handling fee ({rd.pounds(fee)}). Shall I go ahead?")
         return self.propose(req, out, text, tool="return_tickets",
                             args={"order_id": order["order_id"]}, stated=rd.pounds(amount))
 

@@ -12,24 +12,35 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("insurance", re.compile(r"\binsur|\bticket (?:protection|cover)\b|\bcover for (?:the|my|"
                              r"our) tickets\b", re.I)),
     ("discount", re.compile(r"\bdiscount\b|\bmember(?:s|ship)? (?:price|rate|offer|saving)", re.I)),
-    ("name", re.compile(r"\bname on (?:the |my |our |her |his )?tickets?\b|\bchange (?:the |her |"
-                        r"his )?name\b|\b(?:in|under|into) (?:[A-Z][a-z]+ )?[A-Z][a-z]+'s name\b|"
+    ("name", re.compile(r"\bname on (?:the |my |our |her |his )?(?:gift )?tickets?\b|"
+                        r"\bnames? (?:on|for) the gift\b|\bchange (?:the |her |his )?name\b|"
+                        r"\b(?:in|under|into) (?:[A-Z][a-z]+ )?[A-Z][a-z]+'s name\b|"
                         r"\bput (?:the tickets|them) in\b|\brename\b|\bname (?:changed|"
                         r"change)\b", re.I)),
     ("delivery", re.compile(r"\bpost(?:ed)?\b|\bby (?:the )?mail\b|\bpaper tickets?\b|"
-                            r"\bprinted tickets?\b|\bsend (?:me |us )?(?:the |my |our )?"
+                            r"\bprinted tickets?\b|\bmailed\b|\bhard cop(?:y|ies)\b|"
+                            r"\bsen[dt] (?:\w+ )?(?:to me|to my (?:home|house|address))\b|"
+                            r"\bsend (?:me |us )?(?:the |my |our )?"
                             r"(?:real |physical )?tickets\b|\bdelivery\b|\bdeliver", re.I)),
     ("upgrade", re.compile(r"\bupgrade|\bbetter seats\b|\bmove (?:us |me |them |our seats |my "
                            r"seats )?(?:up |in)?to the stalls\b|\bseats? in the stalls\b", re.I)),
     ("exchange", re.compile(r"\bexchange|\bswap\b|\bchange (?:the |my |our )?(?:date|"
-                            r"performance|night|day|booking|tickets)\b|\bmove (?:my |our |the )?"
-                            r"(?:tickets|booking|seats) to\b|\b(?:different|another|later|"
-                            r"earlier) (?:date|day|night|performance|showing)\b|\b(?:switch|"
-                            r"move) (?:to|them to) (?:the )?(?:saturday|sunday|monday|"
-                            r"tuesday|wednesday|thursday|friday|matin|evening)", re.I)),
-    ("return", re.compile(r"\breturn\b|\bsell (?:them|my|our|the) (?:tickets )?back\b|"
-                          r"\bhand (?:them|the tickets) back\b|\brefund\b|\bmoney back\b|"
+                            r"performance|night|day|booking|tickets)\b|\b(?:move|switch) (?:my |"
+                            r"our |the )?(?:tickets|booking|seats)\b|\b(?:different|another|"
+                            r"later|earlier) (?:date|day|night|performance|showing)\b|"
+                            r"\b(?:switch|move) (?:to|them to) (?:the )?(?:saturday|sunday|"
+                            r"monday|tuesday|wednesday|thursday|friday|matin|evening)|"
+                            r"\bmatin[eé]e\b|\binstead of (?:the )?(?:friday|saturday|sunday|"
+                            r"monday|tuesday|wednesday|thursday|evening|night)", re.I)),
+    ("return", re.compile(r"\breturn\b|\b(?:give|send|hand|take) back\b|\bgive up (?:my |our |"
+                          r"the )?tickets\b|\bno longer (?:need|want) (?:my|our|the) tickets\b|"
+                          r"\b(?:give|send|take|hand|sell) (?:them|my tickets|the "
+                          r"tickets|these|those|our tickets) back\b|\bcancel (?:my |our |the )?"
+                          r"(?:tickets|booking|order)\b|\bresell\b|\brefund\b|\bmoney back\b|"
                           r"\bcredit (?:voucher|note)\b", re.I)),
+    ("cant_go", re.compile(r"\bcan'?t (?:go|make it|attend|come)\b|\bcannot (?:go|make it|"
+                           r"attend|come)\b|\bwon'?t be able to (?:go|make it|attend|come)\b|"
+                           r"\bunable to (?:go|attend|come)\b", re.I)),
     ("lookup", re.compile(r"\b(?:what|which) seats\b|\bwhen is\b|\bwhat time (?:is|does)\b|"
                           r"\bdetails of\b|\bwhere (?:is|are) (?:he|she|they|we) sitting\b|"
                           r"\bwhat (?:has|did) (?:he|she|my \w+) (?:booked|book)\b|"
@@ -85,5 +96,12 @@ def parse_message(message: str) -> Parsed:
             parsed.requests.append(Request(intent, " ".join([*loose, clause]) if not
                                            parsed.requests else clause))
             loose = [] if len(parsed.requests) == 1 else loose
+    # "I can't go on Friday": a return, unless the message asks for something else for it
+    for req in [r for r in parsed.requests if r.intent == "cant_go"]:
+        if len(parsed.requests) > 1:
+            parsed.requests.remove(req)
+            parsed.requests[0].text = req.text + " " + parsed.requests[0].text
+        else:
+            req.intent = "return"
     parsed.loose = " ".join(loose)
     return parsed

@@ -13,9 +13,11 @@ from benchmarks.domains.boxoffice._flows import Flows
 _REMOVE = re.compile(r"\b(remove|cancel|take (?:\w+ )?off|drop|don'?t (?:want|need)|get rid|"
                      r"no longer|refund|stop)\b", re.I)
 _ETICKET = re.compile(r"\be-?tickets?\b|\bby e-?mail\b|\bon my phone\b", re.I)
+_POST = re.compile(r"\bpost(?:ed|ing)?\b|\bby (?:the )?mail\b|\bpaper\b|\bprinted\b|"
+                   r"\bphysical\b|\bin the post\b", re.I)
 _COMPANION = re.compile(r"\bcompanion|\bcarer\b|\bassistant\b|\bsomeone with me\b|"
                         r"\bcoming with me\b|\bwith a friend\b", re.I)
-_NO_COMPANION = re.compile(r"\b(?:no|without a|just me|on my own|alone)\b(?: companion)?", re.I)
+_NO_COMPANION = re.compile(r"\b(?:no|without a|just me|on my own|alone)\b", re.I)
 
 
 class MoreFlows(Flows):
@@ -78,8 +80,7 @@ class MoreFlows(Flows):
         if order is None:
             return "done"
         text = self.text_of(req)
-        method = "e-ticket" if _ETICKET.search(text) and not re.search(
-            r"\binstead of e-?tickets?\b|\bnot (?:as )?e-?tickets?\b", text, re.I) else "post"
+        method = "post" if _POST.search(text) or not _ETICKET.search(text) else "e-ticket"
         if order["delivery"] == method:
             out.append(f"Order {order['order_id']} is already set to "
                        f"{'be posted' if method == 'post' else 'e-tickets'}.")
@@ -129,8 +130,8 @@ class MoreFlows(Flows):
             out.append("I'm sorry, names can only be changed until 24 hours before the "
                        "performance. Nothing has been changed.")
             return "done"
-        name = next((n for n in (rd.person_name(c) for c in reversed(req["chunks"])) if n
-                     and n != order["holder_name"]), None)
+        name = next((n for c in reversed(req["chunks"]) for n in reversed(rd.person_names(c))
+                     if n != order["holder_name"]), None)
         if name is None:
             return self.ask("holder_name", f"The gift tickets on order {order['order_id']} are "
                             f"in the name of {order['holder_name']}. What name should go on "
@@ -185,9 +186,21 @@ class MoreFlows(Flows):
         """Hook: a companion ticket is free only with access proof on file."""
         return bool(self.s["proof"])
 
+    async def show_on_day(self, text: str) -> str | None:
+        """The one show playing on the day named, when the customer gave a day but no show."""
+        days = {d.isoformat() for d in rd.visit_dates(text, self.today)}
+        if not days:
+            return None
+        playing = []
+        for show in dict.fromkeys(rd.SHOWS.values()):
+            result, _ = await self.call("find_performances", show=show)
+            if any(p["starts_at"][:10] in days for p in (result or {}).get("performances", [])):
+                playing.append(show)
+        return playing[0] if len(playing) == 1 else None
+
     async def step_access(self, req: dict[str, Any], out: list[str]) -> str:
         text = self.text_of(req)
-        show = rd.show(text) or req["notes"].get("show")
+        show = rd.show(text) or req["notes"].get("show") or await self.show_on_day(text)
         if not show:
             return self.ask("performance_date", "Which show and which performance would you "
                             "like the wheelchair space for?", out)

@@ -181,18 +181,25 @@ def emails(text: str) -> list[str]:
 
 HEDGE_RE = re.compile(r"\b(not yet|hold on|hang on|wait|let me think|not sure|need to check|"
                       r"give me a (?:sec|second|minute|moment))\b", re.I)
-NO_RE = re.compile(r"^\W*(no|nope|nah)\b|\b(don'?t|do not)\b(?! worry)|\b(leave it|never ?mind|"
-                   r"forget it|changed my mind|rather not|no thanks|no thank you)\b", re.I)
+NO_RE = re.compile(r"^\W*(no|nope|nah)\b(?! (?:problem|worries|bother))|\b(don'?t|do not)\b"
+                   r"(?! (?:worry|mind))|\b(leave it|never ?mind|forget it|changed my mind|"
+                   r"rather not|no thanks|no thank you)\b", re.I)
 YES_RE = re.compile(r"\b(yes|yeah|yep|yup|please do|go ahead|go for it|do it|do that|book it|"
                     r"that'?s (?:fine|great|perfect|right|correct|good|ok|okay)|sounds (?:good|"
                     r"great|fine|right)|ok|okay|sure|confirm(?:ed)?|correct|perfect|great|fine|"
-                    r"that works|happy with that|absolutely|please)\b", re.I)
+                    r"that works|happy with that|absolutely|please|alright|all right|go on|"
+                    r"proceed|agreed|lovely|brilliant|no problem)\b", re.I)
+# "Yes please — I don't mind the fee": a reply that opens with a yes is a yes.
+LEADING_YES = re.compile(r"^\W*(yes|yeah|yep|yup|sure|ok|okay|alright|all right|please do|"
+                         r"go ahead|absolutely|perfect|great|lovely)\b", re.I)
 
 
 def answer(text: str) -> str | None:
     """'yes', 'no', 'hedge' or None for a reply to a yes/no question."""
     if HEDGE_RE.search(text):
         return "hedge"
+    if LEADING_YES.search(text) and not re.search(r"\b(?:but|instead)\b", text, re.I):
+        return "yes"
     if NO_RE.search(text):
         return "no"
     if YES_RE.search(text):
@@ -267,12 +274,22 @@ NAME_RES = [
 _NOT_NAMES = {"The", "Winter", "Stalls", "Circle", "Lanternhall", "Handel", "Late", "Nina"}
 
 
-def person_name(text: str) -> str | None:
-    """A person's full name given for the tickets ("change it to Edward Lowe")."""
-    for pattern in NAME_RES:
+def person_names(text: str) -> list[str]:
+    """People's full names given for the tickets, the explicit ones ("to Edward Lowe") last."""
+    explicit: list[str] = []
+    loose: list[str] = []
+    for i, pattern in enumerate(NAME_RES):
         for m in pattern.finditer(text):
             name = m.group(1)
             first = re.sub(r"['’]s$", "", name.split()[0])
-            if first not in _NOT_NAMES and not re.search(r"\d", name):
-                return name
-    return None
+            if first in _NOT_NAMES or re.search(r"\d", name):
+                continue
+            (loose if i == len(NAME_RES) - 1 else explicit).append(name)
+    ordered = [n for n in loose if n not in explicit] + explicit
+    return list(dict.fromkeys(ordered))
+
+
+def person_name(text: str) -> str | None:
+    """The name most plainly given for the tickets ("change it to Edward Lowe")."""
+    found = person_names(text)
+    return found[-1] if found else None
