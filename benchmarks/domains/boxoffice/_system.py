@@ -20,7 +20,7 @@ from vistasim.env import SqliteEnvironment, ToolFailure, tool
 
 
 def money(pence: int) -> str:
-    return f"£{pence / 100:,.2f}"
+    return f"{'-' if pence < 0 else ''}£{abs(pence) / 100:,.2f}"
 
 
 def norm_postcode(text: str) -> str:
