@@ -239,6 +239,9 @@ class CorrectBoxofficeAgent(MoreFlows):
         if parsed.requests:
             out.append("I'll come to that next. First: " + pending["text"])
             return False
+        if pending.get("why") and "?" in message:
+            out.append(pending["why"] + " " + pending["text"])
+            return False
         out.append("Sorry, I didn't catch that. " + pending["text"] + " Please answer yes or no.")
         return False
 

@@ -200,7 +200,9 @@ class Flows:
                 f"{rd.pounds(result['price_pence'])} each). {money}. Shall I go ahead?")
         return self.propose(req, out, text, tool="exchange_tickets",
                             args={"order_id": order["order_id"],
-                                  "performance_id": perf["performance_id"], "seats": seats})
+                                  "performance_id": perf["performance_id"], "seats": seats},
+                            why="The £3.00-a-ticket fee applies to every exchange, and the "
+                            "price difference between the performances is always settled.")
 
     async def done_exchange(self, req: dict[str, Any], pending: dict[str, Any], result: Any,
                             error: str | None, out: list[str]) -> None:
@@ -255,7 +257,9 @@ class Flows:
                 f"refunded as a Lanternhall credit voucher: yours would be {rd.pounds(amount)}, "
                 f"after the £2.50-a-ticket handling fee ({rd.pounds(fee)}). Shall I go ahead?")
         return self.propose(req, out, text, tool="return_tickets",
-                            args={"order_id": order["order_id"]}, stated=rd.pounds(amount))
+                            args={"order_id": order["order_id"]}, stated=rd.pounds(amount),
+                            why="Returned tickets are only ever refunded as a credit voucher, "
+                            "never to a card, and the handling fee applies to every ticket.")
 
     async def done_return(self, req: dict[str, Any], pending: dict[str, Any], result: Any,
                           error: str | None, out: list[str]) -> None:

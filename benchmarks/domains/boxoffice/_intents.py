@@ -15,8 +15,8 @@ INTENTS: list[tuple[str, re.Pattern[str]]] = [
     ("name", re.compile(r"\bname on (?:the |my |our |her |his )?(?:gift )?tickets?\b|"
                         r"\bnames? (?:on|for) the gift\b|\bchange (?:the |her |his )?name\b|"
                         r"\b(?:in|under|into) (?:[A-Z][a-z]+ )?[A-Z][a-z]+'s name\b|"
-                        r"\bput (?:the tickets|them) in\b|\brename\b|\bname (?:changed|"
-                        r"change)\b", re.I)),
+                        r"\bput (?:the tickets|them) in (?:\w+ )?(?:\w+'s )?name\b|"
+                        r"\brename\b|\bname (?:changed|change)\b", re.I)),
     ("delivery", re.compile(r"\bpost(?:ed)?\b|\bby (?:the )?mail\b|\bpaper tickets?\b|"
                             r"\bprinted tickets?\b|\bmailed\b|\bhard cop(?:y|ies)\b|"
                             r"\bsen[dt] (?:\w+ )?(?:to me|to my (?:home|house|address))\b|"

@@ -239,7 +239,9 @@ class MoreFlows(Flows):
         return self.propose(req, out, text[0].upper() + text[1:], tool="book_access",
                             args={"customer_id": self.s["customer"],
                                   "performance_id": perf["performance_id"],
-                                  "companion": companion, "free_companion": free})
+                                  "companion": companion, "free_companion": free},
+                            why="Companion tickets are free only with proof of access needs on "
+                            "file; wheelchair spaces are priced as rear Circle seats.")
 
     async def done_access(self, req: dict[str, Any], pending: dict[str, Any], result: Any,
                           error: str | None, out: list[str]) -> None:

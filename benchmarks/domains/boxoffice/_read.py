@@ -188,7 +188,8 @@ YES_RE = re.compile(r"\b(yes|yeah|yep|yup|please do|go ahead|go for it|do it|do 
                     r"that'?s (?:fine|great|perfect|right|correct|good|ok|okay)|sounds (?:good|"
                     r"great|fine|right)|ok|okay|sure|confirm(?:ed)?|correct|perfect|great|fine|"
                     r"that works|happy with that|absolutely|please|alright|all right|go on|"
-                    r"proceed|agreed|lovely|brilliant|no problem)\b", re.I)
+                    r"proceed|agreed|lovely|brilliant|no problem|exactly|spot on|that'?s what I "
+                    r"(?:want(?:ed)?|asked for|need)|(?:looks|sounds) right)\b", re.I)
 # "Yes please — I don't mind the fee": a reply that opens with a yes is a yes.
 LEADING_YES = re.compile(r"^\W*(yes|yeah|yep|yup|sure|ok|okay|alright|all right|please do|"
                          r"go ahead|absolutely|perfect|great|lovely)\b", re.I)
