@@ -194,3 +194,17 @@ def test_flaw_outcomes_on_the_state():
     env, replies, _ = chat(FlawedBoxofficeAgent, FLAWS[7][1])
     assert "now eleanor.voss@example.com" in replies[-1].text
     assert row(env, "customers", customer_id="C02")["email"] == "marcus.voss@example.com"
+
+
+def test_a_companion_asked_for_later_is_added_to_the_same_space():
+    later = ["I need a wheelchair space for The Winter's Tale on Thursday 17 December",
+             "LH-48702", "LS5 3BW", "No, just me", "yes",
+             "Actually I would like a companion seat too", "yes"]
+    env, replies, flaws = chat(CorrectBoxofficeAgent, later)
+    assert "proof" in replies[-2].text and flaws == []
+    spaces = rows(env, "tickets", customer_id="C14", kind="wheelchair")
+    companions = rows(env, "tickets", customer_id="C14", kind="companion")
+    assert len(spaces) == 1 and [c["price_pence"] for c in companions] == [2400]
+    env, _, fired = chat(FlawedBoxofficeAgent, later)
+    assert fired == ["boxoffice:F6"]
+    assert row(env, "tickets", customer_id="C14", kind="companion")["price_pence"] == 0

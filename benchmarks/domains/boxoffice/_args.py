@@ -63,6 +63,11 @@ class BookAccess(BaseModel):
     free_companion: bool = Field(description="Companion ticket free (only with proof on file)")
 
 
+class AddCompanion(BaseModel):
+    order_id: str = Field(description="An order with a wheelchair space and no companion seat")
+    free_companion: bool = Field(description="Companion ticket free (only with proof on file)")
+
+
 class UpdateEmail(BaseModel):
     customer_id: str
     email: str

@@ -201,6 +201,13 @@ class MoreFlows(Flows):
     async def step_access(self, req: dict[str, Any], out: list[str]) -> str:
         text = self.text_of(req)
         show = rd.show(text) or req["notes"].get("show") or await self.show_on_day(text)
+        if not show and _COMPANION.search(text):
+            record = await self.record()
+            held = [o for o in record["orders"] if o["status"] == "active" and
+                    any(t["kind"] == "wheelchair" for t in o["tickets"]) and
+                    not any(t["kind"] == "companion" for t in o["tickets"])]
+            if len(held) == 1:
+                return await self.companion_for(req, held[0], True, out)
         if not show:
             return self.ask("performance_date", "Which show and which performance would you "
                             "like the wheelchair space for?", out)
@@ -209,8 +216,17 @@ class MoreFlows(Flows):
         if isinstance(perf, str):
             return perf
         companion = bool(_COMPANION.search(text))
-        if not companion and not req["notes"].get("asked_companion"):
-            req["notes"]["asked_companion"] = True
+        record = await self.record()
+        held = next((o for o in record["orders"] if o["status"] == "active" and
+                     o["performance_id"] == perf["performance_id"] and
+                     any(t["kind"] == "wheelchair" for t in o["tickets"])), None)
+        if held is not None:
+            return await self.companion_for(req, held, companion, out)
+        asked = req["notes"].get("asked_companion", 0)
+        unclear = asked and rd.answer(req["chunks"][-1]) in {None, "hedge"} and \
+            not _NO_COMPANION.search(req["chunks"][-1])
+        if not companion and (not asked or (unclear and asked < 2)):
+            req["notes"]["asked_companion"] = asked + 1
             return self.ask("companion", "Will someone be coming with you as your companion? "
                             "There's a companion seat beside each wheelchair space.", out)
         if not companion and req["notes"].get("asked_companion"):
@@ -243,10 +259,35 @@ class MoreFlows(Flows):
                             why="Companion tickets are free only with proof of access needs on "
                             "file; wheelchair spaces are priced as rear Circle seats.")
 
+    async def companion_for(self, req: dict[str, Any], held: dict[str, Any], companion: bool,
+                            out: list[str]) -> str:
+        """The customer already has a wheelchair space at this performance: add the companion."""
+        seats = [t["seat"] for t in held["tickets"]]
+        if not companion or any(t["kind"] == "companion" for t in held["tickets"]):
+            out.append(f"You already have {self.say_seats(seats)} for {self.say_perf(held)} on "
+                       f"order {held['order_id']}, so there's nothing more to book.")
+            return "done"
+        free = self.companion_free()
+        price = 0 if free else (await self.call(
+            "find_seats", performance_id=held["performance_id"], band="V"))[0]["price_pence"]
+        why = ("free of charge (we have your access proof on file)" if free else
+               f"at {rd.pounds(price)}: companion tickets are free only with proof of access "
+               "needs on file, and there's none on your account yet")
+        req["intent"] = "access"
+        text = (f"You have the wheelchair space {seats[0]} for {self.say_perf(held)} on order "
+                f"{held['order_id']}. I can add the companion seat beside it {why}. Shall I add "
+                "it?")
+        return self.propose(req, out, text, tool="add_companion",
+                            args={"order_id": held["order_id"], "free_companion": free})
+
     async def done_access(self, req: dict[str, Any], pending: dict[str, Any], result: Any,
                           error: str | None, out: list[str]) -> None:
         if error:
             self.tool_failed("book the wheelchair space", error, pending, out)
+            return
+        if pending["tool"] == "add_companion":
+            out.append(f"Done — companion seat {result['seat']} is added to order "
+                       f"{result['order_id']} ({result['price']}).")
             return
         seats = "; ".join(f"{t['seat']} ({t['kind']}, {t['price']})" for t in result["tickets"])
         out.append(f"Done — order {result['order_id']} for {rd.say_stamp(result['starts_at'])}: "

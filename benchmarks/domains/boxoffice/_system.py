@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from benchmarks.domains.boxoffice import _seed
 from benchmarks.domains.boxoffice._args import (
+    AddCompanion,
     BookAccess,
     ChangeDelivery,
     ChangeHolderName,
@@ -282,6 +283,30 @@ class BoxofficeSystem(SqliteEnvironment):
         return {"order_id": oid, "performance_id": pid, "starts_at": perf["starts_at"],
                 "tickets": [{"seat": s[0], "kind": s[2], "price": money(s[3])} for s in seats],
                 "charged": money(total), "card_last4": who["card_last4"]}
+
+    @tool("Add the companion seat beside the wheelchair space of an existing order: "
+          "free_companion makes it free (only with proof on file: the desk must check); "
+          "otherwise it is charged at the band C price.")
+    def add_companion(self, args: AddCompanion) -> dict[str, Any]:
+        order = self._order(args.order_id)
+        tickets = self._tickets(order["order_id"])
+        space = next((t for t in tickets if t["kind"] == "wheelchair"), None)
+        if space is None:
+            raise ToolFailure(f"order {order['order_id']} has no wheelchair space")
+        if any(t["kind"] == "companion" for t in tickets):
+            raise ToolFailure(f"order {order['order_id']} already has a companion seat")
+        pid = order["performance_id"]
+        seat = space["seat"].replace("W", "V")
+        self._free(pid, [seat])
+        price = 0 if args.free_companion else self._price(pid, "V")
+        self.db.execute("UPDATE seats SET sold = 1 WHERE performance_id = ? AND seat = ?",
+                        (pid, seat))
+        self.db.execute("INSERT INTO tickets (order_id, customer_id, performance_id, seat, band, "
+                        "kind, price_pence) VALUES (?,?,?,?,'V','companion',?)",
+                        (order["order_id"], order["customer_id"], pid, seat, price))
+        self._charge(order, "booking", price)
+        return {"order_id": order["order_id"], "seat": seat, "price": money(price),
+                "card_last4": self._customer(order["customer_id"])["card_last4"]}
 
     @tool("Change the customer's contact email. Refuses an address already on another account.")
     def update_email(self, args: UpdateEmail) -> dict[str, Any]:
