@@ -45,13 +45,15 @@ class Flows:
         return (_seed.at(stamp) - self.now).total_seconds() / 3600
 
     def say_perf(self, p: dict[str, Any]) -> str:
-        return f"{p['show']} on {rd.say_stamp(p['starts_at'])}"
+        matinee = " matinee" if p["starts_at"][11:] < "17:00" else ""
+        return f"{p['show']}{matinee} on {rd.say_stamp(p['starts_at'])}"
 
     def say_seats(self, seats: list[str]) -> str:
         return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
 
     def count(self, n: int) -> str:
-        return "your ticket" if n == 1 else f"your {n} tickets"
+        words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+        return "your ticket" if n == 1 else f"your {words.get(n, str(n))} tickets"
 
     async def other_order(self, ref: str, req: dict[str, Any], out: list[str]) -> None:
         """Hook: an order that is not the verified customer's is never read out."""
@@ -194,9 +196,8 @@ class Flows:
             money += f"; the new tickets cost {rd.pounds(diff)} more, also charged to it"
         elif diff < 0:
             money += f"; the new tickets cost {rd.pounds(-diff)} less, refunded to the same card"
-        old_day = rd.say_date(order["starts_at"]).split()[0]
-        text = (f"I can exchange {self.count(len(tickets))} to {self.say_perf(perf)}, seats "
-                f"{self.say_seats(seats)} (in place of your {old_day} tickets; {BANDS[band]}, "
+        text = (f"I can exchange {self.count(len(tickets))} on order {order['order_id']} to "
+                f"{self.say_perf(perf)}, seats {self.say_seats(seats)} ({BANDS[band]}, "
                 f"{rd.pounds(result['price_pence'])} each). {money}. Shall I go ahead?")
         return self.propose(req, out, text, tool="exchange_tickets",
                             args={"order_id": order["order_id"],
