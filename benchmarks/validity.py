@@ -59,6 +59,7 @@ BLIND = (
     ("insurance", "Insurance"),
     ("carhire", "Carhire"),
     ("dental", "Dental"),
+    ("boxoffice", "Boxoffice"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
