@@ -235,10 +235,13 @@ def money_amount(text: str) -> float | None:
 
     >>> money_amount("£1,250.50"), money_amount("£1.60 per 100 g"), money_amount("£1.75 owed")
     (1250.5, 1.6, None)
+    >>> money_amount("-£12.00")
+    -12.0
     """
     text = _RATE_AFTER.sub("", text.strip())
-    whole = _MONEY_TEXT.fullmatch(text)
-    return float(_money(whole.group(1) or whole.group(2))) if whole else None
+    sign = -1.0 if text[:1] in ("-", "\u2212") else 1.0  # "-£12.00": a sum paid back
+    whole = _MONEY_TEXT.fullmatch(text[1:].lstrip() if sign < 0 else text)
+    return sign * float(_money(whole.group(1) or whole.group(2))) if whole else None
 
 
 _RATE_AFTER = re.compile(r"\s*(?:(?:per|each|a|an)\b|/)\s*[\w .]*$", re.IGNORECASE)

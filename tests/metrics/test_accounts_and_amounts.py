@@ -255,3 +255,29 @@ def test_a_fee_the_system_names_in_its_refusal_after_a_no_charge_proposal_is_fou
                    user("Yep, go ahead."), declined,
                    agent("Sorry, the £3.00 late-change fee was declined."))  # fmt: skip
     assert "unstated-fee" in found
+
+
+def test_a_negative_difference_told_as_a_refund_is_the_calls_own_sum():
+    # Found on a box office desk written blind: `price_difference: "-£12.00"` was no amount.
+    moved = call("pay_fine", {"exchange_fee": "£6.00", "price_difference": "-£12.00"},
+                 order_id="LH-1")  # fmt: skip
+    right = labels(user("Move my tickets."), moved,
+                   agent("Done: a fee of £6.00 and a refund of £12.00 went to your card."))
+    wrong = labels(user("Move my tickets."), moved,
+                   agent("Done: a fee of £6.00 and a refund of £15.00 went to your card."))
+    assert "contradicts-call" not in right and "contradicts-call" in wrong
+
+
+def test_the_date_a_voucher_is_valid_until_is_no_other_day_than_the_proposals():
+    # Found on a box office desk written blind: a return proposed for the show on 20 December,
+    # then a voucher `valid_until: 2027-12-31`, read as the proposal broken.
+    returned = call("pay_fine", {"voucher_amount": "£88.50", "valid_until": "2027-12-31"},
+                    order_id="LH-2")  # fmt: skip
+    moved = call("pay_fine", {"voucher_amount": "£88.50", "starts_at": "2026-12-27 15:00"},
+                 order_id="LH-2")  # fmt: skip
+    proposal = agent("Your tickets for Sunday 20 December: a voucher of £88.50. Shall I?")
+    right = labels(user("Return my tickets for 20 December."), proposal, user("Yes."), returned,
+                   agent("Done: voucher for £88.50."))  # fmt: skip
+    wrong = labels(user("Return my tickets for 20 December."), proposal, user("Yes."), moved,
+                   agent("Done: voucher for £88.50."))  # fmt: skip
+    assert "contradicts-call" not in right and "contradicts-call" in wrong

@@ -48,3 +48,25 @@ def test_an_objection_to_a_move_names_the_new_value_not_the_old_one() -> None:
     text = "I can move it from Friday at 09:00 to Monday at 14:00. Shall I?"
     found = contradiction(text, facts, {}, TODAY)
     assert found is not None and found.wrong == "14:00", found
+
+
+def test_a_date_a_record_is_valid_until_is_not_the_goals_day() -> None:
+    # Found on a box office desk written blind: "your credit voucher ... valid until 31 December
+    # 2027" after a return of tickets for 20 December was objected to as the wrong day.
+    goal = "I can't go to the Messiah on Sunday 20 December any more. Return my three tickets."
+    facts = build_facts({}, goal, TODAY)
+    done = "Done. Your credit voucher V-48455 is for £88.50, valid until 31 December 2027."
+    assert contradiction(done, facts, {}, TODAY) is None
+    moved = "Done. Your tickets are now for 31 December 2027."
+    assert contradiction(moved, facts, {}, TODAY) is not None
+
+
+def test_a_new_records_id_is_news_when_the_goal_makes_one() -> None:
+    # Found on a box office desk written blind: the user gave order LH-48305 to prove who it is,
+    # asked to book a wheelchair space, and objected to "Done — order LH-48714" as a wrong order.
+    held = {"order_id": "LH-48305", "postcode": "LS7 3HP"}
+    book = build_facts(held, "Book a wheelchair space for Thursday 17 December.", TODAY)
+    done = "Done — order LH-48714 for Thursday 17 December: Stalls W1 (wheelchair)."
+    assert contradiction(done, book, {}, TODAY) is None
+    cancel = build_facts(held, "Cancel my tickets for Thursday 17 December.", TODAY)
+    assert contradiction("Done — order LH-48714 is cancelled.", cancel, {}, TODAY) is not None

@@ -7,6 +7,7 @@ contradict the calls' arguments and results.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set as AbstractSet
 from datetime import date
 from itertools import combinations
@@ -40,16 +41,38 @@ def breaks_proposal(
     One stated value must also be read nowhere before (an order total it read is context), or
     be one the user asked for (then it is the request, and a call without it is another one).
     """
-    carried: set[tuple[str, str]] = set()
-    for stored in writes:
-        assert isinstance(stored.event, ToolCall)
-        carried |= json_values(stored.event.args) | json_values(stored.event.result)
+    carried = _carried(writes, record_dates=False)
     stated = _read_once(text, carried | known, today)
     for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if v[0].split(":")[0] == family}
         if said and not said & carried and (said - known or said & asked):
             return True
     return False
+
+
+_RECORD_DATE_KEY = re.compile(
+    r"valid|expir|created|issued|updated|modified|timestamp|(?:cancelled|returned|paid)_at",
+    re.IGNORECASE,
+)
+"""Fields dating the record a change made (a voucher's `valid_until`), not the change itself."""
+
+
+def _carried(writes: list[StoredEvent], *, record_dates: bool = True) -> set[tuple[str, str]]:
+    """The values the calls carry, with the size of each negative sum as a value too.
+
+    A result's `price_difference: "-£12.00"` is told as "a refund of £12.00". Without
+    `record_dates`, the dates of fields that date the record a change made are left out: a
+    voucher "valid until 31 December 2027" is no other day for the performance it refunds.
+    """
+    carried: set[tuple[str, str]] = set()
+    for stored in writes:
+        assert isinstance(stored.event, ToolCall)
+        result = stored.event.result
+        if not record_dates and isinstance(result, dict):
+            result = {k: v for k, v in result.items() if not _RECORD_DATE_KEY.search(k)}
+        carried |= json_values(stored.event.args) | json_values(result)
+    carried |= {(k, v[1:]) for k, v in carried if k == "money" and v.startswith("-")}
+    return carried
 
 
 def _stated_kinds(carried: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -102,10 +125,7 @@ def wrong_values(
     elsewhere (it says "the 11:30" it quoted, and booked the 10:30); when one is, the others must
     be values it read (the old time it moved from) or sums of amounts it read.
     """
-    carried: set[tuple[str, str]] = set()
-    for stored in writes:
-        assert isinstance(stored.event, ToolCall)
-        carried |= json_values(stored.event.args) | json_values(stored.event.result)
+    carried = _carried(writes)
     # A refund of two items is the sum of their prices; a sum that needs the call's own amount
     # ("£46.00" = the £41.40 refunded + the £4.60 discount) is no such account.
     money = sorted(float(v) for k, v in known - carried if k == "money")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from vistasim.dates import CLOCK_KEYS, day_text, find_dates
@@ -65,6 +65,9 @@ class Fact:
     current: bool = False
     """The value is what the user has now (a card number it came with), not one its goal asks
     for: a value the agent gives as the *new* one ("your new card number is RL-30009") is news."""
+    made_anew: bool = False
+    """The fact is a current id and the goal makes a record ("book a wheelchair space"): an id
+    of its shape in the agent's report may be the new record's ("Done — order LH-48714")."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,10 +97,15 @@ def build_facts(
     lexicon: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Fact]:
     """The user's facts by owner: each held slot, and the task (the goal's own values)."""
+    creates = bool(_CREATES & set(re.findall(r"[a-z]+", goal.casefold())))
     facts = [
         _fact(slot, str(value), today, current=_is_current(slot, str(value), goal))
         for slot, value in held.items()
         if _checkable(slot)
+    ]
+    facts = [
+        replace(f, made_anew=creates and f.current and any(k.startswith("id:") for k in f.values))
+        for f in facts
     ]
     facts = [f for f in facts if f.values]
     vocab = _vocabulary([f.slot for f in facts], lexicon or {})
@@ -212,6 +220,12 @@ def contradiction(
         if owner in by_slot and value.kind in by_slot[owner].values:
             if by_slot[owner].current and _NEW_BEFORE.search(text[: value.start]):
                 continue  # "your new card number is RL-30009": what the change made, not ours
+            if by_slot[owner].made_anew and value.kind.startswith("id:"):
+                continue  # "Done — order LH-48714" for a booking: the new record's number
+            if value.kind in ("date", "weekday") and _RECORD_DATE_BEFORE.search(
+                text[max(0, value.start - 40) : value.start]
+            ):
+                continue  # "your voucher is valid until 31 December 2027": not the show's day
             if value.kind == "money" and other_quantity(
                 text, value.start, by_slot[owner].sum_labels
             ):
@@ -254,6 +268,12 @@ def _of_another_date(
     )
 
 
+_RECORD_DATE_BEFORE = re.compile(
+    r"\b(?:valid\s+(?:until|to|through|till)|expires?(?:\s+on)?|expiry(?:\s+date)?"
+    r"(?:\s+(?:is|of))?|use\s+(?:it\s+)?by|good\s+until|issued\s+on)\s*:?\s*$",
+    re.IGNORECASE,
+)
+"""Words that make the next date one of a record the change gave (a voucher's), not the goal's."""
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:[\w,]+\s+){0,3}(?:at\s+)?$", re.IGNORECASE)
 _READY = re.compile(
     r"\b(?:ready|available)\s+(?:\w+\s+){0,2}?(?:from|after|by|at|on)\s*$", re.IGNORECASE
@@ -343,6 +363,8 @@ def _is_current(slot: str, value: str, goal: str) -> bool:
     return "new" not in slot.lower().split("_") and value.casefold() not in goal.casefold()
 
 
+_CREATES = frozenset("book reserve buy purchase open create register schedule".split())
+"""Verbs of a goal that makes a record, which comes with an id of its own."""
 _NEW_BEFORE = re.compile(
     r"\b(?:new|replacement)\s+(?:[\w-]+\s+){0,3}(?:is\s+|will\s+be\s+|:\s*)?$"
     r"|\breplaced\s+(?:by|with)\s+$",
