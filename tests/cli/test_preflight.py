@@ -259,3 +259,31 @@ def test_preflight_from_python_raises_one_error_listing_the_problems(tmp_path):
         run_sync(config, scenarios=[scenario], store=tmp_path / "v.db")
     assert [p.key for p in info.value.problems] == ["agent.base_url"]
     assert json.dumps(str(info.value))
+
+
+def test_a_busy_model_server_is_a_warning_and_a_silent_address_an_error(monkeypatch):
+    # Found with a real llama.cpp server: one request at a time, so while a previous run's call
+    # was still being generated the next run's reach check got no answer in 5 s and refused to
+    # start. A server that takes the connection is there; only one that does not is an error.
+    import anyio
+
+    from vistasim.config import RunConfig
+    from vistasim.explore import _reach
+
+    monkeypatch.setattr(_reach, "TIMEOUT_S", 0.5)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(8)  # the kernel takes connections; nobody ever answers
+        url = f"http://127.0.0.1:{busy.getsockname()[1]}/v1"
+        config = RunConfig.model_validate({"models": {"user": {"model": "m", "base_url": url,
+                                                               "api_key_env": ""}}})  # fmt: skip
+        warnings: list[str] = []
+        problems = anyio.run(
+            lambda: _reach.check_endpoints(config, {}, ["user"], warnings=warnings)
+        )
+        assert problems == []
+        assert len(warnings) == 1 and "busy or slow" in warnings[0] and repr(url) in warnings[0]
+    gone = RunConfig.model_validate({"models": {"user": {
+        "model": "m", "base_url": f"http://127.0.0.1:{closed_port()}/v1", "api_key_env": ""}}})
+    problems = anyio.run(lambda: _reach.check_endpoints(gone, {}, ["user"], warnings=warnings))
+    assert len(problems) == 1 and "cannot reach" in str(problems[0])

@@ -80,7 +80,9 @@ async def preflight(
         *_extras(config),
     ]
     if not problems:  # an endpoint is only worth asking once its key and headers are known
-        problems += await check_endpoints(config, environ, roles, transport=transport)
+        problems += await check_endpoints(
+            config, environ, roles, transport=transport, warnings=warnings
+        )
     if not problems and isinstance(agent, OpenAIChatAgentSpec) and may_request(agent.base_url):
         tools = _probe_tools(config, agent)
         found = await probe_chat_agent(agent, tools=tools, environ=environ, transport=transport)

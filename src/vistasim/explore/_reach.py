@@ -3,7 +3,8 @@
 Part of the preflight (`_preflight.py`). Each endpoint is asked once, all at the same time, with a
 short timeout: the agent (`GET {base_url}/models` for an OpenAI-compatible one), each role's
 model, the web start page and trace URL. Any HTTP answer counts as reachable; only a failed
-connection or a timeout is a problem. A generic HTTP JSON agent also gets one probe message, so a
+connection is a problem, or a timeout from an address that takes no connection at all (one that
+takes it and then stays silent is a busy server: a warning). A generic HTTP JSON agent also gets one probe message, so a
 wrong `response_path` shows up now, with the paths that do hold text, rather than as an agent
 failure in every episode.
 """
@@ -28,6 +29,7 @@ from vistasim.explore._settings import widget_only
 from vistasim.llm import (
     DEFAULT_BASE_URL,
     BodyTooBig,
+    EndpointTimeout,
     HttpClients,
     TransportError,
     exchange,
@@ -67,22 +69,36 @@ async def check_endpoints(
     roles: list[str],
     *,
     transport: httpx2.AsyncBaseTransport | None = None,
+    warnings: list[str] | None = None,
 ) -> list[ConfigError]:
-    """Return one problem per endpoint that does not answer, plus the probe's findings."""
+    """Return one problem per endpoint that does not answer, plus the probe's findings.
+
+    An endpoint that takes the connection but sends no answer in time is busy, not missing: it
+    is added to `warnings` (when given) instead.
+    """
     bad = list(_bad_urls(config, environ, roles))
     if bad:
         return bad
     endpoints = [e for e in _endpoints(config, environ, roles) if may_request(e.url)]
     failures: dict[str, str | None] = {}
+    busy: set[str] = set()
     # On the run's client stack: pools share one TLS context (a client of its own would load the
     # CA bundle, ~0.05 s of CPU, before the run's first model call).
     clients = HttpClients(transport=transport)
     try:
         async with anyio.create_task_group() as tg:
             for url in {e.url for e in endpoints}:
-                tg.start_soon(_connect, clients, url, failures)
+                tg.start_soon(_connect, clients, url, failures, busy)
     finally:
         await clients.aclose()
+    if warnings is not None:
+        warnings += [
+            f"{e.value!r} ({e.key}) accepts connections but answered nothing within "
+            f"{TIMEOUT_S:g} s: the server is busy or slow (a local model server serves one "
+            "request at a time); the run goes on, its calls wait and retry"
+            for e in endpoints
+            if e.url in busy
+        ]
     problems = [
         ConfigError(
             f"cannot reach {e.value!r} ({failures[e.url]}); start the server or fix the URL",
@@ -147,7 +163,9 @@ def may_request(url: str) -> bool:
     return vistasim.llm.ALLOW_REQUESTS or is_loopback(url)
 
 
-async def _connect(clients: HttpClients, url: str, failures: dict[str, str | None]) -> None:
+async def _connect(
+    clients: HttpClients, url: str, failures: dict[str, str | None], busy: set[str]
+) -> None:
     # Any HTTP answer counts, so a redirect is not followed and a big body is not read.
     try:
         await exchange(
@@ -160,10 +178,30 @@ async def _connect(clients: HttpClients, url: str, failures: dict[str, str | Non
         )
     except BodyTooBig:
         failures[url] = None
-    except TransportError as exc:  # no answer within the bound, or no connection
+    except EndpointTimeout as exc:  # no answer in time: busy, or nothing there at all
+        if await _accepts_connections(url):
+            failures[url] = None
+            busy.add(url)
+        else:
+            failures[url] = str(exc)
+    except TransportError as exc:  # no connection
         failures[url] = str(exc)
     else:
         failures[url] = None
+
+
+async def _accepts_connections(url: str) -> bool:
+    """Whether the URL's host takes a TCP connection (a server busy with another request does)."""
+    parsed = httpx2.URL(url)
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    with anyio.move_on_after(TIMEOUT_S / 2):
+        try:
+            stream = await anyio.connect_tcp(parsed.host, port)
+        except OSError:
+            return False
+        await stream.aclose()
+        return True
+    return False
 
 
 async def _probe(
