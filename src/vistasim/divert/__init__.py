@@ -11,7 +11,7 @@ Restoring the snapshot, recording and playing the branch are the explorer's job
 (`vistasim.explore`), not this package's.
 """
 
-from vistasim.divert._candidates_agenda import AgendaCandidates, SameAction
+from vistasim.divert._candidates_agenda import PLAIN, AgendaCandidates, SameAction
 from vistasim.divert._candidates_llm import (
     MAX_CANDIDATE_CHARS,
     STOP_MARKERS,
@@ -41,7 +41,7 @@ from vistasim.divert._junction import (
     render_trajectory,
 )
 from vistasim.divert._novelty import BranchResult, Memory
-from vistasim.divert._policy import BranchPolicy, Choice, build_policy, check_explore
+from vistasim.divert._policy import OPENING_DRAWS, BranchPolicy, Choice, build_policy, check_explore
 from vistasim.divert._types import (
     Candidate,
     CandidateContext,
@@ -60,6 +60,8 @@ __all__ = [
     "MAX_CANDIDATE_CHARS",
     "PROPOSAL_CUES",
     "STOP_MARKERS",
+    "OPENING_DRAWS",
+    "PLAIN",
     "AgendaCandidates",
     "AsyncEmbedder",
     "BranchPolicy",

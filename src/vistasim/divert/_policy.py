@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from vistasim.config import ExploreSpec, ModelSpec
-from vistasim.divert._candidates_agenda import AgendaCandidates, SameAction
+from vistasim.divert._candidates_agenda import PLAIN, AgendaCandidates, SameAction
 from vistasim.divert._candidates_llm import LLMCandidates
 from vistasim.divert._diversity import AsyncEmbedder, MostDiverse, NoveltySelector, RandomSelector
 from vistasim.divert._junction import HeuristicChooser, LLMChooser, RandomChooser, junction_kind
@@ -33,7 +33,11 @@ from vistasim.errors import ConfigError
 from vistasim.llm import ChatModel, Embedder
 from vistasim.user import AgendaPolicy, UserPolicy
 
-__all__ = ["BranchPolicy", "Choice", "build_policy", "check_explore"]
+__all__ = ["OPENING_DRAWS", "BranchPolicy", "Choice", "build_policy", "check_explore"]
+
+OPENING_DRAWS = 3
+"""Branches a rollout's opening may have under `redraw_opening`: each draws the first sub-goal
+again, as each of a linear baseline's R = 4 rollouts after the first draws it (3 more draws)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,9 +65,13 @@ class BranchPolicy:
         selector: CandidateSelector,
         k: int,
         novelty: bool,
+        redraw_opening: bool = False,
     ) -> None:
         self.chooser, self.generator, self.selector = chooser, generator, selector
         self.k, self.novelty = k, novelty
+        self.redraw_opening = redraw_opening
+        """Under a varying user, a branch at a rollout's opening draws its first sub-goal again
+        (`CandidateContext.opening`), and the opening may be branched `OPENING_DRAWS` times."""
 
     @property
     def replays_original(self) -> bool:
@@ -116,6 +124,11 @@ class BranchPolicy:
         made, overhead = await self.generator.generate(ctx, self.k)
         if not made:
             return None
+        plain = [c for c in made if c.source == PLAIN]
+        if plain and self.redraw_opening:  # the varying user's most likely draw: none at all
+            reason = "the plain user first: the rollout's draw taken off, none drawn instead"
+            selection = Selection(index=0, cosines=(), embedder=None, reason=reason)
+            return Choice(candidates=(plain[0],), selection=selection, overhead_tokens=overhead)
         weights = memory.op_weights(scenario_id, cue, [c.operation for c in made])
         kept = self._keep(made, weights, rng)
         kept_weights = [weights[made.index(c)] for c in kept]
@@ -172,6 +185,7 @@ def build_policy(
         selector=selector,
         k=spec.k,
         novelty=spec.novelty,
+        redraw_opening=spec.redraw_opening and isinstance(user_policy, AgendaPolicy),
     )
 
 

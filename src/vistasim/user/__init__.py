@@ -23,6 +23,7 @@ from vistasim.user._agenda_ops import (
     operations_for,
     perturbed,
     redrawn,
+    undrawn,
 )
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._plausible import ValuePool, choice_slot, identity_slot, implausible, other_value
@@ -108,6 +109,7 @@ __all__ = [
     "perturbed",
     "prompt_hash",
     "redrawn",
+    "undrawn",
     "script_json",
     "validate_reply",
 ]
