@@ -15,14 +15,17 @@ their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* a
   earlier setting, branches at perturb 0;
 - the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
   same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
-  paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), and the random
-  junction chooser.
+  paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), the opening
+  without its redraw (`explore.redraw_opening = false`), and the random junction chooser.
 
 Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
 an episode the detectors report `failed`; for a branch, it fired in the branch's own turns.
 `flaw×scen` counts distinct (flaw, scenario) pairs so found; `no flaw` counts `failed` episodes
 on whose path no documented flaw fired (a simulated-user fault or an undocumented agent gap).
+`matched tok`, `uniq@matched`, `failed@matched`: a branch row and its perturbed baseline each
+counted within the smaller of their agent tokens, episodes in the order they ended
+(`_divert_matched.py`); the per-100K figures, each over its own tokens, stay beside them.
 
 `--reuse FILE` takes the linear and perturbed rows from an earlier run's figures (same desks,
 `--seed`, `--linear`, `--perturb`, `--scenarios` and `--mode`: they depend on nothing else, and
@@ -76,12 +79,14 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "ablate-diverse": {"novelty": False},
     "ablate-novelty": {},
     "ablate-rollout-arm": {"rollout_arm": True},
+    "ablate-redraw-opening": {"redraw_opening": False},
     "ablate-random-junction": {"chooser": "random"},
 }
 """At the R = 4 budget: junction only (the same action again), + directed operations (one at
 random), + diversity selection (argmin cosine: the paper's method), + novelty (the default),
-+ the fresh-rollout arm (`explore.rollout_arm`, opt-in), and the random junction chooser (with
-everything else as the default)."""
++ the fresh-rollout arm (`explore.rollout_arm`, opt-in), the opening like any junction
+(`explore.redraw_opening = false`), and the random junction chooser (with everything else as
+the default)."""
 
 
 @dataclass(frozen=True, kw_only=True)

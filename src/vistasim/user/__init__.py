@@ -109,7 +109,7 @@ __all__ = [
     "perturbed",
     "prompt_hash",
     "redrawn",
-    "undrawn",
     "script_json",
+    "undrawn",
     "validate_reply",
 ]
