@@ -16,7 +16,7 @@ their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* a
 - the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
   same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
   paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), the opening
-  without its redraw (`explore.redraw_opening = false`), and the random junction chooser.
+  without its redraw (`explore.opening_draws = 0`), and the random junction chooser.
 
 Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
@@ -79,13 +79,13 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "ablate-diverse": {"novelty": False},
     "ablate-novelty": {},
     "ablate-rollout-arm": {"rollout_arm": True},
-    "ablate-redraw-opening": {"redraw_opening": False},
+    "ablate-redraw-opening": {"opening_draws": 0},
     "ablate-random-junction": {"chooser": "random"},
 }
 """At the R = 4 budget: junction only (the same action again), + directed operations (one at
 random), + diversity selection (argmin cosine: the paper's method), + novelty (the default),
 + the fresh-rollout arm (`explore.rollout_arm`, opt-in), the opening like any junction
-(`explore.redraw_opening = false`), and the random junction chooser (with everything else as
+(`explore.opening_draws = 0`), and the random junction chooser (with everything else as
 the default)."""
 
 

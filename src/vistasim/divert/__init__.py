@@ -41,7 +41,7 @@ from vistasim.divert._junction import (
     render_trajectory,
 )
 from vistasim.divert._novelty import BranchResult, Memory
-from vistasim.divert._policy import OPENING_DRAWS, BranchPolicy, Choice, build_policy, check_explore
+from vistasim.divert._policy import BranchPolicy, Choice, build_policy, check_explore
 from vistasim.divert._types import (
     Candidate,
     CandidateContext,
@@ -58,7 +58,6 @@ __all__ = [
     "FACT_REQUEST_CUES",
     "GREETING_CUES",
     "MAX_CANDIDATE_CHARS",
-    "OPENING_DRAWS",
     "PLAIN",
     "PROPOSAL_CUES",
     "STOP_MARKERS",

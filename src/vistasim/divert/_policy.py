@@ -33,11 +33,7 @@ from vistasim.errors import ConfigError
 from vistasim.llm import ChatModel, Embedder
 from vistasim.user import AgendaPolicy, UserPolicy
 
-__all__ = ["OPENING_DRAWS", "BranchPolicy", "Choice", "build_policy", "check_explore"]
-
-OPENING_DRAWS = 3
-"""Branches a rollout's opening may have under `redraw_opening`: each draws the first sub-goal
-again, as each of a linear baseline's R = 4 rollouts after the first draws it (3 more draws)."""
+__all__ = ["BranchPolicy", "Choice", "build_policy", "check_explore"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,13 +61,13 @@ class BranchPolicy:
         selector: CandidateSelector,
         k: int,
         novelty: bool,
-        redraw_opening: bool = False,
+        opening_draws: int = 0,
     ) -> None:
         self.chooser, self.generator, self.selector = chooser, generator, selector
         self.k, self.novelty = k, novelty
-        self.redraw_opening = redraw_opening
-        """Under a varying user, a branch at a rollout's opening draws its first sub-goal again
-        (`CandidateContext.opening`), and the opening may be branched `OPENING_DRAWS` times."""
+        self.opening_draws = opening_draws
+        """Under a varying user, branches a rollout's opening may have, each drawing the first
+        sub-goal again (`CandidateContext.opening`); 0: the opening is like any junction."""
 
     @property
     def replays_original(self) -> bool:
@@ -125,7 +121,7 @@ class BranchPolicy:
         if not made:
             return None
         plain = [c for c in made if c.source == PLAIN]
-        if plain and self.redraw_opening:  # the varying user's most likely draw: none at all
+        if plain and self.opening_draws:  # the varying user's most likely draw: none at all
             reason = "the plain user first: the rollout's draw taken off, none drawn instead"
             selection = Selection(index=0, cosines=(), embedder=None, reason=reason)
             return Choice(candidates=(plain[0],), selection=selection, overhead_tokens=overhead)
@@ -185,7 +181,7 @@ def build_policy(
         selector=selector,
         k=spec.k,
         novelty=spec.novelty,
-        redraw_opening=spec.redraw_opening and isinstance(user_policy, AgendaPolicy),
+        opening_draws=spec.opening_draws if isinstance(user_policy, AgendaPolicy) else 0,
     )
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pydantic import JsonValue
 
 from vistasim.divert import (
-    OPENING_DRAWS,
     PLAIN,
     BranchPolicy,
     CandidateContext,
@@ -141,7 +140,8 @@ class _Grower:
     def _excluded(self) -> set[int]:
         made = Counter(b.turn for b in self.branches
                        if b.parent_episode_id == self.parent.episode_id)  # fmt: skip
-        used = {t for t, n in made.items() if n >= (OPENING_DRAWS if self._redraws(t) else 1)}
+        used = {t for t, n in made.items()
+                if n >= (self.policy.opening_draws if self._redraws(t) else 1)}  # fmt: skip
         fork_turn = next(
             (s.event.turn for s in self.path
              if s.id == self.parent.fork_event_id and isinstance(s.event, Snapshot)),
@@ -205,9 +205,9 @@ class _Grower:
         return action
 
     def _redraws(self, turn: int) -> bool:
-        """Whether a branch at `turn` draws the first sub-goal again (`redraw_opening`)."""
+        """Whether a branch at `turn` draws the first sub-goal again (`opening_draws`)."""
         return (
-            turn == 0 and self.policy.redraw_opening and bool(self.run.settings.perturb)
+            turn == 0 and self.policy.opening_draws > 0 and bool(self.run.settings.perturb)
             and self.parent.branch_of is None
         )  # fmt: skip
 
