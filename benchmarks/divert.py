@@ -16,7 +16,7 @@ their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* a
 - the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
   same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
   paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), the opening
-  without its redraw (`explore.opening_draws = 0`), and the random junction chooser.
+  drawn again (`explore.opening_draws = 3`, opt-in), and the random junction chooser.
 
 Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
@@ -79,14 +79,14 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "ablate-diverse": {"novelty": False},
     "ablate-novelty": {},
     "ablate-rollout-arm": {"rollout_arm": True},
-    "ablate-redraw-opening": {"opening_draws": 0},
+    "ablate-opening-draws": {"opening_draws": 3},
     "ablate-random-junction": {"chooser": "random"},
 }
 """At the R = 4 budget: junction only (the same action again), + directed operations (one at
 random), + diversity selection (argmin cosine: the paper's method), + novelty (the default),
-+ the fresh-rollout arm (`explore.rollout_arm`, opt-in), the opening like any junction
-(`explore.opening_draws = 0`), and the random junction chooser (with everything else as
-the default)."""
++ the fresh-rollout arm (`explore.rollout_arm`, opt-in), the opening drawn again up to three
+times (`explore.opening_draws = 3`, opt-in), and the random junction chooser (with everything
+else as the default)."""
 
 
 @dataclass(frozen=True, kw_only=True)
