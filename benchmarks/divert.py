@@ -15,14 +15,17 @@ their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* a
   earlier setting, branches at perturb 0;
 - the ablation at the R = 4 budget (without --quick, or with --ablation): junction only (the
   same action again), + operations (one drawn uniformly), + diversity (argmin cosine: the
-  paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), and the random
-  junction chooser.
+  paper's method), + novelty (the default), + the fresh-rollout arm (opt-in), the opening
+  drawn again (`explore.opening_draws = 3`, opt-in), and the random junction chooser.
 
 Agent tokens of the rule agents are the labelled proxy (docs/metrics.md). Ground truth is the
 `note_flaw` channel (no detector reads it): a documented flaw counts as found when it fired in
 an episode the detectors report `failed`; for a branch, it fired in the branch's own turns.
 `flaw×scen` counts distinct (flaw, scenario) pairs so found; `no flaw` counts `failed` episodes
 on whose path no documented flaw fired (a simulated-user fault or an undocumented agent gap).
+`matched tok`, `uniq@matched`, `failed@matched`: a branch row and its perturbed baseline each
+counted within the smaller of their agent tokens, episodes in the order they ended
+(`_divert_matched.py`); the per-100K figures, each over its own tokens, stay beside them.
 
 `--reuse FILE` takes the linear and perturbed rows from an earlier run's figures (same desks,
 `--seed`, `--linear`, `--perturb`, `--scenarios` and `--mode`: they depend on nothing else, and
@@ -56,6 +59,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._divert_desks import desk as desk_named  # noqa: E402
 from benchmarks._divert_desks import desk_names, scenarios_of  # noqa: E402
+from benchmarks._divert_matched import curve as _curve  # noqa: E402
+from benchmarks._divert_matched import curve_of, matched  # noqa: E402
 from benchmarks.validity import Subject  # noqa: E402
 from vistasim.config import RunConfig  # noqa: E402
 from vistasim.domains import get_domain  # noqa: E402
@@ -74,12 +79,14 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "ablate-diverse": {"novelty": False},
     "ablate-novelty": {},
     "ablate-rollout-arm": {"rollout_arm": True},
+    "ablate-opening-draws": {"opening_draws": 3},
     "ablate-random-junction": {"chooser": "random"},
 }
 """At the R = 4 budget: junction only (the same action again), + directed operations (one at
 random), + diversity selection (argmin cosine: the paper's method), + novelty (the default),
-+ the fresh-rollout arm (`explore.rollout_arm`, opt-in), and the random junction chooser (with
-everything else as the default)."""
++ the fresh-rollout arm (`explore.rollout_arm`, opt-in), the opening drawn again up to three
+times (`explore.opening_draws = 3`, opt-in), and the random junction chooser (with everything
+else as the default)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -205,6 +212,7 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         for owner, index in _messages(e) if owner == e.episode_id and (owner, index) in fired_at
     }  # fmt: skip
     tokens = eff.agent_tokens
+    curve = _curve(view, report, failed)
     status = Counter(b.status for b in view.branches)
     played = sum(v for k, v in status.items() if k != "abandoned")
     return {
@@ -239,6 +247,7 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
             len(flaw_scenarios) / (tokens / 1e5) if fired and tokens else None
         ),
         "invalid": report.success.outcomes.get("invalid", 0),
+        "curve": curve,
     }
 
 
@@ -309,7 +318,7 @@ async def bench_domain(
     rows = []
     linear = {}
 
-    earlier = _reused(args, _short(desk))
+    earlier = await _reused(args, _short(desk))
 
     async def row_of(variant: Variant, budget_of: int | None = None) -> dict:
         if variant.name in earlier:
@@ -355,12 +364,13 @@ async def bench_domain(
                               seed=args.seed)
             await row_of(variant, budget_of=ref)
     _beyond_baseline(rows)
+    matched(rows)
     timed = args.agent == "rule" and desk.scenarios is None
     timings = await restore_timings(_short(desk), store_dir) if timed else {}
     return rows, timings
 
 
-def _reused(args: argparse.Namespace, domain: str) -> dict[str, dict]:
+async def _reused(args: argparse.Namespace, domain: str) -> dict[str, dict]:
     """The desk's linear and perturbed rows of `--reuse` (empty without it), by variant.
 
     Raises:
@@ -380,6 +390,11 @@ def _reused(args: argparse.Namespace, domain: str) -> dict[str, dict]:
     if other := sorted({r.get("seed", args.seed) for r in found.values()} - {args.seed}):
         raise SystemExit(f"divert.py: --reuse {args.reuse}: {domain} rows of seed {other}, "
                          f"not --seed {args.seed}")  # fmt: skip
+    kept = args.reuse.parent / "db"
+    for name in wanted:
+        store = kept / f"{domain}-{args.agent}-{found[name]['variant']}.db"
+        if "curve" not in found[name] and store.exists():  # figures written before the curve
+            found[name] = {**found[name], "curve": await curve_of(store)}
     return {name: found[name] for name in wanted}
 
 
@@ -412,9 +427,15 @@ def _fmt(value: object, pct: bool = False) -> str:
     return str(value)
 
 
+def _fmt_pair(row: dict, key: str) -> str:
+    """`branch (perturbed)` of a count at matched tokens; `n/a` for a row without it."""
+    return f"{row[key]} ({row[key + '_perturbed']})" if key in row else "n/a"
+
+
 def _print(rows: list[dict], timings: dict[str, dict]) -> None:
     head = ("domain", "variant", "eps", "agent tok", "source", "tok/lin", "unique", "new causes",
-            "Uniq/100K", "beyond pert", "failed", "Err/100K", "flaw×scen", "FS/100K", "no flaw",
+            "Uniq/100K", "beyond pert", "matched tok", "uniq@matched (pert)",
+            "failed@matched (pert)", "failed", "Err/100K", "flaw×scen", "FS/100K", "no flaw",
             "fail scen", "flaws", "unwritten", "savings", "prefix", "prefix-head",
             "br prefix-head", "overhead", "converged", "sim-fault?")  # fmt: skip
     print("| " + " | ".join(head) + " |")
@@ -424,7 +445,8 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
             r["domain"], r["variant"], str(r["episodes"]), f"{r['agent_tokens']:,}",
             r.get("agent_tokens_source", "proxy"), _fmt(r.get("tokens_vs_linear")),
             str(r["unique_failures"]), str(r["new_causes"]), _fmt(r["unique_per_100k"]),
-            _fmt(r.get("causes_beyond_perturbed")),
+            _fmt(r.get("causes_beyond_perturbed")), _fmt(r.get("matched_tokens")),
+            _fmt_pair(r, "matched_unique"), _fmt_pair(r, "matched_failed"),
             str(r["failed"]), _fmt(r["err_per_100k"]), _fmt(r["flaw_scenarios"]),
             _fmt(r["flaw_scenarios_per_100k"]), _fmt(r["failed_unexplained"]),
             str(r["failing_scenarios"]), _fmt(r["flaws_found"]), _fmt(r["flaws_unwritten"]),

@@ -335,6 +335,14 @@ class ExploreSpec(_Section):
     rollouts shows to fresh rollouts, not to branches restored at a junction). `false`, the
     default (on three seeds it put more desks below the linear baseline: benchmarks/README.md):
     fresh rollouts only once every scenario has no junction left, and a scenario's first slot."""
+    opening_draws: int = Field(default=0, ge=0, le=20)
+    """Opt-in, under `user.perturb`: branches a rollout's opening (before the user's first
+    action) may have, each taking the rollout's draw off the first sub-goal and drawing it
+    again: the plain user first, then any operation of that sub-goal, one that acts only later
+    too (the varying user's first-turn draws, which a branch sharing its parent's prefix never
+    makes otherwise). 0, the default (at 3 it fixed the desk it was aimed at and put more desks
+    below the linear baseline: benchmarks/README.md): the opening is like any junction (one
+    branch, the rollout's draw kept)."""
     embedder: Literal["wordllama", "model"] = "wordllama"
     """The bundled offline embedder, or the `embedder` model's `/v1/embeddings`."""
     budget_tokens: int | None = Field(default=None, ge=1)

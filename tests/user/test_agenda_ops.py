@@ -168,3 +168,33 @@ async def test_amend_owns_up_to_a_refused_first_value_and_asks_again():
     _, action, _ = await _amend_answer(refusal)
     assert isinstance(action, Say) and re.search(r"mistake|wrong", action.text, re.I)
     assert "BK-2047" in action.text and "cancel" in action.text.lower()  # the request again
+
+
+async def test_at_a_perturbed_rollouts_opening_the_plain_user_and_later_operations_are_offered():
+    from vistasim.user import perturbed, undrawn
+
+    scenario = _scenario()
+    policy = AgendaPolicy()
+    view = UserView(scenario=scenario, transcript=(), turn=0, max_turns=10)
+    root, drawn = perturbed(policy.initial_state(scenario, seed=3), 1.0, seed=2)
+    own = str(drawn[0]["operation"])
+    original, _ = await policy.next_action(view, root)
+
+    def ctx(**opening) -> CandidateContext:
+        return CandidateContext(persona="", goal="", original="", view=view,
+                                original_action=action_json(original), **opening)  # fmt: skip
+
+    # Anywhere else, only an operation that changes this very action is an alternative.
+    elsewhere, _ = await AgendaCandidates(policy).generate(ctx(user_state=root), 20)
+    assert "hesitate" not in {c.source for c in elsewhere}  # it acts at a confirmation
+    plain = undrawn(root, drawn)
+    found, _ = await AgendaCandidates(policy).generate(
+        ctx(user_state=plain, opening=True, plain=True, played=frozenset({own})), 20
+    )
+    sources = [c.source for c in found]
+    assert sources[0] == "plain" and found[0].user_state["stack"][0]["behaviours"] == []
+    assert own not in sources  # the rollout's own draw is not offered again
+    later = next(c for c in found if c.source == "hesitate")
+    assert later.action == found[0].action  # the plain user's first words: it acts later
+    assert later.user_state["stack"][0]["behaviours"][0]["op"] == "hesitate"
+    assert len(found) > len(elsewhere)

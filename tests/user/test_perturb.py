@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vistasim.cli.run import overrides
 from vistasim.scenario import AgendaItem, Persona, Scenario
-from vistasim.user import AgendaPolicy, perturbed, redrawn
+from vistasim.user import AgendaPolicy, perturbed, redrawn, undrawn
 
 
 def _state():
@@ -82,3 +82,20 @@ def test_a_redraw_after_the_last_subgoal_only_reseeds():
     done = {**_state(), "stack": []}
     after, redraw = redrawn(done, 1.0, seed=7)
     assert redraw == [] and after["stack"] == [] and after["seed"] == 7
+
+
+def test_undrawn_takes_every_draw_off_the_current_subgoal_too_and_gives_patience_back():
+    state = _state()
+    root, drawn = perturbed(state, 1.0, seed=1)
+    assert [d["subgoal"] for d in drawn] == [0, 1]
+    plain = undrawn(root, drawn)
+    # Before the first action nothing of the draw is played: the user is the scenario's own.
+    assert plain["stack"] == state["stack"]
+    assert plain["patience"] == state["patience"]
+    impatient = {**root, "patience": root["patience"] - 1,
+                 "stack": [{**state["stack"][0], "behaviours": [{"op": "impatient"}]},
+                           state["stack"][1]]}  # fmt: skip
+    drew = [{"subgoal": 0, "intent": "cancel_booking", "operation": "impatient",
+             "behaviour": {"op": "impatient"}}]  # fmt: skip
+    assert undrawn(impatient, drew)["patience"] == state["patience"]
+    assert undrawn(root, []) == root  # nothing drawn, nothing taken off

@@ -11,7 +11,7 @@ Restoring the snapshot, recording and playing the branch are the explorer's job
 (`vistasim.explore`), not this package's.
 """
 
-from vistasim.divert._candidates_agenda import AgendaCandidates, SameAction
+from vistasim.divert._candidates_agenda import PLAIN, AgendaCandidates, SameAction
 from vistasim.divert._candidates_llm import (
     MAX_CANDIDATE_CHARS,
     STOP_MARKERS,
@@ -58,6 +58,7 @@ __all__ = [
     "FACT_REQUEST_CUES",
     "GREETING_CUES",
     "MAX_CANDIDATE_CHARS",
+    "PLAIN",
     "PROPOSAL_CUES",
     "STOP_MARKERS",
     "AgendaCandidates",

@@ -4,8 +4,12 @@ At a junction the agenda user is in a known state. Each of its behaviour operati
 (`vistasim.user.current_operations`: hesitate, correct, change mind, withhold...) is added to the
 current sub-goal as if the scenario had asked for it, and the user plays that step: the action it
 takes and its state after form one candidate. Operations that make the user act as it did are
-left out, and so are those that repeat an earlier candidate. `SameAction` proposes the original
-action itself: the junction-only ablation, which checks that a restore is exact.
+left out, and so are those that repeat an earlier candidate, except at a `--perturb`
+rollout's opening (`CandidateContext.opening`): there the parent's draw is taken off and every
+operation of the first sub-goal is an alternative, one that acts only later too, and so is the
+plain user (source `plain`): the draws the varying user's first turn makes. `SameAction`
+proposes the original action itself: the junction-only ablation, which checks that a restore
+is exact.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from vistasim.user import (
     describe_action,
 )
 
-__all__ = ["AgendaCandidates", "SameAction"]
+__all__ = ["PLAIN", "AgendaCandidates", "SameAction"]
+
+PLAIN = "plain"
+"""Source of the candidate that plays the opening with no operation (`CandidateContext.plain`)."""
 
 
 class AgendaCandidates:
@@ -45,11 +52,20 @@ class AgendaCandidates:
         )
         seen = {action_key(action_from_json(ctx.original_action))} if ctx.original_action else set()
         found: list[Candidate] = []
+        if ctx.plain:  # the opening without the parent's draw: the plain user is an alternative
+            action, after = await self.policy.next_action(ctx.view, ctx.user_state)
+            found.append(
+                Candidate(text=describe_action(action), source=PLAIN, action=action_json(action),
+                          user_state=after)
+            )  # fmt: skip
         for operation in operations:
+            if ctx.opening and operation.source in ctx.played:
+                continue  # the parent's own draw, or one its opening branches played already
             changed = apply_operation(ctx.user_state, operation)
             action, after = await self.policy.next_action(ctx.view, changed)
-            if action_key(action) in seen:
+            if action_key(action) in seen and not ctx.opening:
                 continue  # the operation does not apply here: the user would act the same
+            # At an opening an operation that acts later (the same first words) is another user.
             seen.add(action_key(action))
             found.append(
                 Candidate(text=describe_action(action), source=operation.source,

@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from vistasim.config import ExploreSpec, ModelSpec
-from vistasim.divert._candidates_agenda import AgendaCandidates, SameAction
+from vistasim.divert._candidates_agenda import PLAIN, AgendaCandidates, SameAction
 from vistasim.divert._candidates_llm import LLMCandidates
 from vistasim.divert._diversity import AsyncEmbedder, MostDiverse, NoveltySelector, RandomSelector
 from vistasim.divert._junction import HeuristicChooser, LLMChooser, RandomChooser, junction_kind
@@ -61,9 +61,13 @@ class BranchPolicy:
         selector: CandidateSelector,
         k: int,
         novelty: bool,
+        opening_draws: int = 0,
     ) -> None:
         self.chooser, self.generator, self.selector = chooser, generator, selector
         self.k, self.novelty = k, novelty
+        self.opening_draws = opening_draws
+        """Under a varying user, branches a rollout's opening may have, each drawing the first
+        sub-goal again (`CandidateContext.opening`); 0: the opening is like any junction."""
 
     @property
     def replays_original(self) -> bool:
@@ -116,6 +120,11 @@ class BranchPolicy:
         made, overhead = await self.generator.generate(ctx, self.k)
         if not made:
             return None
+        plain = [c for c in made if c.source == PLAIN]
+        if plain and self.opening_draws:  # the varying user's most likely draw: none at all
+            reason = "the plain user first: the rollout's draw taken off, none drawn instead"
+            selection = Selection(index=0, cosines=(), embedder=None, reason=reason)
+            return Choice(candidates=(plain[0],), selection=selection, overhead_tokens=overhead)
         weights = memory.op_weights(scenario_id, cue, [c.operation for c in made])
         kept = self._keep(made, weights, rng)
         kept_weights = [weights[made.index(c)] for c in kept]
@@ -172,6 +181,7 @@ def build_policy(
         selector=selector,
         k=spec.k,
         novelty=spec.novelty,
+        opening_draws=spec.opening_draws if isinstance(user_policy, AgendaPolicy) else 0,
     )
 
 

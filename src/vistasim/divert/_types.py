@@ -114,6 +114,16 @@ class CandidateContext:
     """Values the environment holds at the junction, for plausible other values."""
     today: date | None = None
     """The environment's day: no alternative may name a date before it."""
+    opening: bool = False
+    """The user has played nothing yet and its draw of the current sub-goal is taken off
+    (`user_state`; a `--perturb` rollout's opening): an operation that acts later, whose first
+    action is the original's, is an alternative too, as the varying user's first-turn draw is."""
+    plain: bool = False
+    """At such an opening, the user without any operation differs from the parent's (which drew
+    one): playing it plainly is an alternative too (source `plain`)."""
+    played: frozenset[str] = frozenset()
+    """At such an opening, the sources not to offer again: the parent's own draw and what its
+    earlier branches there played."""
 
 
 class JunctionChooser(Protocol):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pydantic import JsonValue
 
 from vistasim.divert import (
+    PLAIN,
     BranchPolicy,
     CandidateContext,
     Choice,
@@ -46,6 +47,7 @@ from vistasim.user import (
     action_json,
     describe_action,
     redrawn,
+    undrawn,
 )
 
 __all__ = ["Grown", "grow_branch"]
@@ -136,7 +138,10 @@ class _Grower:
         return _Site(junction=junction, turn=turn, snapshot=snapshot, original=original)
 
     def _excluded(self) -> set[int]:
-        used = {b.turn for b in self.branches if b.parent_episode_id == self.parent.episode_id}
+        made = Counter(b.turn for b in self.branches
+                       if b.parent_episode_id == self.parent.episode_id)  # fmt: skip
+        used = {t for t, n in made.items()
+                if n >= (self.policy.opening_draws if self._redraws(t) else 1)}  # fmt: skip
         fork_turn = next(
             (s.event.turn for s in self.path
              if s.id == self.parent.fork_event_id and isinstance(s.event, Snapshot)),
@@ -199,11 +204,30 @@ class _Grower:
         action, _ = await policy.next_action(await view_of(ep, state), state.user_state)
         return action
 
+    def _redraws(self, turn: int) -> bool:
+        """Whether a branch at `turn` draws the first sub-goal again (`opening_draws`)."""
+        return (
+            turn == 0 and self.policy.opening_draws > 0 and bool(self.run.settings.perturb)
+            and self.parent.branch_of is None
+        )  # fmt: skip
+
     async def _choose(
         self, ep: Episode, site: _Site, state: EpisodeState, original: Action
     ) -> Choice | None:
         scenario = ep.scenario
         view = await view_of(ep, state)
+        user_state, plain, played = state.user_state, False, frozenset[str]()
+        if self._redraws(site.turn.index) and state.user_state is not None:
+            # Nothing is played yet: the rollout's draw comes off, and the branch draws again;
+            # neither the parent's own draw nor one an earlier branch there played is offered.
+            user_state = undrawn(state.user_state, self.parent.perturbations)
+            earlier = [b.candidates[b.chosen].source for b in self.branches
+                       if b.parent_episode_id == self.parent.episode_id and b.turn == 0
+                       and 0 <= b.chosen < len(b.candidates)]  # fmt: skip
+            own = [str(d.get("operation")) for d in self.parent.perturbations
+                   if d.get("subgoal") == 0]  # fmt: skip
+            played = frozenset([*earlier, *own])
+            plain = user_state != state.user_state and PLAIN not in played
         ctx = CandidateContext(
             persona=scenario.persona.model_dump_json(),
             goal=scenario.goal,
@@ -213,11 +237,14 @@ class _Grower:
             rationale=site.junction.rationale,
             original_action=action_json(original),
             view=view,
-            user_state=state.user_state,
+            user_state=user_state,
             state_after=state_after(self.path, site.turn.index),
             on_page=site.turn.kind == "web",
             values=value_pool(ep.env, scenario),
             today=today_for(ep.env, scenario),
+            opening=self._redraws(site.turn.index),
+            plain=plain,
+            played=played,
         )
         with collect_calls() as calls:
             choice = await self.policy.choose(

@@ -23,6 +23,7 @@ from vistasim.user._agenda_ops import (
     operations_for,
     perturbed,
     redrawn,
+    undrawn,
 )
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._plausible import ValuePool, choice_slot, identity_slot, implausible, other_value
@@ -109,5 +110,6 @@ __all__ = [
     "prompt_hash",
     "redrawn",
     "script_json",
+    "undrawn",
     "validate_reply",
 ]

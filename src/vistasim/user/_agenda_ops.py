@@ -43,6 +43,7 @@ __all__ = [
     "operations_for",
     "perturbed",
     "redrawn",
+    "undrawn",
 ]
 
 OPERATIONS: tuple[BehaviourOp, ...] = (
@@ -207,6 +208,26 @@ def redrawn(
     rng = random.Random(f"{seed}:perturb")
     current, drawn = _draw(current, range(1, len(stack)), probability, rng, pool, today)
     return current.model_dump(mode="json"), drawn
+
+
+def undrawn(state: JsonValue, earlier: Sequence[Mapping[str, object]]) -> JsonValue:
+    """The user before a rollout's draw: every sub-goal without what `earlier` gave it.
+
+    Before the user's first action nothing of the draw has been played, so a branch at the
+    opening may play its first sub-goal otherwise too (`redrawn` keeps the current sub-goal's
+    played prefix, and with it the draw). An `impatient` draw taken off gives its patience back.
+    """
+    current = AgendaState.model_validate(state)
+    stack = [_without(e, earlier) for e in current.stack]
+    intents = {e.intent for e in current.stack}
+    impatient = 0
+    for drawn in earlier:
+        behaviour = drawn.get("behaviour")
+        if drawn.get("intent") in intents and isinstance(behaviour, Mapping):
+            impatient += behaviour.get("op") == "impatient"
+    patience = min(current.full_patience, current.patience + impatient)
+    undone = current.model_copy(update={"stack": stack, "patience": patience})
+    return undone.model_dump(mode="json")
 
 
 def _without(entry: AgendaEntry, earlier: Sequence[Mapping[str, object]]) -> AgendaEntry:
