@@ -62,3 +62,44 @@ def test_a_local_run_loads_neither_ray_nor_the_browser_nor_the_metrics_before_it
 def test_an_unknown_command_is_a_usage_error():
     result = CliRunner().invoke(cli, ["rnu"])
     assert result.exit_code == 2 and "No such command 'rnu'" in result.output
+
+
+_GC_SPY = """
+import gc, sys
+collections = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(1))
+at_run = []
+freeze = gc.freeze
+def spy():  # the run's `fewer_collections` freezes the heap as it starts
+    at_run.append((len(collections), gc.isenabled()))
+    freeze()
+gc.freeze = spy
+from vistasim.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print("gc:", (at_run, len(collections), gc.isenabled()))
+"""
+
+
+def _spied(stdout: str) -> tuple[list[tuple[int, bool]], int, bool]:
+    return eval(next(line for line in stdout.splitlines() if line.startswith("gc: "))[4:])
+
+
+def test_a_run_does_not_collect_garbage_while_the_command_loads_it(tmp_path):
+    # Loading a run only makes objects that live on: the collector waits for the run, which
+    # turns it back on (start-up is a benchmarked figure).
+    argv = ["demo", "--mode", "chat", "--store", str(tmp_path / "d.db")]
+    out = subprocess.run([sys.executable, "-c", _GC_SPY, *argv], capture_output=True, text=True,
+                         check=True, cwd=tmp_path)  # fmt: skip
+    at_run, collections, enabled = _spied(out.stdout)
+    assert len(at_run) == 1 and at_run[0][1] is False  # off while the command loaded the run
+    assert collections > at_run[0][0] and enabled  # on again during and after the run
+
+
+def test_a_run_command_that_stops_before_its_run_turns_collection_back_on(tmp_path):
+    out = subprocess.run([sys.executable, "-c", _GC_SPY, "run", str(tmp_path / "none.toml")],
+                         capture_output=True, text=True, check=True, cwd=tmp_path)  # fmt: skip
+    at_run, _, enabled = _spied(out.stdout)
+    assert at_run == [] and enabled is True
