@@ -103,3 +103,69 @@ def test_a_run_command_that_stops_before_its_run_turns_collection_back_on(tmp_pa
                          capture_output=True, text=True, check=True, cwd=tmp_path)  # fmt: skip
     at_run, _, enabled = _spied(out.stdout)
     assert at_run == [] and enabled is True
+
+
+_FIRST_CALL_SPY = """
+import json, threading
+import vistasim.llm._transport as transport
+from vistasim.testing import FakeOpenAIServer
+
+written = []
+send = transport._Connection.send
+async def spy_send(self, data):
+    await send(self, data)
+    written.append(len(data))
+transport._Connection.send = spy_send
+start = threading.Thread.start
+def spy_start(self):
+    if self.name == "vistasim-load-rest":
+        print("requests written as it starts:", len(written), flush=True)
+    start(self)
+threading.Thread.start = spy_start
+
+def answer(request):
+    return json.dumps({"plan": "done", "action": "finish"})
+
+with FakeOpenAIServer(responder=answer).in_thread() as server:
+    config = open("vistasim.toml", encoding="utf-8").read().replace("URL", server.base_url)
+    open("vistasim.toml", "w", encoding="utf-8").write(config)
+    from vistasim.cli import main
+    try:
+        main(["run", "vistasim.toml", "--no-preflight"])  # its check writes a request too
+    except SystemExit:
+        pass
+"""
+
+_CHAT_RUN = """[run]
+scenarios = "s.yaml"
+store = "v.db"
+[user]
+policy = "llm"
+[models.user]
+model = "u"
+base_url = "URL"
+api_key_env = ""
+[cache]
+mode = "off"
+[agent]
+kind = "python"
+target = "echo_agent:agent"
+"""
+
+
+def test_a_chat_run_loads_the_rest_only_once_its_first_model_request_is_written(tmp_path):
+    # The background load of the detectors would share the interpreter with the first request:
+    # it starts once that request is on the wire (start-up is a benchmarked figure).
+    (tmp_path / "vistasim.toml").write_text(_CHAT_RUN, encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(
+        "- id: s\n  persona: {name: A}\n  goal: Move my flight.\n  limits: {max_turns: 1}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "echo_agent.py").write_text(
+        "from vistasim.agent import Reply\n\nasync def agent(turn):\n    return Reply(text='ok')\n",
+        encoding="utf-8",
+    )
+    out = subprocess.run([sys.executable, "-c", _FIRST_CALL_SPY], capture_output=True,
+                         text=True, check=True, cwd=tmp_path)  # fmt: skip
+    started = [line for line in out.stdout.splitlines() if line.startswith("requests written")]
+    assert started == ["requests written as it starts: 1"]
