@@ -49,13 +49,15 @@ def test_a_local_run_loads_neither_ray_nor_the_browser_nor_the_metrics_before_it
         "import sys, vistasim.cli.run, vistasim.explore\n"
         "from vistasim.cli._gates import GateRequest\n"
         "GateRequest.of(False, (), None)\n"
-        "print(sorted(m for m in sys.modules if m.startswith('vistasim')))"
+        "import vistasim.cli._progress, vistasim.cli._summary\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('vistasim', 'rich'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(eval(out.stdout.strip().splitlines()[-1]))
     assert {"vistasim.explore._run", "vistasim.browser._types"} <= loaded  # it did import them
     late = {"vistasim.explore._ray", "vistasim.explore._ray_worker", "vistasim.browser._pool",
-            "vistasim.browser._session", "vistasim.metrics", "vistasim.domains"}  # fmt: skip
+            "vistasim.browser._session", "vistasim.metrics", "vistasim.domains",
+            "rich", "rich.console"}  # fmt: skip  (rich: when a console is made, on a terminal)
     assert not late & loaded
 
 
