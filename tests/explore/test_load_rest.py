@@ -72,3 +72,25 @@ def test_a_web_run_loads_everything_ahead_and_starts_nothing(started):
 
     anyio.run(main)
     assert started == []
+
+
+def test_a_failing_callback_does_not_fail_the_request():
+    request = ChatRequest(messages=[ChatMessage(role="user", content="Hello.")])
+    called: list[int] = []
+
+    def broken() -> None:
+        called.append(1)
+        raise RuntimeError("can't start new thread")
+
+    async def main() -> str:
+        with FakeOpenAIServer(responder=lambda request: "Hi").in_thread() as server:
+            clients = HttpClients(concurrency=1)
+            spec = ModelSpec(model="m", base_url=server.base_url, api_key_env="")
+            model = OpenAIChatModel(spec, environ={}, clients=clients)
+            transport.after_next_request(broken)
+            try:
+                return (await model.complete(request)).text
+            finally:
+                await clients.aclose()
+
+    assert anyio.run(main) == "Hi" and called == [1]

@@ -45,7 +45,7 @@ _after_send: list[Callable[[], None]] = []
 
 
 def after_next_request(callback: Callable[[], None]) -> Callable[[], None]:
-    """Call `callback` (once, on the event loop's thread) as soon as a request has been written.
+    """Call `callback` once, soon after a request has been written (`call_soon` on its loop).
 
     A run starts what it loads in the background then, not before: the first request goes out
     without sharing the interpreter with it. Returns a function that forgets the callback if it
@@ -312,11 +312,11 @@ async def _send(connection: _Connection, request: httpx2.Request) -> None:
         await connection.send(b"\r\n".join(lines) + b"\r\n\r\n" + body)
     except OSError as exc:
         raise httpx2.WriteError(f"{type(exc).__name__}: {exc}") from None
-    if _after_send:
-        callbacks = _after_send.copy()
+    if _after_send:  # on the loop, not in this request: a failing callback is only logged
+        loop = asyncio.get_running_loop()
+        for callback in _after_send:
+            loop.call_soon(callback)
         _after_send.clear()
-        for callback in callbacks:
-            callback()
 
 
 _Head = tuple[int, bytes, list[tuple[bytes, bytes]], bytes]
