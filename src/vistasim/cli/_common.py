@@ -1,4 +1,8 @@
-"""Options and helpers shared by the commands: the store option, consoles, model-call progress."""
+"""Options and helpers shared by the commands: the store option, consoles, model-call progress.
+
+`rich` is imported when a console is made, not with this module: `vistasim run` off a terminal
+prints nothing through it before its first model call (start-up is a benchmarked figure).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from vistasim.llm import ChatModel, ChatRequest, ChatResponse
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,6 +55,8 @@ def executor_option(fn: F) -> F:
 
 def console(*, stderr: bool = False) -> Console:
     """A console that does not interpret markup in the text we print (agent text is untrusted)."""
+    from rich.console import Console
+
     return Console(stderr=stderr, markup=False, highlight=False, soft_wrap=True)
 
 

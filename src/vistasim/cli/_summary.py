@@ -8,13 +8,16 @@ nothing about the agent), 0 otherwise, whatever the agent's failures.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import click
-from rich.console import Console
 
 from vistasim.cli._common import console
 from vistasim.explore import RunResult
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["finish", "print_result"]
 

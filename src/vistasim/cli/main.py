@@ -32,6 +32,9 @@ COMMANDS: dict[str, str] = {
 }
 """Command name -> its short help; each command is `vistasim.cli.<name>:command`."""
 
+_RUNS = frozenset({"run", "explore", "demo"})
+"""Commands that load a run: no garbage collection until it starts (`vistasim._collect`)."""
+
 
 class _LazyGroup(click.Group):
     """A group that imports a command's module only when that command is used."""
@@ -42,8 +45,20 @@ class _LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
+        if cmd_name in _RUNS:  # before the command's imports; the run (or `invoke`) resumes
+            from vistasim._collect import pause_collection
+
+            pause_collection()
         command: click.Command = import_module(f"vistasim.cli.{cmd_name}").command
         return command
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        finally:  # a command that stopped before its run: collection is on again
+            collect = sys.modules.get("vistasim._collect")
+            if collect is not None:
+                collect.resume_collection()
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Shortened as click shortens a loaded command's help, so the page looks the same.

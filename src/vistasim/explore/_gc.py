@@ -12,6 +12,9 @@ collection walks only what the run made. Both are undone when the run ends; what
 collected as usual from then on. Memory is bounded the same way: garbage in cycles waits at most
 `_THRESHOLD` allocations instead of 700.
 
+The command line does not collect at all while it loads a run (`vistasim._collect`); entering
+a run, after the freeze, turns collection back on.
+
 A process that froze objects itself keeps them frozen: its freeze is its own, so it is left alone.
 Nested or concurrent runs in one process change the collector once, for the outermost run.
 """
@@ -22,6 +25,8 @@ import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from vistasim._collect import resume_collection
 
 __all__ = ["fewer_collections"]
 
@@ -48,6 +53,7 @@ def fewer_collections() -> Iterator[None]:
                 gc.freeze()
             if before[0]:  # 0: the process turned collection off; left off
                 gc.set_threshold(max(before[0], _THRESHOLD), before[1], before[2])
+    resume_collection()  # paused while the command line loaded the run (vistasim._collect)
     try:
         yield
     finally:

@@ -9,25 +9,34 @@ installed is skipped here: the checks before the run, or its first use, say whic
 
 What no episode needs before its first model answer — the detectors that judge an ended
 episode and the token counter's tokenizer, about a third of the start-up of a chat run — is
-loaded by a background thread instead, while the first model calls are on the wire: the run
-reaches its first model call that much sooner. A web run (`ui`, `hybrid`) loads everything
-before it starts, since its page waits are short enough for a late import to break them.
+loaded by a background thread instead, started once the run's first model request is written
+(or `_AT_THE_LATEST` after the episodes start, for a run whose first request is late or never
+comes), while the first model calls are on the wire: the run reaches its first model call that
+much sooner, and its first request goes out without sharing the interpreter with the thread.
+A web run (`ui`, `hybrid`) loads everything before it starts, since its page waits are short
+enough for a late import to break them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import threading
+from collections.abc import Callable
 from contextlib import suppress
 
 from vistasim.config import RunConfig
 from vistasim.errors import MissingExtraError
+from vistasim.llm import after_next_request
 
-__all__ = ["load_ahead", "load_rest", "modules_for"]
+__all__ = ["load_ahead", "load_rest", "load_rest_after_first_request", "modules_for"]
 
 _ALWAYS = ("vistasim.agent", "vistasim.store", "vistasim.user")
 _AFTER_FIRST_CALL = ("vistasim.metrics",)
 """Needed when the first episode ends, not before its first model call."""
+
+_AT_THE_LATEST = 0.5
+"""Seconds after the episodes start when the background load starts if no request was written."""
 
 _starting = threading.Lock()
 _warm_up: threading.Thread | None = None
@@ -78,6 +87,30 @@ def load_rest(config: RunConfig) -> None:
         if _warm_up is None:
             _warm_up = threading.Thread(target=_warm, args=(later,), name="vistasim-load-rest")
             _warm_up.start()
+
+
+def load_rest_after_first_request(config: RunConfig) -> Callable[[], None]:
+    """Call `load_rest` once a model request is written or `_AT_THE_LATEST` s have passed.
+
+    Whichever comes first, on the running event loop. Returns a function to call when the run
+    ends: it forgets what has not happened yet.
+    """
+    if not _later(config) or _warm_up is not None:
+        return lambda: None
+
+    def start() -> None:
+        timer.cancel()
+        forget()
+        load_rest(config)
+
+    timer = asyncio.get_running_loop().call_later(_AT_THE_LATEST, start)
+    forget = after_next_request(start)
+
+    def cancel() -> None:
+        timer.cancel()
+        forget()
+
+    return cancel
 
 
 def _later(config: RunConfig) -> tuple[str, ...]:

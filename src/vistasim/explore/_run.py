@@ -18,7 +18,7 @@ from vistasim.config import RunConfig
 from vistasim.errors import ConfigError
 from vistasim.explore._gc import fewer_collections
 from vistasim.explore._guard import describe_failure, leaf_errors
-from vistasim.explore._imports import load_ahead, load_rest
+from vistasim.explore._imports import load_ahead, load_rest_after_first_request
 from vistasim.explore._preflight import preflight as check_config
 from vistasim.explore._prepare import browser_pool, load_for_resume, prepare, record, web_metadata
 from vistasim.explore._runner import Runner, finish_ended_branches, play_one
@@ -153,8 +153,11 @@ async def run(
                     db=db, run_id=run_id, config=config, settings=settings, parts=parts,
                     pool=pool, roots=db.scenario_roots(run_id),
                 )  # fmt: skip
-                load_rest(config)  # while the first model calls are on the wire
-                shortfalls = await _play_recorded(runner, plans, on_episode)
+                forget = load_rest_after_first_request(config)  # while they are on the wire
+                try:
+                    shortfalls = await _play_recorded(runner, plans, on_episode)
+                finally:
+                    forget()
             finally:
                 if parts.cache is not None:
                     parts.cache.close()

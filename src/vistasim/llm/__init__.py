@@ -16,6 +16,7 @@ from vistasim.llm._meter import ModelCall, collect_calls, record_call
 from vistasim.llm._openai import OpenAIChatModel
 from vistasim.llm._role import RoleModel, backoff_delay, build_models, cost_usd
 from vistasim.llm._structured import InvalidOutputError, complete_json
+from vistasim.llm._transport import after_next_request
 from vistasim.llm._types import (
     ChatMessage,
     ChatModel,
@@ -66,6 +67,7 @@ __all__ = [
     "TransportError",
     "WireError",
     "WordLlamaEmbedder",
+    "after_next_request",
     "backoff_delay",
     "build_models",
     "chat_body",

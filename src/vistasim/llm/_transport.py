@@ -29,16 +29,35 @@ import asyncio
 import select
 import socket
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import httpx2
 
-__all__ = ["KeepAliveTransport"]
+__all__ = ["KeepAliveTransport", "after_next_request"]
 
 _READ_PAUSE = 1 << 20
 """Unread answer bytes over this pause reading from the socket until the caller reads on."""
 _MAX_HEAD = 65536
 """Status line and headers over this are a protocol error (no model answer has such a head)."""
+
+_after_send: list[Callable[[], None]] = []
+"""Called once, in order, as the next request of any client of the process is written."""
+
+
+def after_next_request(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call `callback` once, soon after a request has been written (`call_soon` on its loop).
+
+    A run starts what it loads in the background then, not before: the first request goes out
+    without sharing the interpreter with it. Returns a function that forgets the callback if it
+    has not been called yet (a run that ends first, or whose requests never use this transport).
+    """
+    _after_send.append(callback)
+
+    def forget() -> None:
+        if callback in _after_send:
+            _after_send.remove(callback)
+
+    return forget
 
 
 def _readable(sock: socket.socket) -> bool:
@@ -293,6 +312,11 @@ async def _send(connection: _Connection, request: httpx2.Request) -> None:
         await connection.send(b"\r\n".join(lines) + b"\r\n\r\n" + body)
     except OSError as exc:
         raise httpx2.WriteError(f"{type(exc).__name__}: {exc}") from None
+    if _after_send:  # on the loop, not in this request: a failing callback is only logged
+        loop = asyncio.get_running_loop()
+        for callback in _after_send:
+            loop.call_soon(callback)
+        _after_send.clear()
 
 
 _Head = tuple[int, bytes, list[tuple[bytes, bytes]], bytes]
