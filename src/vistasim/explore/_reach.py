@@ -4,9 +4,9 @@ Part of the preflight (`_preflight.py`). Each endpoint is asked once, all at the
 short timeout: the agent (`GET {base_url}/models` for an OpenAI-compatible one), each role's
 model, the web start page and trace URL. Any HTTP answer counts as reachable; only a failed
 connection is a problem, or a timeout from an address that takes no connection at all (one that
-takes it and then stays silent is a busy server: a warning). A generic HTTP JSON agent also gets one probe message, so a
-wrong `response_path` shows up now, with the paths that do hold text, rather than as an agent
-failure in every episode.
+takes it and then stays silent is a busy server: a warning). A generic HTTP JSON agent also gets
+one probe message, so a wrong `response_path` shows up now, with the paths that do hold text,
+rather than as an agent failure in every episode.
 """
 
 from __future__ import annotations
