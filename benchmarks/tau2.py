@@ -78,12 +78,14 @@ def config_for(args: argparse.Namespace, base_url: str, rollouts: int, branches:
         {
             "environment": {"target": f"tau2:{args.domain}"},
             "user": {"policy": "llm"},
-            "models": {role: {"model": args.user_model, "base_url": base_url, "api_key_env": key}
+            "models": {role: {"model": args.user_model, "base_url": base_url, "api_key_env": key,
+                              "timeout_s": args.timeout_s}
                        for role in ("user", "generator")},
             "agent": {"kind": "openai_chat", "base_url": base_url, "model": args.agent_model,
-                      "tools": "environment", "api_key_env": key or None},
+                      "tools": "environment", "api_key_env": key or None,
+                      "timeout_s": args.timeout_s},
             "run": {"rollouts": rollouts, "select": ids, "max_turns": args.max_turns,
-                    "concurrency": 8, "name": f"tau2 R{rollouts} B{branches}"},
+                    "concurrency": args.concurrency, "name": f"tau2 R{rollouts} B{branches}"},
             "explore": {"branches": branches, "generator": "llm"},
             "cache": {"mode": "off"},
         }
@@ -174,6 +176,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--user-model", default="fake-user")
     parser.add_argument("--api-key-env", default="OPENAI_API_KEY")
     parser.add_argument("--store-dir", default=None)
+    parser.add_argument("--concurrency", type=int, default=8,
+                        help="episodes at once (1 for a local server that answers one at a time)")
+    parser.add_argument("--timeout-s", type=float, default=60.0,
+                        help="bound on each model call (raise it for a slow local model)")
     args = parser.parse_args(argv)
     if args.store_dir is None:
         args.store_dir = tempfile.mkdtemp(prefix="vistasim-tau2-")
