@@ -104,3 +104,18 @@ async def test_a_goal_that_asks_and_asks_for_a_change_answers_the_offer_after_a_
     )
     ep = await converse(AgendaPolicy(), scenario, agent, max_turns=2)
     assert not isinstance(ep.last, Finish) and ep.said[1].lower().startswith(("yes", "sure"))
+
+
+async def test_a_code_the_goal_asks_to_be_given_ends_the_request_and_a_menu_does_not():
+    # Found on the mobile desk's DIVERT runs: "Your PAC code ... is BRW132072" has no done word,
+    # and the user asked again for the code it had just been given until it gave up.
+    scenario = card_desk("I'm moving network. Please get me the code I need to take my number "
+                         "with me.", phone_number="07700 900888", pin="3019")  # fmt: skip
+    given = ("Thank you, you're verified. Your PAC code for 07700 900888 is BRW132072, valid "
+             "until Friday 12 June 2026. Give it to your new provider.")
+    ep = await converse(AgendaPolicy(), scenario, scripted(given), max_turns=2)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+    menu = ("I can help with your bill, PAC codes for switching network or replacement SIMs. "
+            "Your account number is 07700900888.")
+    ep = await converse(AgendaPolicy(), scenario, scripted(menu), max_turns=2)
+    assert not (isinstance(ep.last, Finish) and ep.last.reason == "goal_met")

@@ -164,7 +164,7 @@ def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | Non
 def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
     """Whether the message carries out a change sub-goal, or answers a question sub-goal."""
     if not is_question(step, entry):
-        return is_done(message)
+        return is_done(message) or _hands_over(task_words(step, entry), message, step.view)
     wants = requested_kinds(task_words(step, entry))
     return answers_request(
         message, _entities(step, entry), _user_said(step.view), entry.intent, wants
@@ -301,6 +301,39 @@ def _entities(step: Step, entry: AgendaEntry) -> list[str]:
         for k, v in entry.slots.items()
         if k != "api" and is_id(v) and "@" not in str(v) and not text_values(str(v))
     ]
+
+
+_ASKED_ITEM = re.compile(
+    r"\b(?:get|give|send|need|want|issue)\b(?:\s+[\w'-]+){0,4}?\s+"
+    r"(code|number|reference|pin|password|voucher|token)s?\b",
+    re.IGNORECASE,
+)
+"""A goal that asks to be given an item ("get me the code I need to switch network")."""
+_HANDED = re.compile(
+    r"\b(code|number|reference|pin|password|voucher|token)\b[^.?!]{0,60}?\b(?:is|:)\s+"
+    r"([A-Za-z0-9][\w-]*\d[\w-]*)",
+    re.IGNORECASE,
+)
+"""A reply that gives such an item: "Your PAC code for 07700 900888 is BRW132072"."""
+
+
+def _hands_over(task: str, message: str, view: UserView) -> bool:
+    """Whether the reply gives the item the goal asks to be given, one the user never said.
+
+    "Get me the code I need to take my number with me" is done by "Your PAC code ... is
+    BRW132072", which has no done word; a number the user gave read back is not it.
+    """
+    asked = {m.group(1).lower() for m in _ASKED_ITEM.finditer(task)}
+    if not asked:
+        return False
+    said = re.sub(r"\W", "", _user_said(view)).casefold()
+    return any(
+        m.group(1).lower() in asked
+        and text_ids(m.group(2))
+        and re.sub(r"\W", "", m.group(2)).casefold() not in said
+        for sentence in statements(message)
+        for m in _HANDED.finditer(sentence)
+    )
 
 
 def _user_said(view: UserView) -> str:
