@@ -217,7 +217,8 @@ class _Grower:
         scenario = ep.scenario
         view = await view_of(ep, state)
         user_state, plain, played = state.user_state, False, frozenset[str]()
-        if self._redraws(site.turn.index) and state.user_state is not None:
+        opening = self._redraws(site.turn.index)
+        if opening and state.user_state is not None:
             # Nothing is played yet: the rollout's draw comes off, and the branch draws again;
             # neither the parent's own draw nor one an earlier branch there played is offered.
             user_state = undrawn(state.user_state, self.parent.perturbations)
@@ -242,7 +243,7 @@ class _Grower:
             on_page=site.turn.kind == "web",
             values=value_pool(ep.env, scenario),
             today=today_for(ep.env, scenario),
-            opening=self._redraws(site.turn.index),
+            opening=opening,
             plain=plain,
             played=played,
         )

@@ -44,7 +44,7 @@ _LIST_GAP = re.compile(
     re.IGNORECASE,
 )
 """What may stand between two values of one list: `X and the Y`, `X, Y`, `X & Y`."""
-_LABEL_OF_NEXT = re.compile(r"^\s*(?:is|are|was|:|=)\s*\S", re.IGNORECASE)
+_LABEL_OF_NEXT = re.compile(r"\s*(?:is|are|was|:|=)\s*\S", re.IGNORECASE)
 """After a token that names a field, not a value: "my last4 is 6659", "ref: 55"."""
 _CUE_REACH = 60
 """Characters a cue may be away from the value it corrects or the one it gives."""
@@ -206,7 +206,7 @@ def listed_groups(text: str, mentions: Sequence[Mention]) -> list[list[Mention]]
     groups: list[list[Mention]] = []
     run: list[Mention] = []
     for mention in mentions:
-        if _LABEL_OF_NEXT.match(text[mention.end :]):
+        if _LABEL_OF_NEXT.match(text, mention.end):  # no copy of the rest per value
             # "my booking number is CLH-20417 and my last4 is 6659": `last4` names the field
             # the next value fills; it is no second item of a list.
             if len({m.value for m in run}) >= 2:
