@@ -136,3 +136,16 @@ async def test_every_behaviour_result_is_a_message():
     for op in ("hesitate", "out_of_order", "impatient"):
         ep = await converse(AgendaPolicy(), cancel([{"op": op}]), scripted(CONFIRM, DONE))
         assert all(isinstance(a, Say | Finish) for a in ep.actions)
+
+
+async def test_after_go_ahead_a_reply_that_lost_the_request_is_not_taken_as_done():
+    # The agent held off, the user said go ahead, and the agent lost the proposal ("didn't
+    # follow"): nothing is done, so the user asks again instead of thanking it and leaving.
+    lost = "Sorry, I didn't quite follow. I can help with orders. What would you like to do?"
+    ep = await converse(
+        AgendaPolicy(), cancel([{"op": "hesitate", "then": "confirm"}]),
+        scripted(CONFIRM, "Okay, I haven't changed anything.", lost, CONFIRM, DONE),
+    )  # fmt: skip
+    assert "W1003" in ep.said[3] or "cancel" in ep.said[3].lower(), ep.said
+    assert ep.said[4].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"

@@ -92,7 +92,10 @@ def react(
             # The agent held off, as asked; the user still wants it done and says so now.
             text = step.phrasing.pick(step.phrasing.templates.confirm_later)
             return Reaction(text=text, progress=True, changes={"resumed": True})
-        return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
+        if not entry.resumed:
+            return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
+        # After "please go ahead" only a report of it done ends the request: a reply that lost
+        # the proposal ("Sorry, I didn't follow") is read like any other, not taken as done.
     if entry.alternative_asked and entry.refused_with:
         # It asked for another option and got none: the refusal stands.
         return Reaction(text="", progress=True, stopped=entry.refused_with)
