@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from benchmarks.domains.storage import _read as rd
 from benchmarks.domains.storage._intents import parse_message
 
 from vistasim.scenario import load_scenarios
+from vistasim.testing import Simulator
 
 from ._chat import called, play, row, tool
 
@@ -176,6 +178,15 @@ def test_correct_a_price_question_changes_nothing_without_a_yes():
         "How much would a 50 sq ft unit cost me instead?", *WHO["C04"], "no thanks"])
     assert "£18.00" in replies[2].text and called(replies, "change_unit") == []
     assert row(env, "rentals", rental_id="R-504")["unit_id"] == "A02" and flaws == []
+
+
+def test_correct_passes_one_scenario_end_to_end_offline(tmp_path):
+    """The engine: the offline agenda user plays one scenario against the correct agent."""
+    scenario = next(s for s in load_scenarios(SCENARIOS) if s.id == "storage-new-pin")
+    simulator = Simulator(tmp_path / "store.db", tmp_path)
+    result = asyncio.run(simulator.simulate(scenario, agent=CorrectStorageAgent,
+                                            environment=make_environment, user="agenda"))
+    assert result.passed, result.explain()
 
 
 # -- each documented flaw fires under its trigger, and only the flawed agent has it ----------
