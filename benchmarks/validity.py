@@ -60,6 +60,7 @@ BLIND = (
     ("carhire", "Carhire"),
     ("dental", "Dental"),
     ("boxoffice", "Boxoffice"),
+    ("storage", "Storage"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
