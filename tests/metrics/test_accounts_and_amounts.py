@@ -281,3 +281,24 @@ def test_the_date_a_voucher_is_valid_until_is_no_other_day_than_the_proposals():
     wrong = labels(user("Return my tickets for 20 December."), proposal, user("Yes."), moved,
                    agent("Done: voucher for £88.50."))  # fmt: skip
     assert "contradicts-call" not in right and "contradicts-call" in wrong
+
+
+def test_a_price_charged_with_a_new_charge_record_after_free_was_promised_is_found():
+    # Found on a self-storage desk written blind: "free of charge — shall I book it?", then the
+    # booking's result says `price: "£25.00"` and a row was added to `charges`.
+    def booked(price, tables):
+        changed = [StateChange(table=t, key="1", op="insert") for t in tables]
+        return ToolCall(name="pay_fine", args={"day": "2026-12-10"}, changes=changed,
+                        result={"booking_id": "VB-304", "price": price})  # fmt: skip
+
+    def said(proposal, call):
+        return labels(agent(proposal), user("Yeah, go for it."), call,
+                      agent("Done: the van is booked (VB-304)."))  # fmt: skip
+
+    free = "The van on Thursday at 09:00 is free of charge. Shall I book it?"
+    assert "unstated-fee" in said(free, booked("£25.00", ["van_bookings", "charges"]))
+    # No charge record: a booking's price is what the booking is worth, not a charge.
+    assert "unstated-fee" not in said(free, booked("£25.00", ["van_bookings"]))
+    assert "unstated-fee" not in said(free, booked("£0.00", ["van_bookings", "charges"]))
+    told = "The van on Thursday at 09:00 costs £25.00. Shall I book it?"
+    assert "unstated-fee" not in said(told, booked("£25.00", ["van_bookings", "charges"]))
