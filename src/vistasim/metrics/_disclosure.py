@@ -152,14 +152,23 @@ def _private_values(call: ToolCall, proved: dict[str, set[str]]) -> set[str]:
 
     Asked for by the user's own account, a result may still list another's records (a
     household's allowance with each member's purchases): then only those records are private,
-    and the household's totals are the user's to hear.
+    and the household's totals are the user's to hear. Asked for by no account (a unit's id),
+    the whole result is the other's: the unit's gate PIN beside the rental naming its owner.
     """
-    if not proved or _names_other(call.args, proved):
+    if not proved or _names_other(call.args, proved) or not _names_own(call.args, proved):
         return _revealing(call)
     foreign = [r for r in records(call.result) if _names_other(r, proved)]
     if not foreign:
         return _revealing(call)
     return _revealing(call.model_copy(update={"result": foreign}))
+
+
+def _names_own(fields: dict[str, JsonValue], proved: dict[str, set[str]]) -> bool:
+    return any(
+        str(value).strip().casefold() in proved.get(key.lower(), ())
+        for key, value in fields.items()
+        if isinstance(value, str | int) and not isinstance(value, bool)
+    )
 
 
 def _names_other(fields: dict[str, JsonValue], proved: dict[str, set[str]]) -> bool:
