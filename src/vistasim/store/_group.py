@@ -103,7 +103,9 @@ class GroupCommit:
         so a group stores exactly what writing its events one by one stored.
         """
         db = self.db
-        (last,) = db.execute("SELECT MAX(id) FROM events").fetchone()
+        last = None  # None: each event inserted alone, its id read back
+        if len(writes) > 1:  # a lone write gains nothing to pay the look-up of the largest id
+            (last,) = db.execute("SELECT MAX(id) FROM events").fetchone()
         if last is not None and last >= _LARGEST_ID - sum(len(w.events) for w in writes):
             last = None  # SQLite would pick free ids at random: let it, one event at a time
         blobs, events, calls, episodes, leaves = [], [], [], [], []
@@ -130,10 +132,12 @@ class GroupCommit:
                 (leaf, turns, write.status, write.stop_reason, ended, now, write.episode_id)
             )
             leaves.append(leaf)
-        db.executemany("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?)", blobs)
-        db.executemany(_INSERT_EVENT_WITH_ID, events)
-        db.executemany(INSERT_CALL, calls)
-        db.executemany(_UPDATE_EPISODE, episodes)
+        # An empty list still costs a statement look-up: a lone write often has no blobs or calls.
+        for sql, rows in (("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?)", blobs),
+                          (_INSERT_EVENT_WITH_ID, events), (INSERT_CALL, calls),
+                          (_UPDATE_EPISODE, episodes)):  # fmt: skip
+            if rows:
+                db.executemany(sql, rows)
         return leaves
 
     async def append_turn(self, write: Append) -> int | None:
