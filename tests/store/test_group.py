@@ -97,3 +97,71 @@ def test_append_turn_off_asyncio_commits_at_once(store):
         store.append_turn(_turn(store, 0)).send(None)
     assert commits == ["COMMIT"]
     assert store.episode("r1:s:0").leaf_event_id == done.value.value
+
+
+def _rows(store) -> dict[str, list[tuple]]:
+    """Every row a write touches, without the clock."""
+    tables = {
+        "events": "SELECT id, run_id, episode_id, parent_id, turn, kind, payload, exact_payload"
+        " FROM events ORDER BY id",
+        "calls": "SELECT id, run_id, episode_id, role, model, input_tokens, error"
+        " FROM model_calls ORDER BY id",
+        "episodes": "SELECT id, leaf_event_id, turns, status, stop_reason FROM episodes"
+        " ORDER BY id",
+        "blobs": "SELECT rowid, hash, size FROM blobs ORDER BY rowid",
+    }
+    return {name: [tuple(r) for r in store.db.execute(sql)] for name, sql in tables.items()}
+
+
+def _writes(store) -> list[Append]:
+    from vistasim.llm import ModelCall
+    from vistasim.llm._usage import TokenUsage
+
+    call = ModelCall(role="user", model="m", usage=TokenUsage(input_tokens=3), latency_s=0.1,
+                     cost_usd=0.0, error="failed with sk-secret")  # fmt: skip
+    first = [_turn(store, rollout, text=f"hi sk-secret {rollout}") for rollout in range(3)]
+    ended = Append(run_id="r1", episode_id="r1:s:1", parent_id=None, calls=[call, call],
+                   events=[(2, AgentReply(text="bye"))], status="done",
+                   stop_reason="goal_met")  # fmt: skip
+    return [*first, ended]
+
+
+def test_a_group_stores_what_its_writes_store_one_by_one(tmp_path, store):
+    # One statement per table for the whole group: the ids are worked out from the largest one,
+    # so each event's id, parent and payload must be those SQLite gave writing them one by one.
+    with open_store(tmp_path / "alone.db") as alone:
+        alone.create_run(
+            "r1", config={}, scenarios=[Scenario(id="s", persona=Persona(name="A"), goal="g")],
+            rollouts=3, mode="chat",
+        )  # fmt: skip
+        for one in (store, alone):
+            one.add_secrets(["sk-secret"])
+        for write in _writes(alone):
+            alone.append_many([write])
+        store.append_many(_writes(store))
+        assert _rows(store) == _rows(alone)
+    events = _rows(store)["events"]
+    assert [e[0] for e in events] == list(range(1, len(events) + 1))
+    assert "sk-secret" not in repr(_rows(store))
+
+
+def test_a_group_near_the_largest_id_lets_sqlite_pick_the_ids(store):
+    # Past the largest rowid SQLite picks unused ids at random; counting on "largest plus one"
+    # there would collide, so such a group is written event by event.
+    store.db.execute(
+        "INSERT INTO events (id, run_id, turn, kind, payload, created_at)"
+        ' VALUES (?, \'r1\', 0, \'note\', \'{"kind": "note", "text": "x"}\', 0)',
+        (2**63 - 2,),
+    )
+    leaves = store.append_many([_turn(store, 0), _turn(store, 1)])
+    root, _ = store.scenario_roots("r1")["s"]
+    for rollout, leaf in enumerate(leaves):
+        kinds, event_id = [], leaf
+        while event_id != root:  # the path by parent ids: these ids are not in path order
+            row = store.db.execute(
+                "SELECT parent_id, kind, episode_id FROM events WHERE id = ?", (event_id,)
+            ).fetchone()
+            assert row["episode_id"] == f"r1:s:{rollout}"
+            kinds.insert(0, row["kind"])
+            event_id = row["parent_id"]
+        assert kinds == ["user_message", "agent_reply", "snapshot"]

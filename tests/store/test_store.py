@@ -122,6 +122,25 @@ def test_read_run_view_gives_paths_and_calls(store):
     assert set(view.scenarios) == {"s1", "s2"}
 
 
+def test_read_run_view_for_verdicts_leaves_out_snapshots_and_calls(store):
+    # What a run's verdicts are computed from: the same paths (parents walked through the
+    # snapshots left out), no model calls, read in one pass over the events.
+    plans = _new_run(store, rollouts=1)
+    root, _ = store.scenario_roots("r1")["s1"]
+    call = ModelCall(role="user", model="m", usage=TokenUsage(), latency_s=0.2, cost_usd=0.0)
+    turn = [(0, UserMessage(text="hi")), (1, Snapshot(turn=1)), (1, AgentReply(text="hello"))]
+    leaf = store.append_events("r1", plans[0].episode_id, root, turn, calls=[call])
+    store.append_events("r1", plans[0].episode_id, leaf, [(1, Stop(reason=StopReason.GOAL_MET))],
+                        status="done", stop_reason="goal_met")  # fmt: skip
+    whole = read_run_view(store, "r1").episodes[0]
+    lean = read_run_view(store, "r1", snapshots=False, calls=False).episodes[0]
+    assert [e.event.kind for e in whole.events] == [
+        "user_message", "snapshot", "agent_reply", "stop"
+    ]  # fmt: skip
+    assert lean.events == tuple(e for e in whole.events if e.event.kind != "snapshot")
+    assert (len(whole.model_calls), lean.model_calls) == (1, ())
+
+
 def test_unknown_run_names_the_known_ones(store):
     _new_run(store)
     with pytest.raises(StoreError, match="no run 'nope'.*r1"):

@@ -306,7 +306,7 @@ def _summary(db: Store, run_id: str, wall_s: float) -> RunResult:
     plans = db.list_episodes(run_id)
     reasons = Counter(p.stop_reason or "unfinished" for p in plans)
     # The same verdicts as `vistasim metrics`: criteria, agent-failure detectors, user checks.
-    view = read_run_view(db, run_id, snapshots=False)
+    view = read_run_view(db, run_id, snapshots=False, calls=False)  # verdicts read neither
     report = success(view)
     outcome_of = report.episodes
     outcomes = Counter(outcome_of.values())

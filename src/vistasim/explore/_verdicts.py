@@ -37,7 +37,7 @@ def judge(db: Store, run_id: str, episode_ids: Collection[str]) -> dict[str, Jud
     """Judge finished episodes; an empty collection costs nothing."""
     if not episode_ids:
         return {}
-    view = read_run_view(db, run_id, snapshots=False)
+    view = read_run_view(db, run_id, snapshots=False, calls=False)  # verdicts read neither
     rules = rules_for_run(view)
     findings = find_all(
         view, rules=rules.rules, behaviour=rules.behaviour, disclosure=rules.disclosure,

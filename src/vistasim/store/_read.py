@@ -18,15 +18,18 @@ from vistasim.store._view import EpisodeView, RunView, StoredEvent
 __all__ = ["paused_gc", "read_run_view"]
 
 
-def read_run_view(store: Store, run_id: str, *, snapshots: bool = True) -> RunView:
+def read_run_view(
+    store: Store, run_id: str, *, snapshots: bool = True, calls: bool = True
+) -> RunView:
     """Read a whole run: scenarios, and every episode as its root-to-leaf path with model calls.
 
     With `snapshots=False` the paths leave out `snapshot` events, whose payloads are never
     parsed: metrics and reports read none of them, and on a large run they are a third of the
-    parsing.
+    parsing. With `calls=False` the episodes' `model_calls` are left empty: verdicts read none
+    of them, and building them was an eighth of reading a run for its verdicts.
     """
     with paused_gc():
-        return _read(store, run_id, snapshots=snapshots)
+        return _read(store, run_id, snapshots=snapshots, calls=calls)
 
 
 @contextmanager
@@ -45,27 +48,27 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _read(store: Store, run_id: str, *, snapshots: bool) -> RunView:
+def _read(store: Store, run_id: str, *, snapshots: bool, calls: bool) -> RunView:
     run = store.read_run(run_id)
     cursor = store.db.cursor()
     cursor.row_factory = None
-    # Every event's parent, to walk paths; payloads are read only for the events kept.
-    parents: dict[int, int | None] = dict(
-        cursor.execute("SELECT id, parent_id FROM events WHERE run_id = ?", (run_id,)).fetchall()
-    )
-    kept = "" if snapshots else " AND kind != 'snapshot'"
+    # One pass over the run's events: every event's parent, to walk paths, and the payloads of
+    # the events kept (a payload is never NULL: NULL marks a snapshot left out, not parsed).
+    payload = "payload" if snapshots else "CASE WHEN kind = 'snapshot' THEN NULL ELSE payload END"
     rows = cursor.execute(
-        "SELECT id, parent_id, episode_id, turn, created_at, payload FROM events"
-        f" WHERE run_id = ?{kept} ORDER BY id",
+        f"SELECT id, parent_id, episode_id, turn, created_at, {payload} FROM events"
+        " WHERE run_id = ? ORDER BY id",
         (run_id,),
-    )
+    ).fetchall()
+    parents: dict[int, int | None] = {row[0]: row[1] for row in rows}
     # Plain tuples, not `sqlite3.Row`s: a large run has a few hundred thousand events.
     by_id = {
         event_id: StoredEvent(id=event_id, parent_id=parent, episode_id=episode, turn=turn,
-                              created_at=created, event=EVENT_ADAPTER.validate_json(payload))
-        for event_id, parent, episode, turn, created, payload in rows
+                              created_at=created, event=EVENT_ADAPTER.validate_json(text))
+        for event_id, parent, episode, turn, created, text in rows
+        if text is not None
     }  # fmt: skip
-    calls = _calls_by_episode(store.db, run_id)
+    model_calls = _calls_by_episode(store.db, run_id) if calls else {}
     episodes = []
     for row in store.db.execute(
         "SELECT * FROM episodes WHERE run_id = ? ORDER BY rowid", (run_id,)
@@ -82,7 +85,7 @@ def _read(store: Store, run_id: str, *, snapshots: bool) -> RunView:
                 mode=row["mode"],
                 status=row["status"],
                 events=tuple(e for e in path if not isinstance(e.event, ScenarioStart)),
-                model_calls=tuple(calls.get(row["id"], ())),
+                model_calls=tuple(model_calls.get(row["id"], ())),
                 started_at=row["started_at"],
                 ended_at=row["ended_at"],
                 perturbations=tuple(json.loads(row["perturbations_json"] or "[]")),

@@ -8,7 +8,6 @@ turns episodes finish in the same event-loop tick share one transaction (`_group
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
@@ -23,16 +22,11 @@ from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
 from vistasim.store._branches import BranchRecords, NewBranch
-from vistasim.store._group import Append, GroupCommit
+from vistasim.store._group import INSERT_CALL, GroupCommit, blob_hash, insert_event
 from vistasim.store._view import EpisodeStatus, StoredEvent
 from vistasim.store.migrations import migrate
 
 __all__ = ["EpisodePlan", "NewBranch", "RunRow", "Store", "blob_hash", "open_store"]
-
-
-def blob_hash(data: bytes) -> str:
-    """Content address of a blob."""
-    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,20 +126,6 @@ class Store(BranchRecords, GroupCommit):
                         (f"{run_id}:{scenario.id}:{rollout}", run_id, scenario.id, rollout, mode),
                     )
         return self.list_episodes(run_id)
-
-    def _append(self, write: Append, now: float) -> int | None:
-        """One `append_events` inside the caller's transaction; the episode's new leaf."""
-        for data in write.blobs:
-            self.db.execute(
-                "INSERT OR IGNORE INTO blobs VALUES (?, ?, ?)", (blob_hash(data), len(data), data)
-            )
-        leaf, turns = write.parent_id, None
-        for turn, event in write.events:
-            leaf = self._insert_event(write.run_id, write.episode_id, leaf, turn, event, now)
-            turns = turn
-        self._insert_calls(write.run_id, write.episode_id, write.calls, now)
-        self._update_episode(write.episode_id, leaf, turns, write.status, write.stop_reason, now)
-        return leaf
 
     def spent_tokens(self, run_id: str, episode_id: str | None = None) -> int:
         """Tokens the run (or one episode's own turns) has spent so far.
@@ -321,13 +301,8 @@ class Store(BranchRecords, GroupCommit):
         now: float,
     ) -> int:
         payload, exact = self._payloads(event)
-        cursor = self.db.execute(
-            "INSERT INTO events (run_id, episode_id, parent_id, turn, kind, payload, created_at,"
-            " exact_payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, episode_id, parent_id, turn, event.kind, payload, now, exact),
-        )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        row = (run_id, episode_id, parent_id, turn, event.kind, payload, now, exact)
+        return insert_event(self.db, row)
 
     def _json(self, value: object) -> str:
         return redact_json(_dumps(value), self.secrets) if self.secrets else _dumps(value)
@@ -354,9 +329,7 @@ class Store(BranchRecords, GroupCommit):
         self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall], now: float
     ) -> None:
         self.db.executemany(
-            "INSERT INTO model_calls (run_id, episode_id, role, model, input_tokens, output_tokens,"
-            " cached_tokens, latency_s, cost_usd, cache_hit, attempts, error, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            INSERT_CALL,
             [
                 (run_id, episode_id, c.role, c.model, c.usage.input_tokens, c.usage.output_tokens,
                  c.usage.cached_tokens, c.latency_s, c.cost_usd, int(c.cache_hit), c.attempts,
@@ -364,22 +337,6 @@ class Store(BranchRecords, GroupCommit):
                 for c in calls
             ],
         )  # fmt: skip
-
-    def _update_episode(
-        self,
-        episode_id: str,
-        leaf: int | None,
-        turns: int | None,
-        status: EpisodeStatus,
-        stop_reason: str | None,
-        now: float,
-    ) -> None:
-        ended = now if status in ("done", "errored") else None
-        self.db.execute(
-            "UPDATE episodes SET leaf_event_id = ?, turns = COALESCE(?, turns), status = ?,"
-            " stop_reason = ?, ended_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?",
-            (leaf, turns, status, stop_reason, ended, now, episode_id),
-        )
 
     def _run_row(self, row: sqlite3.Row) -> RunRow:
         counts = self.db.execute(
