@@ -16,9 +16,9 @@ did and what came of it, and every choice reads it:
   been tried is tried before it is judged. Across desks, withholding a fact makes the agent ask
   again and finds almost nothing, for more tokens than a hesitation at a confirmation: the
   yield learns that from the run itself;
-- per scenario, its own yield per token: each wave's slots go to the scenarios that found most
-  per token so far (those not branched yet first). A scenario where the agent passes and
-  branches find nothing falls behind one whose branches keep showing failures, new or known;
+- per scenario, what its branches found *new* per token: each wave's slots go to the scenarios
+  that found most new so far (before a first branch, the run's average). A scenario whose
+  branches find nothing, or only fail again for a cause the run knows, falls behind;
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
   from them);
 - the *fresh rollout arm* (`explore.rollout_arm`, opt-in): per scenario and run-wide, what
