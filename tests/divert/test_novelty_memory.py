@@ -49,8 +49,27 @@ def test_a_new_cause_scores_one_a_refind_a_quarter_and_a_barren_branch_nothing()
     memory.record(_branch("b", FACT, operation="withhold", tokens=4000))  # did not fail
     assert memory.cue_weights("c", [FACT])[FACT] == 1 / 2
     # Scenario "a" found a new cause for 1000 tokens; "b" a re-find and nothing for 5000.
-    assert memory.scenario_value("c") == 1.0  # not branched yet: first
-    assert memory.scenario_value("a") > 1.0 > memory.scenario_value("b")
+    assert memory.scenario_value("a") > memory.scenario_value("c") > memory.scenario_value("b")
+
+
+def test_a_scenarios_slots_follow_its_new_finds_not_its_refinds():
+    memory = Memory()
+    assert memory.scenario_value("a") == 1.0  # before any branch: all alike
+    memory.record(_branch("a", CONFIRM, "hedge"))  # the run's first find: new
+    for _ in range(3):
+        memory.record(_branch("a", CONFIRM, "hedge"))  # failing again for the known cause
+        memory.record(_branch("b", CONFIRM))  # passing: nothing found
+    memory.record(_branch("b", CONFIRM))
+    # Both spent four branches at the same cost; "a" found one new cause, "b" nothing. The
+    # refinds of "a" add nothing: each scenario is worth its new finds per token.
+    untried = memory.scenario_value("c")
+    assert memory.scenario_value("a") > untried > memory.scenario_value("b")
+    refinding = Memory()
+    for scenario in ("a", "b"):
+        refinding.know(["hedge"])
+        for _ in range(4):
+            refinding.record(_branch(scenario, CONFIRM, *(("hedge",) if scenario == "a" else ())))
+    assert refinding.scenario_value("a") == refinding.scenario_value("b")
 
 
 def test_an_operation_weighs_its_finds_per_token():

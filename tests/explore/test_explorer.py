@@ -198,9 +198,15 @@ async def test_where_the_agent_varies_by_rollout_the_budget_shifts_to_fresh_roll
     # With the arm, fresh rollouts are played while other scenarios still have junctions...
     assert not state["refill"] and len(fresh) >= 5
     assert state["memory"]["rollout_yield"]
-    # ... where without it they wait for every scenario to run dry (and find less).
-    assert state_off["refill"] and len(fresh_off) < len(fresh)
-    assert len(causes) > len(causes_off)
+    # ... where without it they wait for every scenario to run dry (and find less). A junction
+    # that offers what only it can play is branched again (explore/_reopen.py), so the
+    # scenarios may not all run dry within the budget: fewer fresh rollouts either way.
+    assert len(fresh_off) < len(fresh)
+    assert state_off["refill"] or not fresh_off
+    # The arm's rollouts find what branches do not sample. (Whether they find more in all than
+    # the default no longer holds here: reopened junctions gave the default 13 causes to 10.)
+    assert sum(y["new"] for y in state["memory"]["rollout_yield"].values()) > 0
+    assert causes - causes_off
 
 
 async def test_where_branches_find_more_the_rollout_arm_is_not_chosen():

@@ -41,7 +41,14 @@ from vistasim.divert._junction import (
     render_trajectory,
 )
 from vistasim.divert._novelty import BranchResult, Memory
-from vistasim.divert._policy import BranchPolicy, Choice, build_policy, check_explore
+from vistasim.divert._policy import (
+    BranchPolicy,
+    Choice,
+    build_policy,
+    check_explore,
+    last_chance,
+    last_chance_of,
+)
 from vistasim.divert._types import (
     Candidate,
     CandidateContext,
@@ -89,6 +96,8 @@ __all__ = [
     "cue_label",
     "embed_texts",
     "junction_kind",
+    "last_chance",
+    "last_chance_of",
     "render_trajectory",
     "screen_candidates",
     "select_most_diverse",

@@ -7,7 +7,10 @@ takes and its state after form one candidate. Operations that make the user act 
 left out, and so are those that repeat an earlier candidate, except at a `--perturb`
 rollout's opening (`CandidateContext.opening`): there the parent's draw is taken off and every
 operation of the first sub-goal is an alternative, one that acts only later too, and so is the
-plain user (source `plain`): the draws the varying user's first turn makes. `SameAction`
+plain user (source `plain`): the draws the varying user's first turn makes. Elsewhere, with
+novelty, the user without a draw about to act is the `plain` alternative where it acts
+(`CandidateContext.undrawn_state`), and a junction branched again offers none of the sources
+its branches played (`CandidateContext.played`). `SameAction`
 proposes the original action itself: the junction-only ablation, which checks that a restore
 is exact.
 """
@@ -58,8 +61,18 @@ class AgendaCandidates:
                 Candidate(text=describe_action(action), source=PLAIN, action=action_json(action),
                           user_state=after)
             )  # fmt: skip
+        elif ctx.undrawn_state is not None:
+            # The draw about to act taken back: an alternative only where it acts (the plain
+            # user says otherwise here); where it acts later, a later junction offers it.
+            action, after = await self.policy.next_action(ctx.view, ctx.undrawn_state)
+            if action_key(action) not in seen and PLAIN not in ctx.played:
+                seen.add(action_key(action))
+                found.append(
+                    Candidate(text=describe_action(action), source=PLAIN,
+                              action=action_json(action), user_state=after)
+                )  # fmt: skip
         for operation in operations:
-            if ctx.opening and operation.source in ctx.played:
+            if operation.source in ctx.played:
                 continue  # the parent's own draw, or one its opening branches played already
             changed = apply_operation(ctx.user_state, operation)
             action, after = await self.policy.next_action(ctx.view, changed)

@@ -16,9 +16,9 @@ did and what came of it, and every choice reads it:
   been tried is tried before it is judged. Across desks, withholding a fact makes the agent ask
   again and finds almost nothing, for more tokens than a hesitation at a confirmation: the
   yield learns that from the run itself;
-- per scenario, its own yield per token: each wave's slots go to the scenarios that found most
-  per token so far (those not branched yet first). A scenario where the agent passes and
-  branches find nothing falls behind one whose branches keep showing failures, new or known;
+- per scenario, what its branches found *new* per token: each wave's slots go to the scenarios
+  that found most new so far (before a first branch, the run's average). A scenario whose
+  branches find nothing, or only fail again for a cause the run knows, falls behind;
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
   from them);
 - the *fresh rollout arm* (`explore.rollout_arm`, opt-in): per scenario and run-wide, what
@@ -236,11 +236,20 @@ class Memory(BaseModel):
         }
 
     def scenario_value(self, scenario_id: str) -> float:
-        """A scenario's yield per token so far (1 before its first branch).
+        """What a scenario's branches found *new* per token so far (`branch_news`).
 
-        The next wave's slots go to the highest.
+        The next wave's slots go to the highest. Only new finds count: a branch re-finding a
+        failure the run knows adds no distinct one, and counting re-finds (a quarter each) gave
+        most of the budget on the held-out desks to scenarios whose every branch failed again for
+        the cause their root had shown (vet: 7-8 branches each, none new), while scenarios that
+        passed, where the baseline's rollouts found failures behind other first turns, got two.
+        Before its first branch a scenario is worth what the run's branches find new on
+        average, so one that finds nothing falls behind the untried, and one that does stays
+        ahead of them.
         """
-        return self.scenario_yield.get(scenario_id, Yield()).per_token(self.mean_cost())
+        if self.mean_cost() <= 0:
+            return 1.0
+        return self.branch_news(scenario_id)
 
     def op_weights(self, scenario_id: str, cue: str, operations: Sequence[str]) -> list[float]:
         """Each operation's yield per token, divided by its uses at such junctions here."""

@@ -121,11 +121,15 @@ class BranchPolicy:
         if not made:
             return None
         plain = [c for c in made if c.source == PLAIN]
-        if plain and self.opening_draws:  # the varying user's most likely draw: none at all
+        # At a redrawn opening the varying user's most likely draw (none at all) comes first.
+        if plain and self.opening_draws and ctx.opening:
             reason = "the plain user first: the rollout's draw taken off, none drawn instead"
             selection = Selection(index=0, cosines=(), embedder=None, reason=reason)
             return Choice(candidates=(plain[0],), selection=selection, overhead_tokens=overhead)
         weights = memory.op_weights(scenario_id, cue, [c.operation for c in made])
+        if self.novelty:
+            weights = [w * (LAST_CHANCE if last_chance(c, ctx) else 1.0)
+                       for w, c in zip(weights, made, strict=True)]  # fmt: skip
         kept = self._keep(made, weights, rng)
         kept_weights = [weights[made.index(c)] for c in kept]
         avoid = [*siblings, *memory.avoid(scenario_id)] if self.novelty else []
@@ -144,6 +148,33 @@ class BranchPolicy:
             return rng.sample(made, self.k)
         order = sorted(range(len(made)), key=lambda i: (-weights[i], rng.random()))
         return [made[i] for i in sorted(order[: self.k])]
+
+
+LAST_CHANCE = 10.0
+"""How much more a candidate weighs that only this junction can play (`last_chance`)."""
+
+
+def last_chance(candidate: Candidate, ctx: CandidateContext) -> bool:
+    """Whether no later junction of the trajectory can play `candidate`.
+
+    A value operation (a fact withheld, said wrongly, asked for otherwise first) applies only
+    to a fact not said yet, so one on a fact the original action says is played here or never;
+    so is the `plain` user (a draw taken back before it acts). A hesitation, an impatient turn
+    or things said out of order can be played at a later, cheaper junction too. The opening is
+    branched once per rollout, and on the held-out desks the baseline's extra failures sat
+    behind such first-turn value operations (`change_mind:amount` on vet-part-pay-xray) while
+    the opening's one branch played an operation any junction offers (benchmarks/README.md).
+    """
+    return last_chance_of(candidate.source, ctx.facts, ctx.original)
+
+
+def last_chance_of(source: str, facts: Mapping[str, str], original: str) -> bool:
+    """`last_chance` from a candidate's source, the scenario's facts and the original action."""
+    if source == PLAIN:
+        return True
+    _, _, slot = source.partition(":")
+    value = facts.get(slot)
+    return bool(slot and value) and str(value).lower() in original.lower()
 
 
 def _cheapness(costs: Mapping[int, int] | None) -> dict[int, float] | None:

@@ -122,8 +122,14 @@ class CandidateContext:
     """At such an opening, the user without any operation differs from the parent's (which drew
     one): playing it plainly is an alternative too (source `plain`)."""
     played: frozenset[str] = frozenset()
-    """At such an opening, the sources not to offer again: the parent's own draw and what its
-    earlier branches there played."""
+    """The sources not to offer again: at such an opening the parent's own draw and what its
+    earlier branches there played; at a junction branched again (novelty, `explore/_reopen.py`)
+    what its branches played."""
+    undrawn_state: JsonValue = None
+    """Elsewhere (not a redrawn opening), under `--perturb`: the user's state without the
+    draw still to act on the current sub-goal (None: none is pending). Playing from it is the
+    `plain` alternative when it acts otherwise than the original: after this turn the draw has
+    acted, and no later junction can take it back."""
 
 
 class JunctionChooser(Protocol):

@@ -32,6 +32,8 @@ from vistasim.errors import BrowserError, EnvError, StoreError
 from vistasim.events import Snapshot
 from vistasim.explore._episode import Episode, view_of
 from vistasim.explore._junctions import junctions, state_after, tokens_after
+from vistasim.explore._plain import drawn_on_path, without_pending_draw
+from vistasim.explore._reopen import last_chances_left, played_at
 from vistasim.explore._resume import look_at, record_held, restore
 from vistasim.explore._runner import Runner, guarded, open_episode, play_from
 from vistasim.explore._state import EpisodeState
@@ -142,6 +144,10 @@ class _Grower:
                        if b.parent_episode_id == self.parent.episode_id)  # fmt: skip
         used = {t for t, n in made.items()
                 if n >= (self.policy.opening_draws if self._redraws(t) else 1)}  # fmt: skip
+        if self.policy.novelty:  # open while it offers what only it can play (`_reopen`)
+            facts, parent = _facts(self.run.roots[self.parent.scenario_id][1]), self.parent
+            used = {t for t in used if self._redraws(t)
+                    or not last_chances_left(self.branches, parent.episode_id, t, facts)}
         fork_turn = next(
             (s.event.turn for s in self.path
              if s.id == self.parent.fork_event_id and isinstance(s.event, Snapshot)),
@@ -229,6 +235,11 @@ class _Grower:
                    if d.get("subgoal") == 0]  # fmt: skip
             played = frozenset([*earlier, *own])
             plain = user_state != state.user_state and PLAIN not in played
+        undone = None  # novelty's: the draw about to act taken back (`explore/_plain.py`)
+        if not opening and self.policy.novelty and self.run.settings.perturb and state.user_state:
+            undone = without_pending_draw(state.user_state, self._drawn())
+        if not opening and self.policy.novelty:  # a junction opened again: its others only
+            played = frozenset(played_at(self.branches, self.parent.episode_id, site.turn.index))
         ctx = CandidateContext(
             persona=scenario.persona.model_dump_json(),
             goal=scenario.goal,
@@ -246,6 +257,7 @@ class _Grower:
             opening=opening,
             plain=plain,
             played=played,
+            undrawn_state=undone,
         )
         with collect_calls() as calls:
             choice = await self.policy.choose(
@@ -260,6 +272,10 @@ class _Grower:
         if choice is not None:
             self.spent += choice.overhead_tokens
         return choice
+
+    def _drawn(self) -> list[dict[str, JsonValue]]:
+        """What the varying user drew on the parent's path, per sub-goal the nearest draw."""
+        return drawn_on_path(self.parent, self.run.db.episode)
 
     def _siblings(self) -> list[str]:
         grown = [b for b in self.branches if b.parent_episode_id == self.parent.episode_id]

@@ -3,7 +3,7 @@
 After the linear rollouts, every scenario gets `explore.branches` branches (or branches until
 `explore.budget_tokens` is spent), grown round-robin from its sound trajectories. Branches are
 played in *waves* of at most `run.concurrency` slots, one per scenario, the scenarios with the
-fewest branches first (with novelty: those whose branches found most per token first).
+fewest branches first (with novelty: those whose branches found most new per token first).
 Everything a choice reads changes only between waves: the verdicts of the episodes finished in
 the last wave, the novelty memory they update (in the run's scenario order, whatever order the
 slots recorded their branches in), the budget left. A wave's
@@ -137,7 +137,7 @@ class Explorer:
         short = [s for s in order if s not in self.state.stopped]
         made = {s: self._made(s) for s in short}
         memory = self.state.memory
-        # With novelty, the scenarios whose branches found most per token go first.
+        # With novelty, the scenarios whose branches found most new per token go first.
         value = {s: memory.scenario_value(s) if self.spec.novelty else 0.0 for s in short}
         short = [s for s in short if made[s] < self.spec.branches]
         if short and set(short) <= set(self.state.drained):
