@@ -37,7 +37,7 @@ from vistasim.store._view import EpisodeStatus
 if TYPE_CHECKING:
     from vistasim.store._store import _Transaction
 
-__all__ = ["INSERT_CALL", "Append", "GroupCommit", "blob_hash", "insert_event"]
+__all__ = ["INSERT_CALL", "Append", "GroupCommit", "blob_hash", "call_row", "insert_event"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,12 +121,8 @@ class GroupCommit:
                     leaf = last = last + 1
                     events.append((leaf, *row))
                 turns = turn
-            calls += [
-                (write.run_id, write.episode_id, c.role, c.model, c.usage.input_tokens,
-                 c.usage.output_tokens, c.usage.cached_tokens, c.latency_s, c.cost_usd,
-                 int(c.cache_hit), c.attempts, c.error and redact(c.error, self.secrets), now)
-                for c in write.calls
-            ]  # fmt: skip
+            calls += [call_row(write.run_id, write.episode_id, c, now, self.secrets)
+                      for c in write.calls]  # fmt: skip
             ended = now if write.status in ("done", "errored") else None
             episodes.append(
                 (leaf, turns, write.status, write.stop_reason, ended, now, write.episode_id)
@@ -193,6 +189,16 @@ _UPDATE_EPISODE = (
     "UPDATE episodes SET leaf_event_id = ?, turns = COALESCE(?, turns), status = ?,"
     " stop_reason = ?, ended_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?"
 )
+
+
+def call_row(
+    run_id: str, episode_id: str | None, call: ModelCall, now: float, secrets: Sequence[str]
+) -> tuple[object, ...]:
+    """A model call's `model_calls` row (`INSERT_CALL`, in order), its error redacted."""
+    usage = call.usage
+    return (run_id, episode_id, call.role, call.model, usage.input_tokens, usage.output_tokens,
+            usage.cached_tokens, call.latency_s, call.cost_usd, int(call.cache_hit), call.attempts,
+            call.error and redact(call.error, secrets), now)  # fmt: skip
 
 
 def insert_event(db: sqlite3.Connection, row: tuple[object, ...]) -> int:

@@ -22,7 +22,7 @@ from vistasim.events import EVENT_ADAPTER, SCHEMA_VERSION, Event, ScenarioStart
 from vistasim.llm import ModelCall
 from vistasim.scenario import Scenario
 from vistasim.store._branches import BranchRecords, NewBranch
-from vistasim.store._group import INSERT_CALL, GroupCommit, blob_hash, insert_event
+from vistasim.store._group import INSERT_CALL, GroupCommit, blob_hash, call_row, insert_event
 from vistasim.store._view import EpisodeStatus, StoredEvent
 from vistasim.store.migrations import migrate
 
@@ -329,14 +329,8 @@ class Store(BranchRecords, GroupCommit):
         self, run_id: str, episode_id: str | None, calls: Sequence[ModelCall], now: float
     ) -> None:
         self.db.executemany(
-            INSERT_CALL,
-            [
-                (run_id, episode_id, c.role, c.model, c.usage.input_tokens, c.usage.output_tokens,
-                 c.usage.cached_tokens, c.latency_s, c.cost_usd, int(c.cache_hit), c.attempts,
-                 c.error and redact(c.error, self.secrets), now)
-                for c in calls
-            ],
-        )  # fmt: skip
+            INSERT_CALL, [call_row(run_id, episode_id, c, now, self.secrets) for c in calls]
+        )
 
     def _run_row(self, row: sqlite3.Row) -> RunRow:
         counts = self.db.execute(
