@@ -244,6 +244,10 @@ class _Context:
             kept = self.read_by_turn[id(turn)] = (turn, self._reads(turn))
         return kept[1]
 
+    def reads_up_to(self, index: int) -> list[_Read]:
+        """What the read calls of turns 0..`index` returned (looked up once a reply claims)."""
+        return [r for turn in self.turns[: index + 1] for r in self.reads(turn)]
+
     def _reads(self, turn: Turn) -> list[_Read]:
         found = []
         for stored in turn.calls:
@@ -288,17 +292,17 @@ def _claimed_without_action(ctx: _Context) -> list[int]:
     evidence: list[int] = []
     unreported: list[str] = []  # tools whose changes no reply has reported yet
     made: list[ToolCall] = []  # every successful change so far, reported or not
-    seen: list[_Read] = []
     proposed = False  # the agent's previous reply proposed a change for the user to approve
-    for turn in ctx.turns:
+    for index, turn in enumerate(ctx.turns):
         writes = ctx.writes(turn)
         done = [w.event for w in writes if isinstance(w.event, ToolCall) and not w.event.error]
         failed = len(writes) > len(done)
         unreported += [call.name for call in done]
         made += done
-        seen += ctx.reads(turn)
         at_stake = proposed or bool(writes)
-        verbs = ctx.claimed_verbs(turn, seen, at_stake=at_stake) if turn.reply else []
+        verbs = ctx.claimed_verbs(turn, (), at_stake=at_stake) if turn.reply else []
+        if verbs:  # a status read out is no claim: the reads so far may take verbs away
+            verbs = ctx.claimed_verbs(turn, ctx.reads_up_to(index), at_stake=at_stake)
         if turn.reply is not None and verbs and not failed:
             backed = all(any(ctx.backs(v, tool) for tool in unreported) for v in set(verbs))
             if not backed and not _restates(ctx, turn.reply_text, set(verbs), made):
@@ -329,9 +333,7 @@ def _restates(ctx: _Context, text: str, verbs: set[str], made: list[ToolCall]) -
 
 def _claimed_after_failure(ctx: _Context) -> list[int]:
     evidence: list[int] = []
-    seen: list[_Read] = []
-    for turn in ctx.turns:
-        seen += ctx.reads(turn)
+    for index, turn in enumerate(ctx.turns):
         writes = ctx.writes(turn)
         last = writes[-1] if writes else None
         if (
@@ -339,7 +341,10 @@ def _claimed_after_failure(ctx: _Context) -> list[int]:
             and isinstance(last.event, ToolCall)
             and last.event.error is not None
             and turn.reply is not None
-            and (ctx.claims(turn, seen) or _states_done(turn.reply_text, last.event.name))
+            and (
+                ctx.claims(turn, ctx.reads_up_to(index))
+                or _states_done(turn.reply_text, last.event.name)
+            )
         ):
             evidence.extend([last.id, turn.reply.id])
     return evidence
@@ -365,6 +370,8 @@ def _states_done(reply: str, failed_tool: str) -> bool:
 
 
 def _contradicts_call(ctx: _Context) -> list[int]:
+    if not any(ctx.actions(turn) for turn in ctx.turns):
+        return []  # only a change is checked: with none, gathering what calls said is for nothing
     evidence: list[int] = []
     known: set[tuple[str, str]] = set()
     asked: set[tuple[str, str]] = set()  # what the user said: dates, amounts it asked for

@@ -177,6 +177,8 @@ def _named_records(text: str, records: Sequence[Record]) -> Iterator[Mention]:
 
 def corrections(text: str, mentions: Sequence[Mention]) -> list[Correction]:
     """Return the values a message takes back, each with the value given instead."""
+    if len({m.value for m in mentions}) < 2:
+        return []  # a value taken back and the one given instead: two values, or no correction
     found: list[Correction] = []
     for cue in _CORRECTION_CUE.finditer(text):
         before = [m for m in mentions if m.end <= cue.start() and cue.start() - m.end <= _CUE_REACH]

@@ -66,6 +66,13 @@ _ABBREVIATIONS = {
 
 def _misdated(events: tuple[StoredEvent, ...]) -> list[int]:
     """Dates read out for a record or field of the latest call's result that say another day."""
+    # A reply is only read once a successful call returned a record with a date field; without
+    # one, the days every call returned (`seen`, `named`) would be parsed for nothing.
+    if not any(
+        isinstance(s.event, ToolCall) and s.event.error is None and _has_date_record(s.event)
+        for s in events
+    ):
+        return []
     evidence: list[int] = []
     latest: list[tuple[dict[str, str], int]] = []  # date fields (field -> MM-DD) per record
     named: dict[str, tuple[set[str], int]] = {}  # record id -> every day any call gave it
@@ -198,6 +205,10 @@ def _date_records(value: object) -> Iterator[dict[str, str]]:
             yield from _date_records(nested)
 
 
+def _has_date_record(call: ToolCall) -> bool:
+    return next(_date_records(call.result), None) is not None
+
+
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?)?$")
 
 
@@ -218,8 +229,11 @@ def _misquoted_figures(events: tuple[StoredEvent, ...]) -> list[int]:
                 latest = [(fields, stored.id) for _, fields in found]
         elif isinstance(event, AgentReply):
             # Two drops in one go: "you now have 6 credits... now 3": each is a call's own.
-            for call_id in _contradicted(event.text, records, latest, this_turn):
-                evidence += [call_id, stored.id]
+            # With no record read yet (`latest` and `this_turn` are then empty too) no figure
+            # has a field to be checked against, and splitting the reply would find nothing.
+            if records:
+                for call_id in _contradicted(event.text, records, latest, this_turn):
+                    evidence += [call_id, stored.id]
             this_turn = {}
     return evidence
 

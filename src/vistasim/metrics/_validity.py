@@ -162,6 +162,8 @@ def _contradictions(
     shapes = {id_shape(i) for i in held_ids}
     held_values = {v for h in held for v in text_values(str(h))}
     kinds = {k for k, _ in held_values}
+    if not shapes and not kinds:
+        return []  # a message contradicts an id or value of a held kind: there is none to check
     found = []
     quoted: set[str] = set()  # what the agent said: a user naming it back is not contradicting
     for index, stored in enumerate(episode.events):
