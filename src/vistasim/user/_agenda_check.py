@@ -79,6 +79,11 @@ def mismatch(
     if found is not None:
         text = ph.pick(ph.templates.object_value, value=found.right, wrong=found.wrong)
         return Reaction(text=text, progress=True, rejected=found.wrong)
+    back = taken_back(step, state.stack[0], message)
+    if back is not None:
+        wrong, right = back
+        text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
+        return Reaction(text=text, progress=True, rejected=wrong)
     # Lists of items ("the toaster" for "the toaster and the kettle") and addresses.
     held = {k: v for k, v in checkable(step, state).items() if not _typed_or_id(v)}
     items = [s for s in held if "item" in s]
@@ -88,6 +93,37 @@ def mismatch(
     _, wrong, right = other
     text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
     return Reaction(text=text, progress=True, rejected=wrong)
+
+
+def taken_back(step: Step, entry: AgendaEntry, message: str) -> tuple[str, str] | None:
+    """A value the user said and took back, restated without the one it wanted instead.
+
+    After "I changed my mind — £50, not £62.50" (`change_mind`), "Yes, but make it B"
+    (`amend`) or "W1030, sorry, I mean W1003" (`correct`), a proposal of £62.50 is the value
+    called off, whatever words surround it: money and times are not checked by their owner
+    otherwise (a price or a balance beside the request's amount is news, not a proposal).
+    Returns (the value called off, the value wanted).
+    """
+    for behaviour in entry.behaviours:
+        said = behaviour.wrong if behaviour.op == "correct" else behaviour.first
+        if behaviour.op not in entry.played or behaviour.slot is None or said is None:
+            continue
+        wanted = entry.slots.get(behaviour.slot)
+        if wanted is None:
+            continue
+        if _states(message, str(said), step) and not _states(message, str(wanted), step):
+            return str(said), str(wanted)
+    return None
+
+
+def _states(message: str, value: str, step: Step) -> bool:
+    """Whether a message states a value: as the same typed value, else in the same words."""
+    typed = stated_values(value, step.today)
+    if typed:
+        said = stated_values(message, step.today)
+        return all(any(s.kind == t.kind and s.values & t.values for s in said) for t in typed)
+    pattern = rf"(?<!\w){re.escape(value.strip())}(?!\w)"
+    return bool(value.strip()) and re.search(pattern, message, re.I) is not None
 
 
 def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:
