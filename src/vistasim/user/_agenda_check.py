@@ -16,12 +16,16 @@ from vistasim.user._agenda_say import spoken_goal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction
+from vistasim.user._fallback import kept_from_request, split_fallback
 from vistasim.user._lexicon import question_sentences
 from vistasim.user._reading import value_mismatch
 from vistasim.user._stated import stated_values
 from vistasim.values import text_values
 
-__all__ = ["checkable", "choose", "goal_facts", "goal_text", "mismatch", "task_answer"]
+__all__ = [
+    "checkable", "choose", "goal_facts", "goal_text", "mismatch", "states_value", "task_answer",
+    "taken_back",
+]  # fmt: skip
 
 _KIND_WORDS = {"date": "date", "day": "date", "when": "date", "time": "time", "hour": "time"}
 
@@ -33,13 +37,14 @@ def goal_text(step: Step, entry: AgendaEntry) -> str:
     return entry.task or spoken_goal(step.view.scenario.goal)
 
 
-def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
+def checkable(step: Step, state: AgendaState, *, request: bool = False) -> dict[str, Scalar]:
     """Facts a proposal is checked against: the sub-goal's slots and the knowledge.
 
     Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
     user has yet to change its mind about (or amend) is left out too: the agent's proposal is
     what it said.
-    Once the goal's fallback is the request, only ids and emails of the sub-goal still hold.
+    Once the goal's fallback is the request, only ids and emails of the sub-goal still hold
+    (`request`: the facts as they were before).
     """
     entry = state.stack[0]
     change = switch_pending(entry)
@@ -50,7 +55,7 @@ def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
     }
     for key, value in step.view.scenario.knowledge.items():
         held.setdefault(key, value)
-    if entry.fallback_used:
+    if entry.fallback_used and not request:
         held = {k: v for k, v in held.items() if not text_values(str(v))}
     return held
 
@@ -58,7 +63,12 @@ def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
 def goal_facts(step: Step, state: AgendaState) -> list[Fact]:
     """The user's facts by owner, for this step's sub-goal."""
     entry = state.stack[0]
-    return build_facts(checkable(step, state), goal_text(step, entry), step.today, step.lexicon)
+    facts = build_facts(checkable(step, state), goal_text(step, entry), step.today, step.lexicon)
+    if not (entry.fallback_used and entry.task):
+        return facts
+    request = split_fallback(spoken_goal(step.view.scenario.goal))[0]
+    held = checkable(step, state, request=True)
+    return kept_from_request(facts, held, request, entry.task, step.today, step.lexicon)
 
 
 def mismatch(
@@ -111,12 +121,12 @@ def taken_back(step: Step, entry: AgendaEntry, message: str) -> tuple[str, str] 
         wanted = entry.slots.get(behaviour.slot)
         if wanted is None:
             continue
-        if _states(message, str(said), step) and not _states(message, str(wanted), step):
+        if states_value(message, str(said), step) and not states_value(message, str(wanted), step):
             return str(said), str(wanted)
     return None
 
 
-def _states(message: str, value: str, step: Step) -> bool:
+def states_value(message: str, value: str, step: Step) -> bool:
     """Whether a message states a value: as the same typed value, else in the same words."""
     typed = stated_values(value, step.today)
     if typed:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from vistasim.scenario import Scalar
+from vistasim.scenario import Behaviour, Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
-from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
+from vistasim.user._agenda_check import choose, goal_text, mismatch, states_value, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import (
     switch_on_refusal,
@@ -177,7 +177,7 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     entry = state.stack[0]
     change = switch_pending(entry)
-    if change is not None and change.slot is not None:
+    if change is not None and change.slot is not None and _said_first(step, change):
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.
         value = str(entry.slots.get(change.slot, ""))
@@ -244,7 +244,7 @@ def _on_confirmation(
     if hesitate is not None and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
     change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
-    if change is not None and change.slot is not None:
+    if change is not None and change.slot is not None and _said_first(step, change):
         value = str(entry.slots.get(change.slot, ""))
         said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
         text = ph.pick(said, value=value, first=str(change.first))
@@ -263,6 +263,17 @@ def _on_confirmation(
     if objection is not None:
         return objection
     return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _said_first(step: Step, change: Behaviour) -> bool:
+    """Whether the user asked with the value it now changes.
+
+    "Sunday 21 June instead of Saturday" in the goal's words never said the slot's
+    "2026-06-21" (nor the "2026-06-22" a draw gave it first): "I changed my mind — 21 June,
+    not 22 June" would change a value never asked for.
+    """
+    words = " ".join(u.text for u in step.view.transcript if u.role == "user")
+    return states_value(words, str(change.first), step)
 
 
 def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:

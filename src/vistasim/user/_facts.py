@@ -139,11 +139,19 @@ def _task_values(
             continue  # ids are checked against the slots that hold them
         if value.kind == "quantity" and _is_shift(goal, value):
             continue  # "one day earlier", "an extra night": a change by, not a length of stay
+        if _REPLACED_BEFORE.search(goal[: value.start]):
+            continue  # "leaving on Sunday 21 June instead of Saturday": Saturday is not asked for
         holders = {f.slot for f in facts if value.kind in f.values}
         if _owner(goal, value, vocab, holders | {_BIRTH}) != TASK:
             continue  # "born on 2 Nov 1969": the goal states a held fact, not the request
         found.append(value)
     return found
+
+
+_REPLACED_BEFORE = re.compile(
+    r"(?:\binstead of|\brather than|,\s*not)\s+(?:the\s+|my\s+|on\s+|at\s+)?$", re.IGNORECASE
+)
+"""Words before a value the goal replaces: what it asks for is the other one."""
 
 
 def _add_weekdays(values: dict[str, set[str]], stated: list[Stated], today: date | None) -> None:
