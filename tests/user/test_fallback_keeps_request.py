@@ -83,3 +83,13 @@ async def test_no_change_of_mind_from_a_value_never_said():
     assert "22" not in ep.said[0]
     assert not any("changed my mind" in s.lower() for s in ep.said), ep.said
     assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+
+
+async def test_a_range_that_starts_on_the_day_the_user_leaves_is_objected_to():
+    # "leaving on Sunday 21 June": a stay from 21 June restates the date at the wrong end.
+    moved = ("The Standard Double is available from Sunday 21 June to Tuesday 23 June 2026 "
+             "(2 nights). Shall I change the dates?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), hotel(), scripted(FOUND, moved, RIGHT_NIGHTS), now=JUNE)
+    objection = ep.said[2]
+    assert "leaving on Sunday 21 June" in objection and "23 June" in objection, objection
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[3]
