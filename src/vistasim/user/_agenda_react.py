@@ -10,6 +10,7 @@ could not read the message.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from vistasim.scenario import Behaviour, Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
@@ -78,7 +79,8 @@ def react(
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
     if asked:
-        return answer_asked(step, state, message, asked)
+        answer = answer_asked(step, state, message, asked)
+        return _with_fallback(answer, entry, asked, held) if refused is not None else answer
     chosen = choose(step, state, message)  # "10:00 or 11:30 — which works for you?"
     if chosen is not None:
         return chosen
@@ -238,6 +240,11 @@ def _on_confirmation(
 ) -> Reaction:
     ph = step.phrasing
     entry = state.stack[0]
+    # A cost the goal rules out ("I won't pay an exit fee") is declined before any hesitation:
+    # hesitating, then "please go ahead", would agree to the fee.
+    costly = _too_costly(step, entry, message)
+    if costly is not None:
+        return costly
     hesitate = entry.has("hesitate")
     if hesitate is not None and "hesitate" not in entry.played:
         return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
@@ -249,9 +256,6 @@ def _on_confirmation(
         said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
         text = ph.pick(said, value=value, first=str(change.first))
         return Reaction(text=text, progress=True, played=(change.op,))
-    costly = _too_costly(step, entry, message)
-    if costly is not None:
-        return costly
     objection = mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
@@ -263,6 +267,22 @@ def _on_confirmation(
     if objection is not None:
         return objection
     return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _with_fallback(
+    answer: Reaction, entry: AgendaEntry, asked: list[str], held: dict[str, Scalar]
+) -> Reaction:
+    """An answer to a question that comes with a refusal, taking the fallback if it is asked for.
+
+    "I can't read your PIN out, but I can set a new one: which PIN?" for "tell me what it is —
+    or if you can't, set it to 640281": answering with the fallback's own value takes it.
+    """
+    if not entry.fallback or entry.fallback_used:
+        return answer
+    if not any(s in held and str(held[s]) in entry.fallback for s in asked):
+        return answer
+    taken = {"task": entry.fallback, "fallback_used": True}
+    return replace(answer, changes={**answer.changes, **taken})
 
 
 def _said_first(step: Step, change: Behaviour) -> bool:
