@@ -1,6 +1,6 @@
 """A fallback replaces what it speaks of, not the whole request: a hotel desk moving a stay."""
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from vistasim.scenario import Behaviour, Scenario
 from vistasim.user import AgendaPolicy
@@ -24,7 +24,7 @@ FULL = (
 )
 WRONG_NIGHTS = FULL.format(stay="Saturday 20 June to Monday 22 June")
 RIGHT_NIGHTS = FULL.format(stay="Thursday 18 June to Sunday 21 June")
-JUNE = datetime(2026, 6, 1, 10)
+JUNE = datetime(2026, 6, 1, 10, tzinfo=UTC)
 
 
 def hotel() -> Scenario:

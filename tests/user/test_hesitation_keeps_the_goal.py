@@ -60,3 +60,23 @@ async def test_a_question_refused_then_offered_as_its_fallback_is_carried_out():
     assert len(ep.said) == 4, ep.said
     assert any(w in ep.said[3].lower() for w in ("go ahead", "do it", "proceed")), ep.said
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+async def test_after_holding_off_the_user_does_not_approve_a_day_it_never_asked_for():
+    # "picking up on 22 December and returning on 29 December": the proposal restates 29
+    # December, so the owner check let its pick-up on the 21st through; the user hesitated
+    # at it, and "please go ahead" would approve the wrong day.
+    scenario = desk(
+        "Move my estate car hire one day later at both ends, picking up on 22 December and "
+        "returning on 29 December.",
+        {"booking_ref": "CLH-20412"},
+    )
+    wrong = ("I can change booking CLH-20412 to pick-up on Monday 21 December 2026 at 09:00 and "
+             "return on Tuesday 29 December 2026 at 09:00. Shall I go ahead?")  # fmt: skip
+    held = "No problem — I haven't changed anything. Just say yes when you're ready."
+    right = wrong.replace("Monday 21", "Tuesday 22")
+    ep = await converse(_Hesitant(), scenario, scripted(wrong, held, right, "Done."))
+    assert any(w in ep.said[1].lower() for w in ("not yet", "wait", "hold on")), ep.said
+    objection = ep.said[2]
+    assert "22 December" in objection and "21 December" in objection, ep.said
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said

@@ -18,7 +18,7 @@ from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction
 from vistasim.user._fallback import kept_from_request, split_fallback
 from vistasim.user._lexicon import question_sentences
-from vistasim.user._ranges import misplaced_end
+from vistasim.user._ranges import misplaced_day
 from vistasim.user._reading import value_mismatch
 from vistasim.user._stated import stated_values
 from vistasim.values import text_values
@@ -92,7 +92,7 @@ def mismatch(
         return Reaction(text=text, progress=True, rejected=found.wrong)
     back = taken_back(step, state.stack[0], message)
     if back is None:
-        placed = misplaced_end(message, goal_text(step, state.stack[0]), step.today)
+        placed = misplaced_day(message, goal_text(step, state.stack[0]), step.today)
         back = (placed[1], placed[0]) if placed is not None else None
     if back is not None:
         wrong, right = back

@@ -88,16 +88,9 @@ def react(
         return _on_confirmation(step, state, message, previous)
     if objection is not None and (done or proposes(step, message)):
         return objection
-    hesitation = entry.has("hesitate")
-    if hesitation is not None and "hesitate" in entry.played:
-        if hesitation.then == "confirm" and not entry.resumed:
-            # The agent held off, as asked; the user still wants it done and says so now.
-            text = step.phrasing.pick(step.phrasing.templates.confirm_later)
-            return Reaction(text=text, progress=True, changes={"resumed": True})
-        if not entry.resumed:
-            return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
-        # After "please go ahead" only a report of it done ends the request: a reply that lost
-        # the proposal ("Sorry, I didn't follow") is read like any other, not taken as done.
+    held_off = _held_off(step, state, previous)
+    if held_off is not None:
+        return held_off
     if entry.alternative_asked and entry.refused_with:
         # It asked for another option and got none: the refusal stands.
         return Reaction(text="", progress=True, stopped=entry.refused_with)
@@ -267,6 +260,28 @@ def _on_confirmation(
     if objection is not None:
         return objection
     return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:
+    """The reply to an agent that held off after the user hesitated (`None`: read it as usual).
+
+    With `then: confirm` the user still wants it done and says so now, unless what is on the
+    table is not what it wants (a day it never asked for). After "please go ahead" only a
+    report of it done ends the request: a reply that lost the proposal ("Sorry, I didn't
+    follow") is read like any other, not taken as done.
+    """
+    entry = state.stack[0]
+    hesitation = entry.has("hesitate")
+    if hesitation is None or "hesitate" not in entry.played or entry.resumed:
+        return None
+    if hesitation.then != "confirm":
+        return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
+    # `previous` is the message the user hesitated at: the proposal it now says yes to.
+    objection = mismatch(step, state, previous) if previous else None
+    if objection is not None:
+        return objection
+    text = step.phrasing.pick(step.phrasing.templates.confirm_later)
+    return Reaction(text=text, progress=True, changes={"resumed": True})
 
 
 def _with_fallback(
