@@ -199,3 +199,17 @@ async def test_a_value_taken_back_in_the_opening_is_objected_to_when_proposed():
     assert "£62.50" in ep.said[0] and "£50" in ep.said[0]
     assert "£50" in ep.said[1] and "£62.50" in ep.said[1], ep.said[1]
     assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[2]
+
+
+async def test_an_amend_whose_first_value_has_no_open_section_is_taken_back():
+    # "Sorry — there are no open sections of BIO102. Pass this to an advisor (yes/no)?" was
+    # read as no refusal, so the user answered "Yes please, but change it to BIO101" and the
+    # agent was blamed for escalating without the change.
+    enroll = [{"intent": "enroll", "slots": {"course": "BIO101"}}]
+    scenario = make_scenario(goal="Enroll me in BIO101 as well.", knowledge={}, agenda=enroll)
+    none_open = ("Sorry — there are no open sections of BIO102 right now. Would you like me to "
+                 "pass this to an advisor (yes/no)?")  # fmt: skip
+    user = _Drawn({"op": "amend", "slot": "course", "first": "BIO102"})
+    ep = await converse(user, scenario, scripted(none_open, "Enrolled in BIO101-A. Anything else?"))
+    assert "BIO102" in ep.said[0]
+    assert "BIO101" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
