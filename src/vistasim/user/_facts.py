@@ -290,15 +290,18 @@ _BOUNDED_KINDS = frozenset({"date", "time", "weekday"})
 
 
 def _proposed(text: str, stated: Sequence[Stated]) -> list[Stated]:
-    """Values the text proposes, without opening hours and readiness ("ready from 4:00 pm").
+    """Values the text proposes: not opening hours, readiness or lateness.
 
-    A time the desk is open or an order is ready bounds the choice; it is not a pick-up time
-    offered in place of the user's.
+    A time the desk is open or an order is ready ("ready from 4:00 pm") bounds the choice; it
+    is not a pick-up time offered in place of the user's. How late a record was ("returned 24
+    days late") is no length offered in place of the goal's ("in hospital for three weeks").
     """
     hours = [(m.start(), m.end()) for m in _sentences_matching(text, OPENING_HOURS)]
     kept: list[Stated] = []
     bound_end = -1
     for value in stated:
+        if value.kind == "quantity" and _LATENESS_AFTER.match(text[value.end :]):
+            continue  # "returned 24 days late": how late a record was, not a length offered
         before = text[max(0, value.start - 30) : value.start]
         in_hours = any(s <= value.start < e for s, e in hours)
         next_to_bound = bound_end >= 0 and not text[bound_end : value.start].strip(" ,")
@@ -319,6 +322,9 @@ _SHIFT_AFTER = re.compile(
     r"\s*(?:earlier|later|sooner|before|after|longer|shorter|more|less|fewer|extra)\b", re.I
 )
 _SHIFT_BEFORE = re.compile(r"\b(?:extra|another|additional|more)\s*$", re.IGNORECASE)
+
+
+_LATENESS_AFTER = re.compile(r"\s*(?:late|overdue|early|ago|behind)\b", re.IGNORECASE)
 
 
 def _is_shift(text: str, value: Stated) -> bool:
