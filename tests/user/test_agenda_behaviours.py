@@ -1,7 +1,9 @@
 """The agenda user plays scenario behaviours: hesitate, correct, change_mind, withhold,
 out_of_order, second_request, impatient; and it never reads instructions aloud."""
 
+from vistasim.scenario import Behaviour
 from vistasim.user import AgendaPolicy, Finish, Say
+from vistasim.user._agenda_ops import Operation, apply_operation
 
 from ._driver import converse, make_scenario, scripted
 
@@ -149,3 +151,65 @@ async def test_after_go_ahead_a_reply_that_lost_the_request_is_not_taken_as_done
     assert "W1003" in ep.said[3] or "cancel" in ep.said[3].lower(), ep.said
     assert ep.said[4].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+
+
+
+PAY_FIRST = "I'll take £62.50 for invoice INV-4440, leaving £77.50 to pay. Shall I go ahead?"
+# A negation earlier in the sentence keeps the contradiction check from reading it as a proposal.
+PAY_AGAIN = "Sorry, I didn't catch that — I'll take £62.50 for invoice INV-4440. Go ahead?"
+PAY_WANTED = "I'll take £50.00 for invoice INV-4440, leaving £90.00 to pay. Shall I go ahead?"
+
+
+class _Drawn(AgendaPolicy):
+    """The agenda user of a scenario without an agenda, given one operation (as a draw does)."""
+
+    def __init__(self, behaviour: dict[str, str]) -> None:
+        super().__init__()
+        self.behaviour = Behaviour.model_validate(behaviour)
+
+    def initial_state(self, scenario, seed=0):
+        state = super().initial_state(scenario, seed=seed)
+        return apply_operation(state, Operation(source="drawn", behaviour=self.behaviour))
+
+
+PAY = make_scenario(
+    goal="Pay £50 towards Teddy's X-ray bill today and find out what is left to pay after that.",
+    knowledge={"client_number": "C1609", "pet_name": "Teddy", "amount": "£50"},
+    hidden={},
+    agenda=[],
+)
+
+
+async def test_after_a_change_of_mind_the_value_called_off_is_not_confirmed():
+    # "I changed my mind — £50, not £62.50", then "Sorry, I didn't catch that — I'll take
+    # £62.50": confirming it would approve what the user called off (and judge the agent by a
+    # payment the user never wanted).
+    user = _Drawn({"op": "change_mind", "slot": "amount", "first": "£62.50"})
+    ep = await converse(user, PAY, scripted(PAY_FIRST, PAY_AGAIN, PAY_WANTED))
+    assert "£62.50" in ep.said[0] and "£50" in ep.said[1]
+    objection = ep.said[2]
+    assert "£50" in objection and "£62.50" in objection, objection
+    assert not objection.lower().startswith(("yes", "yep", "sure")), objection
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[3]
+
+
+async def test_a_value_taken_back_in_the_opening_is_objected_to_when_proposed():
+    user = _Drawn({"op": "correct", "slot": "amount", "wrong": "£62.50"})
+    ep = await converse(user, PAY, scripted(PAY_AGAIN, PAY_WANTED))
+    assert "£62.50" in ep.said[0] and "£50" in ep.said[0]
+    assert "£50" in ep.said[1] and "£62.50" in ep.said[1], ep.said[1]
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[2]
+
+
+async def test_an_amend_whose_first_value_has_no_open_section_is_taken_back():
+    # "Sorry — there are no open sections of BIO102. Pass this to an advisor (yes/no)?" was
+    # read as no refusal, so the user answered "Yes please, but change it to BIO101" and the
+    # agent was blamed for escalating without the change.
+    enroll = [{"intent": "enroll", "slots": {"course": "BIO101"}}]
+    scenario = make_scenario(goal="Enroll me in BIO101 as well.", knowledge={}, agenda=enroll)
+    none_open = ("Sorry — there are no open sections of BIO102 right now. Would you like me to "
+                 "pass this to an advisor (yes/no)?")  # fmt: skip
+    user = _Drawn({"op": "amend", "slot": "course", "first": "BIO102"})
+    ep = await converse(user, scenario, scripted(none_open, "Enrolled in BIO101-A. Anything else?"))
+    assert "BIO102" in ep.said[0]
+    assert "BIO101" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said

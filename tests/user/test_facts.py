@@ -70,3 +70,14 @@ def test_a_new_records_id_is_news_when_the_goal_makes_one() -> None:
     assert contradiction(done, book, {}, TODAY) is None
     cancel = build_facts(held, "Cancel my tickets for Thursday 17 December.", TODAY)
     assert contradiction("Done — order LH-48714 is cancelled.", cancel, {}, TODAY) is not None
+
+
+def test_how_late_a_record_was_is_no_length_in_place_of_the_goals():
+    # library-waive-hospital: "in hospital for three weeks" against "returned 24 days late"
+    # made the user object "it should be three weeks, not 24 days" to a correct waiver.
+    goal = "My copy of Hamnet went back late because I was in hospital for three weeks."
+    facts = build_facts({"card_number": "RL-21026"}, goal, date(2026, 11, 10))
+    waive = "I can waive fine F902 (Hamnet, returned 24 days late, £5.00). Shall I go ahead?"
+    assert contradiction(waive, facts, {}, date(2026, 11, 10)) is None
+    other = contradiction("I can note a stay of 2 weeks. OK?", facts, {}, date(2026, 11, 10))
+    assert other is not None and other.wrong == "2 weeks"

@@ -88,3 +88,15 @@ async def test_divert_candidates_say_only_plausible_values_drawn_from_the_enviro
     expected = {"departure_time": "10:15", "travel_date": "2026-03-25", "price": "£60.00"}
     assert {source.split(":")[1] for source in said} == set(expected)
     assert all(other == expected[source.split(":")[1]] for source, other in said.items())
+
+
+@pytest.mark.parametrize(
+    ("said", "other"),
+    [("22 December", "23 December"), ("Friday 12 June", "13 June"),
+     ("June 30th", "June 29th"), ("12th of June 2026", "13th of June 2026")],
+)  # fmt: skip
+def test_a_date_in_words_gets_another_day_not_an_amount_of_december(said, other):
+    # "22 December" read as an amount in a unit of December became "27.50 December" (a
+    # carhire change_mind branch asked to pick up on it).
+    assert other_value("pickup_date", said) == other
+    assert implausible(said, "27.50 December") is not None

@@ -28,12 +28,12 @@ from vistasim.dates import today_of
 from vistasim.errors import SimulatorError
 from vistasim.llm import ToolSpec
 from vistasim.scenario import AgendaItem, Behaviour, Scenario
-from vistasim.user._agenda_refuse import split_fallback
 from vistasim.user._agenda_say import spoken_goal
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Step, held_facts, task_words
 from vistasim.user._agenda_turn import respond
 from vistasim.user._agenda_words import combined, open_request, opening
+from vistasim.user._fallback import split_fallback
 from vistasim.user._lexicon import DEFAULT_LEXICON, alias_phrases, merge_lexicons
 from vistasim.user._phrasing import Phrasing, load_templates
 from vistasim.user._reading import slot_phrases, tool_lexicon

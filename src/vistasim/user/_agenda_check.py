@@ -16,12 +16,17 @@ from vistasim.user._agenda_say import spoken_goal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction
+from vistasim.user._fallback import kept_from_request, split_fallback
 from vistasim.user._lexicon import question_sentences
+from vistasim.user._ranges import misplaced_day
 from vistasim.user._reading import value_mismatch
 from vistasim.user._stated import stated_values
 from vistasim.values import text_values
 
-__all__ = ["checkable", "choose", "goal_facts", "goal_text", "mismatch", "task_answer"]
+__all__ = [
+    "checkable", "choose", "goal_facts", "goal_text", "mismatch", "states_value", "task_answer",
+    "taken_back",
+]  # fmt: skip
 
 _KIND_WORDS = {"date": "date", "day": "date", "when": "date", "time": "time", "hour": "time"}
 
@@ -33,13 +38,14 @@ def goal_text(step: Step, entry: AgendaEntry) -> str:
     return entry.task or spoken_goal(step.view.scenario.goal)
 
 
-def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
+def checkable(step: Step, state: AgendaState, *, request: bool = False) -> dict[str, Scalar]:
     """Facts a proposal is checked against: the sub-goal's slots and the knowledge.
 
     Hidden facts are left out: correcting one would reveal it unasked. A slot whose value the
     user has yet to change its mind about (or amend) is left out too: the agent's proposal is
     what it said.
-    Once the goal's fallback is the request, only ids and emails of the sub-goal still hold.
+    Once the goal's fallback is the request, only ids and emails of the sub-goal still hold
+    (`request`: the facts as they were before).
     """
     entry = state.stack[0]
     change = switch_pending(entry)
@@ -50,7 +56,7 @@ def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
     }
     for key, value in step.view.scenario.knowledge.items():
         held.setdefault(key, value)
-    if entry.fallback_used:
+    if entry.fallback_used and not request:
         held = {k: v for k, v in held.items() if not text_values(str(v))}
     return held
 
@@ -58,7 +64,12 @@ def checkable(step: Step, state: AgendaState) -> dict[str, Scalar]:
 def goal_facts(step: Step, state: AgendaState) -> list[Fact]:
     """The user's facts by owner, for this step's sub-goal."""
     entry = state.stack[0]
-    return build_facts(checkable(step, state), goal_text(step, entry), step.today, step.lexicon)
+    facts = build_facts(checkable(step, state), goal_text(step, entry), step.today, step.lexicon)
+    if not (entry.fallback_used and entry.task):
+        return facts
+    request = split_fallback(spoken_goal(step.view.scenario.goal))[0]
+    held = checkable(step, state, request=True)
+    return kept_from_request(facts, held, request, entry.task, step.today, step.lexicon)
 
 
 def mismatch(
@@ -79,6 +90,14 @@ def mismatch(
     if found is not None:
         text = ph.pick(ph.templates.object_value, value=found.right, wrong=found.wrong)
         return Reaction(text=text, progress=True, rejected=found.wrong)
+    back = taken_back(step, state.stack[0], message)
+    if back is None:
+        placed = misplaced_day(message, goal_text(step, state.stack[0]), step.today)
+        back = (placed[1], placed[0]) if placed is not None else None
+    if back is not None:
+        wrong, right = back
+        text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
+        return Reaction(text=text, progress=True, rejected=wrong)
     # Lists of items ("the toaster" for "the toaster and the kettle") and addresses.
     held = {k: v for k, v in checkable(step, state).items() if not _typed_or_id(v)}
     items = [s for s in held if "item" in s]
@@ -88,6 +107,37 @@ def mismatch(
     _, wrong, right = other
     text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
     return Reaction(text=text, progress=True, rejected=wrong)
+
+
+def taken_back(step: Step, entry: AgendaEntry, message: str) -> tuple[str, str] | None:
+    """A value the user said and took back, restated without the one it wanted instead.
+
+    After "I changed my mind — £50, not £62.50" (`change_mind`), "Yes, but make it B"
+    (`amend`) or "W1030, sorry, I mean W1003" (`correct`), a proposal of £62.50 is the value
+    called off, whatever words surround it: money and times are not checked by their owner
+    otherwise (a price or a balance beside the request's amount is news, not a proposal).
+    Returns (the value called off, the value wanted).
+    """
+    for behaviour in entry.behaviours:
+        said = behaviour.wrong if behaviour.op == "correct" else behaviour.first
+        if behaviour.op not in entry.played or behaviour.slot is None or said is None:
+            continue
+        wanted = entry.slots.get(behaviour.slot)
+        if wanted is None:
+            continue
+        if states_value(message, str(said), step) and not states_value(message, str(wanted), step):
+            return str(said), str(wanted)
+    return None
+
+
+def states_value(message: str, value: str, step: Step) -> bool:
+    """Whether a message states a value: as the same typed value, else in the same words."""
+    typed = stated_values(value, step.today)
+    if typed:
+        said = stated_values(message, step.today)
+        return all(any(s.kind == t.kind and s.values & t.values for s in said) for t in typed)
+    pattern = rf"(?<!\w){re.escape(value.strip())}(?!\w)"
+    return bool(value.strip()) and re.search(pattern, message, re.I) is not None
 
 
 def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:

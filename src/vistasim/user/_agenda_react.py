@@ -10,10 +10,11 @@ could not read the message.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from vistasim.scenario import Scalar
+from vistasim.scenario import Behaviour, Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
-from vistasim.user._agenda_check import choose, goal_text, mismatch, task_answer
+from vistasim.user._agenda_check import choose, goal_text, mismatch, states_value, task_answer
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import (
     switch_on_refusal,
@@ -78,7 +79,8 @@ def react(
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
     if asked:
-        return answer_asked(step, state, message, asked)
+        answer = answer_asked(step, state, message, asked)
+        return _with_fallback(answer, entry, asked, held) if refused is not None else answer
     chosen = choose(step, state, message)  # "10:00 or 11:30 — which works for you?"
     if chosen is not None:
         return chosen
@@ -86,16 +88,9 @@ def react(
         return _on_confirmation(step, state, message, previous)
     if objection is not None and (done or proposes(step, message)):
         return objection
-    hesitation = entry.has("hesitate")
-    if hesitation is not None and "hesitate" in entry.played:
-        if hesitation.then == "confirm" and not entry.resumed:
-            # The agent held off, as asked; the user still wants it done and says so now.
-            text = step.phrasing.pick(step.phrasing.templates.confirm_later)
-            return Reaction(text=text, progress=True, changes={"resumed": True})
-        if not entry.resumed:
-            return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
-        # After "please go ahead" only a report of it done ends the request: a reply that lost
-        # the proposal ("Sorry, I didn't follow") is read like any other, not taken as done.
+    held_off = _held_off(step, state, previous)
+    if held_off is not None:
+        return held_off
     if entry.alternative_asked and entry.refused_with:
         # It asked for another option and got none: the refusal stands.
         return Reaction(text="", progress=True, stopped=entry.refused_with)
@@ -177,7 +172,7 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     entry = state.stack[0]
     change = switch_pending(entry)
-    if change is not None and change.slot is not None:
+    if change is not None and change.slot is not None and _said_first(step, change):
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.
         value = str(entry.slots.get(change.slot, ""))
@@ -238,20 +233,22 @@ def _on_confirmation(
 ) -> Reaction:
     ph = step.phrasing
     entry = state.stack[0]
+    # A cost the goal rules out ("I won't pay an exit fee") is declined before any hesitation:
+    # hesitating, then "please go ahead", would agree to the fee.
+    costly = _too_costly(step, entry, message)
+    if costly is not None:
+        return costly
     hesitate = entry.has("hesitate")
     if hesitate is not None and "hesitate" not in entry.played:
         return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
     if hesitate is not None and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
     change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
-    if change is not None and change.slot is not None:
+    if change is not None and change.slot is not None and _said_first(step, change):
         value = str(entry.slots.get(change.slot, ""))
         said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
         text = ph.pick(said, value=value, first=str(change.first))
         return Reaction(text=text, progress=True, played=(change.op,))
-    costly = _too_costly(step, entry, message)
-    if costly is not None:
-        return costly
     objection = mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
@@ -263,6 +260,55 @@ def _on_confirmation(
     if objection is not None:
         return objection
     return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:
+    """The reply to an agent that held off after the user hesitated (`None`: read it as usual).
+
+    With `then: confirm` the user still wants it done and says so now, unless what is on the
+    table is not what it wants (a day it never asked for). After "please go ahead" only a
+    report of it done ends the request: a reply that lost the proposal ("Sorry, I didn't
+    follow") is read like any other, not taken as done.
+    """
+    entry = state.stack[0]
+    hesitation = entry.has("hesitate")
+    if hesitation is None or "hesitate" not in entry.played or entry.resumed:
+        return None
+    if hesitation.then != "confirm":
+        return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
+    # `previous` is the message the user hesitated at: the proposal it now says yes to.
+    objection = mismatch(step, state, previous) if previous else None
+    if objection is not None:
+        return objection
+    text = step.phrasing.pick(step.phrasing.templates.confirm_later)
+    return Reaction(text=text, progress=True, changes={"resumed": True})
+
+
+def _with_fallback(
+    answer: Reaction, entry: AgendaEntry, asked: list[str], held: dict[str, Scalar]
+) -> Reaction:
+    """An answer to a question that comes with a refusal, taking the fallback if it is asked for.
+
+    "I can't read your PIN out, but I can set a new one: which PIN?" for "tell me what it is —
+    or if you can't, set it to 640281": answering with the fallback's own value takes it.
+    """
+    if not entry.fallback or entry.fallback_used:
+        return answer
+    if not any(s in held and str(held[s]) in entry.fallback for s in asked):
+        return answer
+    taken = {"task": entry.fallback, "fallback_used": True}
+    return replace(answer, changes={**answer.changes, **taken})
+
+
+def _said_first(step: Step, change: Behaviour) -> bool:
+    """Whether the user asked with the value it now changes.
+
+    "Sunday 21 June instead of Saturday" in the goal's words never said the slot's
+    "2026-06-21" (nor the "2026-06-22" a draw gave it first): "I changed my mind — 21 June,
+    not 22 June" would change a value never asked for.
+    """
+    words = " ".join(u.text for u in step.view.transcript if u.role == "user")
+    return states_value(words, str(change.first), step)
 
 
 def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:

@@ -14,6 +14,7 @@ A refusal is an answer, and repeating the request to it only loops. The user:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from vistasim.user._agenda_check import goal_facts, mismatch
@@ -29,18 +30,8 @@ from vistasim.values import text_ids, text_values
 if TYPE_CHECKING:
     from vistasim.user._agenda_state import AgendaEntry, AgendaState
 
-__all__ = ["is_question", "on_refusal", "split_fallback"]
+__all__ = ["is_question", "on_refusal"]
 
-_FALLBACK = re.compile(
-    r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
-    r"(?:if\s+(?:no\b|none\b|(?:[^,;:.]|:(?=\d)){0,40}?"
-    r"(?:n't|\b(?:not|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than"
-    r"|limit|too (?:long|late|early|much|many)|exceeds?))\b)"
-    r"(?:[^,;:.]|:(?=\d))*[,:;]|if\s+not\b[,:;]?|if\s+unavailable\b[,:;]?|otherwise\b[,:;]?"
-    r"|failing\s+that\b[,:;]?|or\s+else\b[,:;]?)\s*(?:—\s*)?",
-    re.IGNORECASE,
-)
-"""Where a goal says what it allows instead ("...; if that's not possible, ...")."""
 _ACCEPTS = re.compile(
     r"^(?:(?:then|just|i'?ll|i will|i'?d)\s+)?"
     r"(?:(?:then\s+)?(?:that'?s|it'?s|that is|it is)\s+(?:fine|ok(?:ay)?|alright)|fine|ok(?:ay)?"
@@ -50,27 +41,6 @@ _ACCEPTS = re.compile(
     r"|(?:then )?(?:leave|keep) (?:the|my) \w+ (?:as it is|i have|unchanged))\b",
     re.IGNORECASE,
 )
-
-
-def split_fallback(goal: str) -> tuple[str, str | None]:
-    """Split a goal into its request and its fallback ("if that's not possible, ...").
-
-    >>> split_fallback("Book 19 March at 10:00; if that's not possible, any time on 20 March.")
-    ('Book 19 March at 10:00.', 'any time on 20 March')
-    >>> split_fallback("Get 90 tablets. If you can't do 90, get the most you're allowed to.")[1]
-    "get the most you're allowed to"
-    >>> split_fallback("Cancel W1003 if it has not shipped.")
-    ('Cancel W1003 if it has not shipped.', None)
-    """
-    found = _FALLBACK.search(goal)
-    if found is None:
-        return goal, None
-    rest = re.split(r"(?<=[.!?])\s+", goal[found.end() :].strip(), maxsplit=1)
-    fallback = re.sub(r"^(?:then|just|please)\s+", "", rest[0].strip().rstrip("."), flags=re.I)
-    if not fallback:
-        return goal, None
-    main = goal[: found.start()].rstrip(" ,;") + "."
-    return (f"{main} {rest[1]}" if len(rest) > 1 else main), fallback
 
 
 def is_question(step: Step, entry: AgendaEntry) -> bool:
@@ -96,6 +66,11 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
         ):
             # "I can't do 18 months. Over 12 that's £15.71 a month: shall I?" for a goal that
             # takes "the longest plan you offer": the offer on the table is the fallback.
+            # Unless it changes what the fallback keeps: "a better room for the whole stay"
+            # offered for other nights than the ones asked for.
+            objection = mismatch(step, state.with_entry(**changes), offer)
+            if objection is not None:
+                return replace(objection, changes=changes)
             return Reaction(text=ph.styled("confirm"), progress=True, changes=changes)
         text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(entry.fallback)))
         return Reaction(text=text, progress=True, changes=changes)

@@ -139,11 +139,19 @@ def _task_values(
             continue  # ids are checked against the slots that hold them
         if value.kind == "quantity" and _is_shift(goal, value):
             continue  # "one day earlier", "an extra night": a change by, not a length of stay
+        if _REPLACED_BEFORE.search(goal[: value.start]):
+            continue  # "leaving on Sunday 21 June instead of Saturday": Saturday is not asked for
         holders = {f.slot for f in facts if value.kind in f.values}
         if _owner(goal, value, vocab, holders | {_BIRTH}) != TASK:
             continue  # "born on 2 Nov 1969": the goal states a held fact, not the request
         found.append(value)
     return found
+
+
+_REPLACED_BEFORE = re.compile(
+    r"(?:\binstead of|\brather than|,\s*not)\s+(?:the\s+|my\s+|on\s+|at\s+)?$", re.IGNORECASE
+)
+"""Words before a value the goal replaces: what it asks for is the other one."""
 
 
 def _add_weekdays(values: dict[str, set[str]], stated: list[Stated], today: date | None) -> None:
@@ -282,15 +290,18 @@ _BOUNDED_KINDS = frozenset({"date", "time", "weekday"})
 
 
 def _proposed(text: str, stated: Sequence[Stated]) -> list[Stated]:
-    """Values the text proposes, without opening hours and readiness ("ready from 4:00 pm").
+    """Values the text proposes: not opening hours, readiness or lateness.
 
-    A time the desk is open or an order is ready bounds the choice; it is not a pick-up time
-    offered in place of the user's.
+    A time the desk is open or an order is ready ("ready from 4:00 pm") bounds the choice; it
+    is not a pick-up time offered in place of the user's. How late a record was ("returned 24
+    days late") is no length offered in place of the goal's ("in hospital for three weeks").
     """
     hours = [(m.start(), m.end()) for m in _sentences_matching(text, OPENING_HOURS)]
     kept: list[Stated] = []
     bound_end = -1
     for value in stated:
+        if value.kind == "quantity" and _LATENESS_AFTER.match(text[value.end :]):
+            continue  # "returned 24 days late": how late a record was, not a length offered
         before = text[max(0, value.start - 30) : value.start]
         in_hours = any(s <= value.start < e for s, e in hours)
         next_to_bound = bound_end >= 0 and not text[bound_end : value.start].strip(" ,")
@@ -311,6 +322,9 @@ _SHIFT_AFTER = re.compile(
     r"\s*(?:earlier|later|sooner|before|after|longer|shorter|more|less|fewer|extra)\b", re.I
 )
 _SHIFT_BEFORE = re.compile(r"\b(?:extra|another|additional|more)\s*$", re.IGNORECASE)
+
+
+_LATENESS_AFTER = re.compile(r"\s*(?:late|overdue|early|ago|behind)\b", re.IGNORECASE)
 
 
 def _is_shift(text: str, value: Stated) -> bool:

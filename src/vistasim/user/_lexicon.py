@@ -240,9 +240,18 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
 
     A phrase inside a longer phrase of another slot does not count ("address" inside
     "email address"), so the most specific reading wins.
+
+    >>> asked_slots("Could you check the permit or account number?", {"permit": ["permit number"]})
+    ['permit']
     """
     asked = " ".join(ruled_out_removed(s) for s in question_sentences(text))
-    return mentioned_slots(asked, lexicon)
+    return mentioned_slots(_SHARED_NOUN.sub(r"\1 \3 or \2 \3", asked), lexicon)
+
+
+_SHARED_NOUN = re.compile(
+    r"\b(\w+) or (\w+) (number|id|reference|code|name|address)\b", re.IGNORECASE
+)
+""""the permit or account number" asks for the permit number (or the account number)."""
 
 
 _RULED_OUT = re.compile(

@@ -32,6 +32,18 @@ _IDENTITY = re.compile(
 _ID_NAME = re.compile(r"(?:^|_)(?:id|ref|reference|number|no|code)$", re.IGNORECASE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+_MONTH = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_TEXT_DATE = re.compile(
+    rf"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+    rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH})"
+    rf"|(?P<month2>{_MONTH})\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?)"
+    rf"(?P<year>,?\s+\d{{4}})?$",
+    re.IGNORECASE,
+)
+"""A date in words ("22 December", "Friday 12 June 2026"): no amount in a unit of December."""
 _AMOUNT = re.compile(r"^([£$€]?)(\d+(?:\.\d+)?)(\s*[A-Za-z%]+(?:\s+[A-Za-z]+)?)?$")
 _MIN_TIME_GAP = 30
 """Minutes two times must be apart to be different times a person means."""
@@ -172,6 +184,8 @@ def _kind(value: Scalar) -> str:
     text = value.strip()
     if _ISO_DATE.match(text):
         return "date"
+    if _TEXT_DATE.match(text):
+        return "date:text"
     if _TIME.match(text):
         return "time"
     if _AMOUNT.match(text):
@@ -210,6 +224,8 @@ def _made_up(value: Scalar, today: date | None) -> Scalar | None:
         if today is not None and day < today:
             day = today + timedelta(days=1)
         return day.isoformat()
+    if kind == "date:text":
+        return _other_day(text)
     if kind == "time":
         minutes = _minutes(text) + (60 if _minutes(text) < 20 * 60 else -60)
         return f"{minutes // 60:02d}:{minutes % 60:02d}"
@@ -231,6 +247,34 @@ def _other_amount(text: str) -> str:
         else f"{other:.2f}"
     )
     return f"{match.group(1)}{shown}{match.group(3) or ''}"
+
+
+def _other_day(text: str) -> str:
+    """The next day in the same words ("23 December" for "22 December"), weekday dropped.
+
+    >>> _other_day("Friday 22 December")
+    '23 December'
+    >>> _other_day("December 31st, 2026")
+    'December 30th, 2026'
+    """
+    match = _TEXT_DATE.match(text)
+    assert match is not None
+    key = "day" if match.group("day") else "day2"
+    day = int(match.group(key))
+    other = day + 1 if day < 28 else day - 1
+    start = match.start(key)
+    tail = text[match.end(key) :]
+    if re.match(r"(?:st|nd|rd|th)", tail):
+        tail = _ordinal(other) + tail[2:]
+    head = text[:start]
+    head = re.sub(r"^(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+", "", head, flags=re.I)
+    return f"{head}{other}{tail}"
+
+
+def _ordinal(day: int) -> str:
+    if 10 <= day % 100 <= 20:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
 
 def _mistyped(text: str) -> str:

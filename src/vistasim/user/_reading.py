@@ -77,7 +77,8 @@ _REASON = re.compile(
 _UNAVAILABLE = re.compile(
     r"\b(?:fully booked|booked up|sold out|out of stock|no longer available|not available|"
     r"unavailable|no (?:more |other )?(?:availability|openings|vacanc\w+)|"
-    r"no (?:free|open|available) (?:slots?|spots?|seats?|appointments?|times?|tables?|rooms?)|"
+    r"no (?:free|open|available) (?:slots?|spots?|seats?|appointments?|times?|tables?|rooms?"
+    r"|sections?|classes|places?|spaces?|sessions?|courses?|lessons?|pitches)|"
     r"nothing (?:free|available|open|left)|(?:there is|there are|there's) no (?:\w+ ){0,2}"
     r"(?:available|left|free))\b",
     re.IGNORECASE,
@@ -155,6 +156,8 @@ def refusal(text: str) -> Refusal | None:
     'unavailable'
     >>> refusal("It's not possible because the clinic is closed that day.").kind
     'policy'
+    >>> refusal("Sorry — there are no open sections of BIO102 right now.").kind
+    'unavailable'
     >>> refusal("Your appointment has just been booked.") is None
     True
     >>> refusal("Refunds only go to the card you paid with, not to another card.").kind

@@ -1,0 +1,95 @@
+"""A fallback replaces what it speaks of, not the whole request: a hotel desk moving a stay."""
+
+from datetime import UTC, date, datetime
+
+from vistasim.scenario import Behaviour, Scenario
+from vistasim.user import AgendaPolicy
+from vistasim.user._agenda_ops import Operation, apply_operation
+from vistasim.user._facts import TASK, build_facts
+
+from ._driver import converse, scripted
+
+GOAL = (
+    "Stay one extra night in Dublin, leaving on Sunday 21 June instead of Saturday. If my room "
+    "type is full that night, I'm happy to move to a better room for the whole stay and pay "
+    "the difference."
+)
+FOUND = (
+    "I've found your booking HL31007: Standard Double, Thursday 18 June to Saturday 20 June "
+    "2026. Which dates would you like?"
+)
+FULL = (
+    "I'm sorry — the Standard Double is fully booked on the night of Saturday 20 June 2026. A "
+    "Superior Dock View is free for the whole stay, {stay} 2026: €405. Shall I go ahead?"
+)
+WRONG_NIGHTS = FULL.format(stay="Saturday 20 June to Monday 22 June")
+RIGHT_NIGHTS = FULL.format(stay="Thursday 18 June to Sunday 21 June")
+JUNE = datetime(2026, 6, 1, 10, tzinfo=UTC)
+
+
+def hotel() -> Scenario:
+    return Scenario.model_validate(
+        {
+            "id": "hotel-extend",
+            "persona": {"name": "Siobhán Murphy", "style": {"verbosity": "medium", "patience": 5}},
+            "goal": GOAL,
+            "knowledge": {"booking_ref": "HL31007", "last_name": "Murphy",
+                          "check_out": "2026-06-21"},
+        }
+    )  # fmt: skip
+
+
+def test_the_value_a_goal_replaces_is_not_asked_for():
+    facts = build_facts({}, "Leave on Sunday 21 June instead of Saturday.", date(2026, 6, 1))
+    task = next(f for f in facts if f.slot == TASK)
+    assert task.values["weekday"] == {"sunday"}
+    assert task.said["date"] == "Sunday 21 June"
+
+
+async def test_asked_which_dates_the_user_gives_the_new_day_not_the_one_it_replaces():
+    ep = await converse(AgendaPolicy(), hotel(), scripted(FOUND, RIGHT_NIGHTS), now=JUNE)
+    assert "21 June" in ep.said[1] and "Saturday" not in ep.said[1], ep.said[1]
+
+
+async def test_the_fallback_offer_for_other_nights_is_objected_to():
+    # The fallback changes the room; the nights asked for still hold.
+    agent = scripted(FOUND, WRONG_NIGHTS, RIGHT_NIGHTS)
+    ep = await converse(AgendaPolicy(), hotel(), agent, now=JUNE)
+    objection = ep.said[2]
+    assert "21 June" in objection and "20 June" in objection, objection
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[3]
+
+
+async def test_a_fallback_that_frees_the_day_takes_another_day():
+    scenario = hotel().model_copy(
+        update={"goal": "Stay on Sunday 21 June. If that's full, any other night that week."}
+    )
+    offer = "Sunday 21 June is fully booked. Monday 22 June is free: €135. Shall I book it?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(offer), now=JUNE)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[1]
+
+
+class _Drawn(AgendaPolicy):
+    def initial_state(self, scenario, seed=0):
+        state = super().initial_state(scenario, seed=seed)
+        change = Behaviour(op="change_mind", slot="check_out", first="2026-06-22")
+        return apply_operation(state, Operation(source="change_mind:check_out", behaviour=change))
+
+
+async def test_no_change_of_mind_from_a_value_never_said():
+    # The goal says "Sunday 21 June", never the slot's "2026-06-21": the drawn first value
+    # "2026-06-22" was never asked for, so there is nothing to change the mind about.
+    ep = await converse(_Drawn(), hotel(), scripted(FOUND, RIGHT_NIGHTS), now=JUNE)
+    assert "22" not in ep.said[0]
+    assert not any("changed my mind" in s.lower() for s in ep.said), ep.said
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+
+
+async def test_a_range_that_starts_on_the_day_the_user_leaves_is_objected_to():
+    # "leaving on Sunday 21 June": a stay from 21 June restates the date at the wrong end.
+    moved = ("The Standard Double is available from Sunday 21 June to Tuesday 23 June 2026 "
+             "(2 nights). Shall I change the dates?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), hotel(), scripted(FOUND, moved, RIGHT_NIGHTS), now=JUNE)
+    objection = ep.said[2]
+    assert "leaving on Sunday 21 June" in objection and "23 June" in objection, objection
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[3]
