@@ -48,8 +48,6 @@ REFIND = 0.25
 """What a branch that failed for known causes only adds: a failure, but little news."""
 PRIOR_FIND = 1.0
 """The yield of the optimistic pseudo-branch every kind and operation starts from."""
-SATURATION = 0.25
-"""What each re-find of a scenario after its first multiplies the scenario's slot value by."""
 _MAX_AVOID = 12
 """Failed actions remembered per scenario (the latest): enough to steer, cheap to embed."""
 
@@ -83,8 +81,6 @@ class Yield(BaseModel):
     """`NEW_FIND` per new cause found, `REFIND` per failure for known causes only."""
     new: int = 0
     """Those that found a cause not known before (the fresh-rollout arm compares these)."""
-    refound: int = 0
-    """Those that failed for known causes only (re-finds)."""
 
     def per_branch(self) -> float:
         """Mean find per branch, from one optimistic pseudo-branch."""
@@ -225,7 +221,6 @@ class Memory(BaseModel):
             counted.tokens += result.tokens
             counted.found += found
             counted.new += bool(new)
-            counted.refound += bool(result.causes and not new)
         if result.causes and not new:
             texts = self.failed_texts.setdefault(scenario, [])
             texts.append(result.text)
@@ -251,20 +246,10 @@ class Memory(BaseModel):
         Before its first branch a scenario is worth what the run's branches find new on
         average, so one that finds nothing falls behind the untried, and one that does stays
         ahead of them.
-
-        A scenario whose branches keep failing for causes already known funnels into them:
-        each re-find after its first multiplies the value by `SATURATION`. Over the 2,900
-        branches of the stores of issue 16's ninth pass (every desk, seeds 0-2), a branch
-        of a scenario with two re-finds or more found something new in 7 of 614 (1 %),
-        against 6 % elsewhere, while those 614 were a fifth of the budget (bikes seed 2:
-        seven branches on each cancellation scenario, all re-finding the hesitation's
-        failure after the first, while the scenarios whose openings hid other failures got
-        one or two).
         """
         if self.mean_cost() <= 0:
             return 1.0
-        counted = self.scenario_yield.get(scenario_id, Yield())
-        return self.branch_news(scenario_id) * SATURATION ** max(0, counted.refound - 1)
+        return self.branch_news(scenario_id)
 
     def op_weights(self, scenario_id: str, cue: str, operations: Sequence[str]) -> list[float]:
         """Each operation's yield per token, divided by its uses at such junctions here."""
@@ -293,7 +278,6 @@ def _total(yields: Iterable[Yield]) -> Yield:
         total.tokens += counted.tokens
         total.found += counted.found
         total.new += counted.new
-        total.refound += counted.refound
     return total
 
 
