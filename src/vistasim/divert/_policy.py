@@ -127,7 +127,7 @@ class BranchPolicy:
             selection = Selection(index=0, cosines=(), embedder=None, reason=reason)
             return Choice(candidates=(plain[0],), selection=selection, overhead_tokens=overhead)
         weights = memory.op_weights(scenario_id, cue, [c.operation for c in made])
-        if self.novelty and memory.mean_cost() > 0 and max(weights) < BARREN:
+        if self.novelty and memory.barren([c.operation for c in made], BARREN):
             return None  # every operation here has found next to nothing: the next junction
         if self.novelty:
             weights = [w * (LAST_CHANCE if last_chance(c, ctx) else 1.0)
@@ -153,16 +153,17 @@ class BranchPolicy:
 
 
 BARREN = 0.2
-"""With novelty, a junction whose every candidate's operation weighs less than this
-(`Memory.op_weights`: its finds per token run-wide, from one optimistic pseudo-branch, divided
-by its uses at such junctions in the scenario; 1 untried) offers nothing worth a branch: the
-policy says so, and the next junction is tried (a trajectory without one waits for a fresh
-rollout). An operation that never fails falls under it after about four barren branches in the
-run, one that fails as often as a hesitation on bikes stays above it. On bikes the fact
-requests offer a withheld e-mail address and little else: 62 branches there over seeds 0-2
-found nothing new (on every desk 1,040 such branches found 33), while the openings' value
-operations that the branches skipped (`correct:rental_id`) hid the baseline's extra failures.
-With it bikes seeds 1 and 2 went from 9 and 15 distinct failures to 17 and 21 (README)."""
+"""With novelty, a junction whose every candidate's operation has found less than this per token
+run-wide (`Memory.barren`: from one optimistic pseudo-branch, in units of a branch of mean cost;
+1 untried) offers nothing worth a branch: the policy says so, and the next junction is tried (a
+trajectory without one waits for a fresh rollout). An operation that never fails falls under it
+after about four barren branches in the run. On bikes the fact requests offer a withheld e-mail
+address and little else: 62 branches there over seeds 0-2 found nothing new (on every desk 1,040
+such branches found 33), a fifth of the branches, while the openings' value operations
+(`correct:rental_id`) that hid the baseline's extra failures went unplayed. Run-wide only: the
+operation's uses in the scenario (which `Memory.op_weights` divides by) are not counted, as with
+them school seed 1 lost 11 of 25 distinct failures (amend, productive there, passed over after
+one use in a scenario; benchmarks/README.md, tenth pass)."""
 
 LAST_CHANCE = 10.0
 """How much more a candidate weighs that only this junction can play (`last_chance`)."""
