@@ -160,10 +160,11 @@ trajectory without one waits for a fresh rollout). An operation that never fails
 after about four barren branches in the run. On bikes the fact requests offer a withheld e-mail
 address and little else: 62 branches there over seeds 0-2 found nothing new (on every desk 1,040
 such branches found 33), a fifth of the branches, while the openings' value operations
-(`correct:rental_id`) that hid the baseline's extra failures went unplayed. Run-wide only: the
-operation's uses in the scenario (which `Memory.op_weights` divides by) are not counted, as with
-them school seed 1 lost 11 of 25 distinct failures (amend, productive there, passed over after
-one use in a scenario; benchmarks/README.md, tenth pass)."""
+(`correct:rental_id`) that hid the baseline's extra failures went unplayed: bikes seeds 0-2
+went from 12 / 10 / 16 distinct failures to 19 / 14 / 21. Run-wide only: the operation's uses in
+the scenario (which `Memory.op_weights` divides by) are not counted. Its cost: school seed 1 fell
+from 26 to 14, `amend` being barren in its first branches there and then passed over wherever it
+was the only candidate (benchmarks/README.md, tenth pass)."""
 
 LAST_CHANCE = 10.0
 """How much more a candidate weighs that only this junction can play (`last_chance`)."""
