@@ -59,3 +59,39 @@ async def test_with_novelty_the_last_chance_is_kept_over_an_operation_any_juncti
         assert choice is not None
         kept.add(choice.chosen.source)
     assert kept == {"out_of_order", "change_mind:amount"}
+
+
+async def test_with_novelty_a_junction_whose_operations_found_nothing_is_passed_over():
+    from vistasim.divert import BranchResult
+
+    withhold = Candidate(text="Why do you need my email?", source="withhold:email")
+    memory = Memory()
+    for i in range(6):  # six withheld e-mail addresses, none failed
+        memory.record(BranchResult(scenario_id=f"s{i}", cue="fact", operation="withhold",
+                                   text="why?", tokens=1000))  # fmt: skip
+    policy = _policy([withhold])
+    assert await policy.choose(CTX, scenario_id="t", cue="fact", rng=random.Random(0),
+                               memory=memory) is None  # fmt: skip
+    # An operation not yet judged, or the paper's method, still branches there.
+    fresh = await _policy([withhold, ONLY_HERE]).choose(
+        CTX, scenario_id="t", cue="fact", rng=random.Random(0), memory=memory)
+    assert fresh is not None
+    plain = await _policy([withhold], novelty=False).choose(
+        CTX, scenario_id="t", cue="fact", rng=random.Random(0), memory=memory)
+    assert plain is not None
+
+
+async def test_an_operation_that_pays_is_not_passed_over_for_its_uses_in_the_scenario():
+    from vistasim.divert import BranchResult
+
+    amend = Candidate(text="Make that BK-2048.", source="amend:booking_id")
+    memory = Memory()
+    for i in range(6):  # amend found something new in every other branch, all in "t"
+        memory.record(BranchResult(scenario_id="t", cue="fact", operation="amend",
+                                   text="x", causes=(f"c{i}",) if i % 2 else (),
+                                   tokens=1000))  # fmt: skip
+    assert memory.op_weights("t", "fact", ["amend"])[0] < 0.2  # six uses here divide it
+    assert not memory.barren(["amend"], 0.2)  # run-wide it pays (school seed 1: amend)
+    choice = await _policy([amend]).choose(CTX, scenario_id="t", cue="fact",
+                                           rng=random.Random(0), memory=memory)  # fmt: skip
+    assert choice is not None

@@ -260,6 +260,17 @@ class Memory(BaseModel):
             for op in operations
         ]
 
+    def barren(self, operations: Sequence[str], below: float) -> bool:
+        """Whether every one of `operations` found less than `below` per token, run-wide.
+
+        Each as `Yield.per_token` (from one optimistic pseudo-branch, in units of a branch of
+        mean cost), not divided by its uses anywhere; False before any branch has ended.
+        """
+        mean = self.mean_cost()
+        if mean <= 0 or not operations:
+            return False
+        return all(self.op_yield.get(op, Yield()).per_token(mean) < below for op in operations)
+
     def mean_cost(self) -> float:
         """Tokens a branch has cost on average so far (0 before any has ended)."""
         branches = sum(y.branches for y in self.op_yield.values())

@@ -237,7 +237,8 @@ class _Grower:
             plain = user_state != state.user_state and PLAIN not in played
         undone = None  # novelty's: the draw about to act taken back (`explore/_plain.py`)
         if not opening and self.policy.novelty and self.run.settings.perturb and state.user_state:
-            undone = without_pending_draw(state.user_state, self._drawn())
+            said = [u.text for u in state.transcript if u.role == "user"]
+            undone = without_pending_draw(state.user_state, self._drawn(), said)
         if not opening and self.policy.novelty:  # a junction opened again: its others only
             played = frozenset(played_at(self.branches, self.parent.episode_id, site.turn.index))
         ctx = CandidateContext(
