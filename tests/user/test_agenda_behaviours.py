@@ -213,3 +213,17 @@ async def test_an_amend_whose_first_value_has_no_open_section_is_taken_back():
     ep = await converse(user, scenario, scripted(none_open, "Enrolled in BIO101-A. Anything else?"))
     assert "BIO102" in ep.said[0]
     assert "BIO101" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
+
+
+async def test_a_refusal_of_the_id_taken_back_gets_the_one_meant():
+    # "R207, no wait, I meant R205", then "R207 isn't on your account, so I can't extend it":
+    # the agent read the id the user took back; the user says the one it meant, not goodbye.
+    scenario = make_scenario(
+        goal="Extend my rental R205 by an hour.", knowledge={"rental_id": "R205"}, hidden={},
+        agenda=[{"intent": "extend_rental", "slots": {"rental_id": "R205"}}],
+    )  # fmt: skip
+    user = _Drawn({"op": "correct", "slot": "rental_id", "wrong": "R207"})
+    refused = "Sorry, R207 isn't one of your rentals, so I can't extend it. Anything else?"
+    ep = await converse(user, scenario, scripted(refused, "R205 is extended by an hour."))
+    assert "R207" in ep.said[0] and "R205" in ep.said[0]
+    assert "R205" in ep.said[1] and "R207" in ep.said[1], ep.said

@@ -14,7 +14,14 @@ from dataclasses import replace
 
 from vistasim.scenario import Behaviour, Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
-from vistasim.user._agenda_check import choose, goal_text, mismatch, states_value, task_answer
+from vistasim.user._agenda_check import (
+    choose,
+    goal_text,
+    mismatch,
+    states_value,
+    taken_back,
+    task_answer,
+)
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import (
     switch_on_refusal,
@@ -179,6 +186,13 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
         request = step.phrasing.request(task_words(step, entry))
         text = switch_on_refusal(step.phrasing, change, value, request)
         return Reaction(text=text, progress=True, played=(change.op,))
+    back = taken_back(step, entry, refused.sentence)
+    if back is not None:
+        # "R207 isn't on your account" after "R207, no wait, I meant R205": the refusal is of
+        # the value the user took back, so it says the one it meant rather than give up.
+        wrong, right = back
+        text = step.phrasing.pick(step.phrasing.templates.object_value, value=right, wrong=wrong)
+        return Reaction(text=text, progress=True, rejected=wrong)
     # "...unless for a medical reason", "needs the note number": the refusal names a fact the
     # user holds and has not said yet; it gives it and asks again (once per fact).
     held = held_facts(step, state)
