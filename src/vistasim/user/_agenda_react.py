@@ -179,7 +179,7 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     entry = state.stack[0]
     change = switch_pending(entry)
-    if change is not None and change.slot is not None and _said_first(step, change):
+    if change is not None and change.slot is not None and _can_switch(step, change, message):
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.
         value = str(entry.slots.get(change.slot, ""))
@@ -258,7 +258,7 @@ def _on_confirmation(
     if hesitate is not None and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
     change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
-    if change is not None and change.slot is not None and _said_first(step, change):
+    if change is not None and change.slot is not None and _can_switch(step, change, message):
         value = str(entry.slots.get(change.slot, ""))
         said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
         text = ph.pick(said, value=value, first=str(change.first))
@@ -314,15 +314,20 @@ def _with_fallback(
     return replace(answer, changes={**answer.changes, **taken})
 
 
-def _said_first(step: Step, change: Behaviour) -> bool:
-    """Whether the user asked with the value it now changes.
+def _can_switch(step: Step, change: Behaviour, message: str) -> bool:
+    """Whether the user can switch now (an `amend` always, a change of mind not always).
 
-    "Sunday 21 June instead of Saturday" in the goal's words never said the slot's
-    "2026-06-21" (nor the "2026-06-22" a draw gave it first): "I changed my mind — 21 June,
-    not 22 June" would change a value never asked for.
+    "Yes, but make it B instead" needs no first value. A change of mind names the value it
+    leaves, so only one said by the user or the proposal: "Sunday 21 June instead of
+    Saturday" in the goal's words never said the slot's "2026-06-21" (nor the "2026-06-22" a
+    draw gave it first), and "I changed my mind — 21 June, not 22 June" would change a value
+    nobody said.
     """
+    if change.op == "amend":
+        return True
     words = " ".join(u.text for u in step.view.transcript if u.role == "user")
-    return states_value(words, str(change.first), step)
+    first = str(change.first)
+    return states_value(words, first, step) or states_value(message, first, step)
 
 
 def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
