@@ -2,8 +2,9 @@
 
 This is the reading half of the offline policy (`_agenda.py` drives the stack of sub-goals): it
 tells what the agent asked, proposed, reported, answered or refused, checks proposals against the
-fact each restates (`_agenda_check.py`), handles refusals (`_agenda_refuse.py`), and answers
-questions (`_agenda_answer.py`) with the scenario's behaviours applied. `None` means the user
+fact each restates (`_agenda_check.py`), handles refusals (`_agenda_refuse.py`), answers
+proposals (`_agenda_confirm.py`) and questions (`_agenda_answer.py`) with the scenario's
+behaviours applied. `None` means the user
 could not read the message.
 """
 
@@ -12,24 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from vistasim.scenario import Behaviour, Scalar
+from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
-from vistasim.user._agenda_check import (
-    choose,
-    goal_text,
-    mismatch,
-    states_value,
-    taken_back,
-    task_answer,
-)
+from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
+from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation
 from vistasim.user._agenda_refuse import is_question, on_refusal
-from vistasim.user._agenda_say import (
-    switch_on_refusal,
-    switch_pending,
-)
+from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words
-from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
@@ -82,7 +73,7 @@ def react(
     if refused is not None and not asked and confirming and _offers_goal(step, entry, message):
         # "I can't share RX30415. I can refill your RX30412: shall I?": the other part of the
         # goal is on the table.
-        return _on_confirmation(step, state, message, previous)
+        return on_confirmation(step, state, message, previous)
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
     if asked:
@@ -92,12 +83,12 @@ def react(
     if chosen is not None:
         return chosen
     if confirming:
-        return _on_confirmation(step, state, message, previous)
+        return on_confirmation(step, state, message, previous)
     if objection is not None and (done or proposes(step, message)):
         return objection
-    held_off = _held_off(step, state, previous)
-    if held_off is not None:
-        return held_off
+    after_hold = held_off(step, state, previous)
+    if after_hold is not None:
+        return after_hold
     if entry.alternative_asked and entry.refused_with:
         # It asked for another option and got none: the refusal stands.
         return Reaction(text="", progress=True, stopped=entry.refused_with)
@@ -179,7 +170,7 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     entry = state.stack[0]
     change = switch_pending(entry)
-    if change is not None and change.slot is not None and _can_switch(step, change, message):
+    if change is not None and change.slot is not None and can_switch(step, change, message):
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.
         value = str(entry.slots.get(change.slot, ""))
@@ -229,7 +220,7 @@ def _after_done(
         # "Booked. Shall I also send you the reminder?" when the reminder is the next sub-goal.
         text = step.phrasing.styled("confirm")
         return Reaction(text=text, progress=True, done=True, asks_next=True)
-    return _on_confirmation(step, state, message, None)
+    return on_confirmation(step, state, message, None)
 
 
 def names_entry(entry: AgendaEntry, text: str) -> bool:
@@ -240,62 +231,6 @@ def names_entry(entry: AgendaEntry, text: str) -> bool:
     return any(v and v in lowered for v in values) or any(
         re.search(rf"\b{re.escape(w[:5])}", lowered) for w in words
     )
-
-
-def _on_confirmation(
-    step: Step, state: AgendaState, message: str, previous: str | None
-) -> Reaction:
-    ph = step.phrasing
-    entry = state.stack[0]
-    # A cost the goal rules out ("I won't pay an exit fee") is declined before any hesitation:
-    # hesitating, then "please go ahead", would agree to the fee.
-    costly = _too_costly(step, entry, message)
-    if costly is not None:
-        return costly
-    hesitate = entry.has("hesitate")
-    if hesitate is not None and "hesitate" not in entry.played:
-        return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
-    if hesitate is not None and hesitate.then == "stop":
-        return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
-    change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
-    if change is not None and change.slot is not None and _can_switch(step, change, message):
-        value = str(entry.slots.get(change.slot, ""))
-        said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
-        text = ph.pick(said, value=value, first=str(change.first))
-        return Reaction(text=text, progress=True, played=(change.op,))
-    objection = mismatch(step, state, message)
-    bare = not text_ids(message) and not text_values(message)
-    on_table = _last_proposal(step.view, previous)
-    if objection is None and on_table and state.rejected and bare:
-        # "Sorry, I need a clear yes or no" (however often): the proposal on the table is
-        # still the one the user rejected.
-        again = mismatch(step, state, on_table)
-        objection = again if again is not None and again.rejected in state.rejected else None
-    if objection is not None:
-        return objection
-    return Reaction(text=ph.styled("confirm"), progress=True)
-
-
-def _held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:
-    """The reply to an agent that held off after the user hesitated (`None`: read it as usual).
-
-    With `then: confirm` the user still wants it done and says so now, unless what is on the
-    table is not what it wants (a day it never asked for). After "please go ahead" only a
-    report of it done ends the request: a reply that lost the proposal ("Sorry, I didn't
-    follow") is read like any other, not taken as done.
-    """
-    entry = state.stack[0]
-    hesitation = entry.has("hesitate")
-    if hesitation is None or "hesitate" not in entry.played or entry.resumed:
-        return None
-    if hesitation.then != "confirm":
-        return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
-    # `previous` is the message the user hesitated at: the proposal it now says yes to.
-    objection = mismatch(step, state, previous) if previous else None
-    if objection is not None:
-        return objection
-    text = step.phrasing.pick(step.phrasing.templates.confirm_later)
-    return Reaction(text=text, progress=True, changes={"resumed": True})
 
 
 def _with_fallback(
@@ -312,43 +247,6 @@ def _with_fallback(
         return answer
     taken = {"task": entry.fallback, "fallback_used": True}
     return replace(answer, changes={**answer.changes, **taken})
-
-
-def _can_switch(step: Step, change: Behaviour, message: str) -> bool:
-    """Whether the user can switch now (an `amend` always, a change of mind not always).
-
-    "Yes, but make it B instead" needs no first value. A change of mind names the value it
-    leaves, so only one said by the user or the proposal: "Sunday 21 June instead of
-    Saturday" in the goal's words never said the slot's "2026-06-21" (nor the "2026-06-22" a
-    draw gave it first), and "I changed my mind — 21 June, not 22 June" would change a value
-    nobody said.
-    """
-    if change.op == "amend":
-        return True
-    words = " ".join(u.text for u in step.view.transcript if u.role == "user")
-    first = str(change.first)
-    return states_value(words, first, step) or states_value(message, first, step)
-
-
-def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
-    """No to a proposal costing more than the goal allows ("only if there is no fee")."""
-    limit = price_limit(goal_text(step, entry))
-    amount = over_limit(message, limit) if limit is not None else None
-    if limit is None or amount is None:
-        return None
-    ph = step.phrasing
-    allowed = "nothing" if limit == 0 else f"at most {limit:.2f}"
-    text = ph.pick(ph.templates.too_costly, amount=amount, limit=allowed)
-    return Reaction(text=text, progress=True, done=True)
-
-
-def _last_proposal(view: UserView, previous: str | None) -> str | None:
-    """The agent's latest earlier message that states values (the proposal still on the table)."""
-    earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
-    for text in reversed(earlier):
-        if text_ids(text) or text_values(text):
-            return text
-    return previous
 
 
 def _refused_value(value: Scalar, refused: Refusal | None) -> bool:

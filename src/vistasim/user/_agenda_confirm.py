@@ -1,0 +1,117 @@
+"""How the agenda user answers a proposal: yes, a hesitation, a switch, an objection or a no.
+
+Split from `_agenda_react.py`, which reads the agent's message and calls `on_confirmation` for
+a yes/no question and `held_off` for the agent's reply after the user hesitated. The goal
+always wins over a played behaviour: a cost it rules out is declined before any hesitation,
+and the yes after holding off is checked against the proposal it hesitated at.
+"""
+
+from __future__ import annotations
+
+from vistasim.scenario import Behaviour
+from vistasim.user._agenda_check import goal_text, mismatch, states_value
+from vistasim.user._agenda_say import switch_pending
+from vistasim.user._agenda_state import AgendaEntry, AgendaState
+from vistasim.user._agenda_step import Reaction, Step
+from vistasim.user._conditions import over_limit, price_limit
+from vistasim.user._types import UserView
+from vistasim.values import text_ids, text_values
+
+__all__ = ["can_switch", "held_off", "on_confirmation"]
+
+
+def on_confirmation(
+    step: Step, state: AgendaState, message: str, previous: str | None
+) -> Reaction:
+    """Answer a yes/no question about the current sub-goal.
+
+    `previous` is the agent's message before it: its proposal may still be on the table.
+    """
+    ph = step.phrasing
+    entry = state.stack[0]
+    # A cost the goal rules out ("I won't pay an exit fee") is declined before any hesitation:
+    # hesitating, then "please go ahead", would agree to the fee.
+    costly = _too_costly(step, entry, message)
+    if costly is not None:
+        return costly
+    hesitate = entry.has("hesitate")
+    if hesitate is not None and "hesitate" not in entry.played:
+        return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
+    if hesitate is not None and hesitate.then == "stop":
+        return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
+    change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
+    if change is not None and change.slot is not None and can_switch(step, change, message):
+        value = str(entry.slots.get(change.slot, ""))
+        said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
+        text = ph.pick(said, value=value, first=str(change.first))
+        return Reaction(text=text, progress=True, played=(change.op,))
+    objection = mismatch(step, state, message)
+    bare = not text_ids(message) and not text_values(message)
+    on_table = _last_proposal(step.view, previous)
+    if objection is None and on_table and state.rejected and bare:
+        # "Sorry, I need a clear yes or no" (however often): the proposal on the table is
+        # still the one the user rejected.
+        again = mismatch(step, state, on_table)
+        objection = again if again is not None and again.rejected in state.rejected else None
+    if objection is not None:
+        return objection
+    return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:
+    """The reply to an agent that held off after the user hesitated (`None`: read it as usual).
+
+    With `then: confirm` the user still wants it done and says so now, unless what is on the
+    table is not what it wants (a day it never asked for). After "please go ahead" only a
+    report of it done ends the request: a reply that lost the proposal ("Sorry, I didn't
+    follow") is read like any other, not taken as done.
+    """
+    entry = state.stack[0]
+    hesitation = entry.has("hesitate")
+    if hesitation is None or "hesitate" not in entry.played or entry.resumed:
+        return None
+    if hesitation.then != "confirm":
+        return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
+    # `previous` is the message the user hesitated at: the proposal it now says yes to.
+    objection = mismatch(step, state, previous) if previous else None
+    if objection is not None:
+        return objection
+    text = step.phrasing.pick(step.phrasing.templates.confirm_later)
+    return Reaction(text=text, progress=True, changes={"resumed": True})
+
+
+def can_switch(step: Step, change: Behaviour, message: str) -> bool:
+    """Whether the user can switch now (an `amend` always, a change of mind not always).
+
+    "Yes, but make it B instead" needs no first value. A change of mind names the value it
+    leaves, so only one said by the user or the proposal: "Sunday 21 June instead of
+    Saturday" in the goal's words never said the slot's "2026-06-21" (nor the "2026-06-22" a
+    draw gave it first), and "I changed my mind — 21 June, not 22 June" would change a value
+    nobody said.
+    """
+    if change.op == "amend":
+        return True
+    words = " ".join(u.text for u in step.view.transcript if u.role == "user")
+    first = str(change.first)
+    return states_value(words, first, step) or states_value(message, first, step)
+
+
+def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
+    """No to a proposal costing more than the goal allows ("only if there is no fee")."""
+    limit = price_limit(goal_text(step, entry))
+    amount = over_limit(message, limit) if limit is not None else None
+    if limit is None or amount is None:
+        return None
+    ph = step.phrasing
+    allowed = "nothing" if limit == 0 else f"at most {limit:.2f}"
+    text = ph.pick(ph.templates.too_costly, amount=amount, limit=allowed)
+    return Reaction(text=text, progress=True, done=True)
+
+
+def _last_proposal(view: UserView, previous: str | None) -> str | None:
+    """The agent's latest earlier message that states values (the proposal still on the table)."""
+    earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
+    for text in reversed(earlier):
+        if text_ids(text) or text_values(text):
+            return text
+    return previous
