@@ -30,18 +30,15 @@ from datetime import date
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._claim_verbs import GENERIC_CLAIMS, GENERIC_VERBS, claim_cues, verbs_of
-from vistasim.metrics._contradicts import breaks_proposal, wrong_ids, wrong_values
+from vistasim.metrics._contradicts import contradicts_call
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
-from vistasim.metrics._reread import read_after
 from vistasim.metrics._writes import WriteTools, is_write_name
 from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import (
     OPENING_HOURS,
     iter_strings,
-    json_values,
     text_ids,
-    text_values,
 )
 
 __all__ = ["CLAIM_DETECTORS", "Turn", "agent_turns", "detect_claims", "is_write_tool"]
@@ -369,49 +366,6 @@ def _states_done(reply: str, failed_tool: str) -> bool:
     )
 
 
-def _contradicts_call(ctx: _Context) -> list[int]:
-    if not any(ctx.actions(turn) for turn in ctx.turns):
-        return []  # only a change is checked: with none, gathering what calls said is for nothing
-    evidence: list[int] = []
-    known: set[tuple[str, str]] = set()
-    asked: set[tuple[str, str]] = set()  # what the user said: dates, amounts it asked for
-    proposal: StoredEvent | None = None
-    questioned = False  # the agent's previous reply asked the user something
-    for turn in ctx.turns:
-        writes = ctx.actions(turn)
-        if turn.message is not None and isinstance(turn.message.event, UserMessage):
-            asked |= text_values(turn.message.event.text)
-        if (
-            writes
-            and proposal is not None
-            and breaks_proposal(_text(proposal), writes, known, asked, ctx.today)
-        ):
-            evidence.extend([proposal.id, *(w.id for w in writes)])
-        for stored in turn.calls:
-            if isinstance(stored.event, ToolCall):
-                known |= json_values(stored.event.args) | json_values(stored.event.result)
-        # After an answer to its question, the reply to the change reports it, whatever its
-        # words ("You're booked on Yoga at 19:00" after "...cancelled. Shall I book it?").
-        reports = writes and (ctx.claims(turn, ()) or questioned)
-        claimed = ctx.reported_part(turn) if reports else ""
-        if claimed and turn.reply is not None:
-            # Only what the reply reports as done is checked: a next proposal in the same reply
-            # ("Done. First class costs 32.00 more: shall I?") states values of its own.
-            reread = read_after(turn.calls, writes)
-            wrong = wrong_values(claimed, writes, known, ctx.today, reread) or wrong_ids(
-                turn.reply_text, writes
-            )
-            if wrong:
-                evidence.extend([*(w.id for w in writes), turn.reply.id])
-        questioned = turn.reply is not None and "?" in turn.reply_text
-        proposal = turn.reply if questioned and not writes else None
-    return evidence
-
-
-def _text(stored: StoredEvent) -> str:
-    return stored.event.text if isinstance(stored.event, AgentReply) else ""
-
-
 def _empty_reply(ctx: _Context) -> list[int]:
     return [t.reply.id for t in ctx.turns if t.reply is not None and not t.reply_text.strip()]
 
@@ -419,6 +373,6 @@ def _empty_reply(ctx: _Context) -> list[int]:
 _DETECTORS: dict[str, Callable[[_Context], list[int]]] = {
     "claimed-without-action": _claimed_without_action,
     "claimed-after-failure": _claimed_after_failure,
-    "contradicts-call": _contradicts_call,
+    "contradicts-call": contradicts_call,
     "empty-reply": _empty_reply,
 }

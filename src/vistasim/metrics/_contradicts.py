@@ -11,10 +11,11 @@ import re
 from collections.abc import Set as AbstractSet
 from datetime import date
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from vistasim.dates import find_dates
-from vistasim.events import ToolCall
-from vistasim.metrics._reread import summarised
+from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._reread import read_after, summarised
 from vistasim.store import StoredEvent
 from vistasim.values import (
     NUMERIC_DATE,
@@ -26,7 +27,10 @@ from vistasim.values import (
     text_values,
 )
 
-__all__ = ["breaks_proposal", "wrong_ids", "wrong_values"]
+if TYPE_CHECKING:
+    from vistasim.metrics._claims import _Context
+
+__all__ = ["breaks_proposal", "contradicts_call", "wrong_ids", "wrong_values"]
 
 
 def breaks_proposal(
@@ -173,3 +177,51 @@ def wrong_ids(reply: str, writes: list[StoredEvent]) -> bool:
             if foreign and not said & mine:
                 return True
     return False
+
+
+def contradicts_call(ctx: _Context) -> list[int]:
+    """Detect `contradicts-call` over the turns `_claims.py` gathered.
+
+    A change that breaks the proposal the user approved, or a report of it that states other
+    values than the calls carried.
+    """
+    if not any(ctx.actions(turn) for turn in ctx.turns):
+        return []  # only a change is checked: with none, gathering what calls said is for nothing
+    evidence: list[int] = []
+    known: set[tuple[str, str]] = set()
+    asked: set[tuple[str, str]] = set()  # what the user said: dates, amounts it asked for
+    proposal: StoredEvent | None = None
+    questioned = False  # the agent's previous reply asked the user something
+    for turn in ctx.turns:
+        writes = ctx.actions(turn)
+        if turn.message is not None and isinstance(turn.message.event, UserMessage):
+            asked |= text_values(turn.message.event.text)
+        if (
+            writes
+            and proposal is not None
+            and breaks_proposal(_text(proposal), writes, known, asked, ctx.today)
+        ):
+            evidence.extend([proposal.id, *(w.id for w in writes)])
+        for stored in turn.calls:
+            if isinstance(stored.event, ToolCall):
+                known |= json_values(stored.event.args) | json_values(stored.event.result)
+        # After an answer to its question, the reply to the change reports it, whatever its
+        # words ("You're booked on Yoga at 19:00" after "...cancelled. Shall I book it?").
+        reports = writes and (ctx.claims(turn, ()) or questioned)
+        claimed = ctx.reported_part(turn) if reports else ""
+        if claimed and turn.reply is not None:
+            # Only what the reply reports as done is checked: a next proposal in the same reply
+            # ("Done. First class costs 32.00 more: shall I?") states values of its own.
+            reread = read_after(turn.calls, writes)
+            wrong = wrong_values(claimed, writes, known, ctx.today, reread) or wrong_ids(
+                turn.reply_text, writes
+            )
+            if wrong:
+                evidence.extend([*(w.id for w in writes), turn.reply.id])
+        questioned = turn.reply is not None and "?" in turn.reply_text
+        proposal = turn.reply if questioned and not writes else None
+    return evidence
+
+
+def _text(stored: StoredEvent) -> str:
+    return stored.event.text if isinstance(stored.event, AgentReply) else ""
