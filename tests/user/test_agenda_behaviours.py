@@ -227,3 +227,61 @@ async def test_a_refusal_of_the_id_taken_back_gets_the_one_meant():
     ep = await converse(user, scenario, scripted(refused, "R205 is extended by an hour."))
     assert "R207" in ep.said[0] and "R205" in ep.said[0]
     assert "R205" in ep.said[1] and "R207" in ep.said[1], ep.said
+
+
+RESCHEDULE = make_scenario(
+    goal="Move my ECON301 final to the December 18 session.",
+    knowledge={"student_id": "S1002", "email": "omar.haddad@uni.example.edu"}, hidden={},
+    agenda=[{"intent": "reschedule_exam", "slots": {"student_id": "S1002"}}],
+)  # fmt: skip
+MISMATCH = "That email doesn't match our records for S1003. Could you check it?"
+
+
+async def test_a_doubt_about_the_value_it_meant_to_amend_puts_it_right():
+    # The user said S1003 meaning to amend it at the confirmation; the agent rightly would not
+    # verify S1003 against its e-mail. Giving the e-mail again looped until the user gave up
+    # and the agent was blamed.
+    user = _Drawn({"op": "amend", "slot": "student_id", "first": "S1003"})
+    asked = "Sure. What's your student ID and the email on your record?"
+    ep = await converse(user, RESCHEDULE, scripted(asked, MISMATCH, "Moved. Anything else?"))
+    assert "S1003" in ep.said[1]
+    assert "S1002" in ep.said[2] and "omar.haddad" not in ep.said[2], ep.said
+
+
+async def test_a_doubt_about_the_value_taken_back_gets_the_one_meant():
+    # "S1003 — sorry, I mean S1002", and the agent checked S1003 anyway.
+    user = _Drawn({"op": "correct", "slot": "student_id", "wrong": "S1003"})
+    ep = await converse(user, RESCHEDULE, scripted(MISMATCH, "Moved. Anything else?"))
+    assert "S1003" in ep.said[0] and "S1002" in ep.said[0]
+    assert "S1002" in ep.said[1] and "S1003" in ep.said[1], ep.said
+
+
+async def test_a_drawn_value_replaces_the_slot_not_a_piece_of_an_id():
+    # Size "10" is not the "10" of order W1040: the branch meant to ask for size 11 asked for
+    # order W1140, and the agent was blamed when the user could not name the sneakers.
+    exchange = make_scenario(
+        goal="Exchange the trailrunner sneakers from order W1040 for size 10.",
+        knowledge={"order_id": "W1040"}, hidden={},
+        agenda=[{"intent": "exchange_item", "slots": {"order_id": "W1040", "new_option": "10"}}],
+    )  # fmt: skip
+    for behaviour in (
+        {"op": "amend", "slot": "new_option", "first": "11"},
+        {"op": "correct", "slot": "new_option", "wrong": "11"},
+    ):
+        ep = await converse(_Drawn(behaviour), exchange, scripted("Done. Anything else?"))
+        assert "W1040" in ep.said[0] and "W1140" not in ep.said[0], ep.said[0]
+        assert "11" in ep.said[0].split("W1040", 1)[1], ep.said[0]
+
+
+async def test_options_without_the_value_said_first_get_the_one_meant():
+    # It asked for size 11 meaning to amend it to 10; "Options: 8, 9, 10." got "11" four times.
+    exchange = make_scenario(
+        goal="Exchange my sneakers for size 10.", knowledge={}, hidden={},
+        agenda=[{"intent": "exchange_item", "slots": {"item": "sneakers", "new_option": "10"}}],
+    )  # fmt: skip
+    options = "Which new option would you like instead? Options: 8, 9, 10."
+    for op in ("amend", "change_mind"):
+        user = _Drawn({"op": op, "slot": "new_option", "first": "11"})
+        ep = await converse(user, exchange, scripted(options, "Exchanged. Anything else?"))
+        assert "11" in ep.said[0], ep.said[0]
+        assert "10" in ep.said[1], ep.said

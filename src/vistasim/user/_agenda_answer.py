@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from vistasim.scenario import BehaviourOp
-from vistasim.user._agenda_check import task_answer
-from vistasim.user._agenda_say import say_value, withholds
+from vistasim.scenario import Behaviour, BehaviourOp, Scalar
+from vistasim.user._agenda_check import states_value, task_answer
+from vistasim.user._agenda_say import say_value, switch_on_refusal, switch_pending, withholds
 from vistasim.user._agenda_state import AgendaState
 from vistasim.user._agenda_step import Reaction, Step, held_facts, task_words
 from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
@@ -50,6 +50,14 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
             clauses.append(ph.pick(ph.templates.withhold, label=ph.label(slot, message)))
             played.append("withhold")
             continue
+        change = switch_pending(entry)
+        if change is not None and change.slot == slot and _offers_only(step, message, held, change):
+            # "Which size instead? Options: 8, 9, 10." after asking for 11 meaning to amend it
+            # to 10: asking for 11 again would only loop; the user takes it back now.
+            value = str(held[slot])
+            clauses.append(switch_on_refusal(ph, change, value, "").strip())
+            played.append(change.op)
+            continue
         said, ops = say_value(ph, entry, slot, held[slot])
         clauses.append(ph.fact(slot, said, message))
         played += ops
@@ -68,6 +76,12 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         played.append("second_request")
     text = ph.answer(clauses, gives_facts=gives_facts)
     return Reaction(text=text, progress=True, played=tuple(played))
+
+
+def _offers_only(step: Step, message: str, held: dict[str, Scalar], change: Behaviour) -> bool:
+    """Whether the question offers the value the user means and not the one it said first."""
+    value, first = str(held[str(change.slot)]), str(change.first)
+    return states_value(message, value, step) and not states_value(message, first, step)
 
 
 def unmapped_question(step: Step, message: str) -> Reaction | None:

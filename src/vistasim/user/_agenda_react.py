@@ -94,6 +94,7 @@ def react(
         return Reaction(text="", progress=True, stopped=entry.refused_with)
     return (
         _asked_from_goal(step, state, message)
+        or _wrong_value_doubted(step, state, message)
         or _asked_again(step, state, message)
         or unmapped_question(step, message)
     )
@@ -144,12 +145,41 @@ def _asked_from_goal(step: Step, state: AgendaState, message: str) -> Reaction |
     return Reaction(text=step.phrasing.answer([said]), progress=True)
 
 
+def _wrong_value_doubted(step: Step, state: AgendaState, message: str) -> Reaction | None:
+    """Put right the value a doubt is about when it is one the user did not mean.
+
+    "That email doesn't match our records for S1003. Could you check it?" after the user said
+    S1003 meaning to amend it, or after "S1003 — sorry, I mean S1002": the record the agent
+    checked is the wrong one, so giving the e-mail again would only loop until the user gives
+    up (and the agent be blamed for a mismatch it rightly refused).
+    """
+    questions = " ".join(question_sentences(message))
+    if not _POINTS_BACK.search(questions) or CLARIFY.search(questions):
+        return None
+    said = " ".join(statements(message))
+    entry = state.stack[0]
+    change = switch_pending(entry)
+    if change is not None and change.slot is not None and change.first is not None:
+        if re.search(rf"(?<!\w){re.escape(str(change.first))}(?!\w)", said, re.I):
+            value = str(entry.slots.get(change.slot, ""))
+            request = step.phrasing.request(task_words(step, entry))
+            text = switch_on_refusal(step.phrasing, change, value, request)
+            return Reaction(text=text, progress=True, played=(change.op,))
+    back = taken_back(step, entry, said)
+    if back is None:
+        return None
+    wrong, right = back
+    text = step.phrasing.pick(step.phrasing.templates.object_value, value=right, wrong=wrong)
+    return Reaction(text=text, progress=True, rejected=wrong)
+
+
+_POINTS_BACK = re.compile(r"\b(?:it|that|this|them|those)\b", re.I)
+
+
 def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | None:
     """Give again the fact a question points back to ("That email doesn't match. Check it?")."""
     questions = " ".join(question_sentences(message))
-    if not re.search(r"\b(?:it|that|this|them|those)\b", questions, re.I) or CLARIFY.search(
-        questions
-    ):
+    if not _POINTS_BACK.search(questions) or CLARIFY.search(questions):
         return None  # "Anything else?" points back at nothing
     held = held_facts(step, state)
     said = " ".join(statements(message))

@@ -74,17 +74,27 @@ def say_task(phrasing: Phrasing, entry: AgendaEntry, task: str) -> tuple[str, li
     """Return the request words with the entry's value behaviours applied to its slots."""
     played: list[BehaviourOp] = []
     correct = entry.pending("correct")
-    if correct is not None and str(correct.wrong) in task:
+    if correct is not None and _whole(str(correct.wrong)).search(task):
         played.append("correct")  # the goal's own words already say it, then take it back
         entry = entry.model_copy(update={"played": [*entry.played, "correct"]})
     for slot, value in entry.slots.items():
         text = str(value)
-        if text and text in task:
+        found = _whole(text).search(task) if text else None
+        if found is not None:
             said, ops = say_value(phrasing, entry, slot, value)
             if said != text:
-                task = task.replace(text, said, 1)
+                task = task[: found.start()] + said + task[found.end() :]
                 played += ops
     return task, played
+
+
+def _whole(value: str) -> re.Pattern[str]:
+    """The value as a whole token: size "10" is not the "10" of order W1040 or of 10:30.
+
+    Replacing the first "10" of "exchange the sneakers from order W1040 for size 10" asked for
+    order W1140 when a branch meant to ask for size 11.
+    """
+    return re.compile(rf"(?<!\w){re.escape(value)}(?![\w]|[.,:]\d)")
 
 
 def withholds(entry: AgendaEntry, slot: str) -> bool:
