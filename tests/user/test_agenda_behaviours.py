@@ -285,3 +285,38 @@ async def test_options_without_the_value_said_first_get_the_one_meant():
         ep = await converse(user, exchange, scripted(options, "Exchanged. Anything else?"))
         assert "11" in ep.said[0], ep.said[0]
         assert "10" in ep.said[1], ep.said
+
+
+async def test_a_refused_value_is_not_insisted_on_when_the_goal_has_a_fallback():
+    # "FRESH16. Actually, make that FRESH15", FRESH15 expired, and the agent offered FRESH16
+    # again: "it should be FRESH15" looped until the turns ran out; BASKET3 is the fallback.
+    voucher = make_scenario(
+        goal="Use the voucher FRESH15 on my order. If that one doesn't work, use BASKET3 instead.",
+        knowledge={"code": "FRESH15", "fallback_code": "BASKET3"}, hidden={},
+        agenda=[{"intent": "apply_voucher", "slots": {"code": "FRESH15"}}],
+    )  # fmt: skip
+    offer = "I'll apply voucher {} to order FB-58320. Shall I go ahead?"
+    expired = ("Sorry, I couldn't apply FRESH15: voucher FRESH15 expired on Sunday 15 November. "
+               "You mentioned FRESH16 as well. " + offer.format("FRESH16"))  # fmt: skip
+    user = _Drawn({"op": "correct", "slot": "code", "wrong": "FRESH16"})
+    agent = scripted(offer.format("FRESH15"), expired, "BASKET3 is on FB-58320.")
+    ep = await converse(user, voucher, agent)
+    assert "FRESH16" in ep.said[0] and ep.said[1].lower().startswith(("yes", "yep", "sure"))
+    assert "BASKET3" in ep.said[2] and "FRESH15" not in ep.said[2], ep.said
+
+
+async def test_after_the_goal_is_done_an_offer_that_undoes_it_is_declined():
+    # "Done — it's an SUV now. Switching from SUV to economy would refund £72: shall I?" got
+    # "Yes, please proceed" (carhire, seed 2 of the fourth session).
+    upgrade = make_scenario(
+        goal="Upgrade my car hire CLH-20413 to an SUV.",
+        knowledge={"booking_ref": "CLH-20413"}, hidden={}, agenda=[],
+    )  # fmt: skip
+    done = ("Done — booking CLH-20413 is now an SUV (£68.00 a day); £72.00 has been charged. "
+            "Switching booking CLH-20413 from SUV (£68.00 a day) to economy (£32.00 a day) "
+            "would refund £72.00. Shall I go ahead?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), upgrade, scripted(done, "It's economy again."))
+    assert ep.said[1].lower().startswith("no"), ep.said
+    also = "Done — booking CLH-20413 is now an SUV. Shall I add a second driver too?"
+    ep = await converse(AgendaPolicy(), upgrade, scripted(also, "Added."))
+    assert not ep.said[1].lower().startswith("no"), ep.said

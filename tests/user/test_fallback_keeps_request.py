@@ -93,3 +93,31 @@ async def test_a_range_that_starts_on_the_day_the_user_leaves_is_objected_to():
     objection = ep.said[2]
     assert "leaving on Sunday 21 June" in objection and "23 June" in objection, objection
     assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said[3]
+
+
+async def test_asked_for_both_ends_the_user_keeps_the_first_day_of_the_booking():
+    # "Sunday 21 June" alone, to "Which dates would you like?" and to "your new arrival and
+    # departure dates", was read as the arrival: the stay moved to 21-23 June and the user
+    # objected until it gave up (hotel, seed 0 of the fourth session).
+    ask = "Sorry about that. Please tell me your new arrival and departure dates."
+    ep = await converse(AgendaPolicy(), hotel(), scripted(FOUND, ask), now=JUNE, max_turns=3)
+    for answer in ep.said[1:3]:
+        assert "18 June" in answer and "21 June" in answer, ep.said
+        assert answer.index("18 June") < answer.index("21 June"), answer
+
+
+async def test_the_latest_the_hotel_offers_frees_the_time_the_request_named():
+    # "4 pm; if that isn't possible, the latest check-out the hotel offers": 14:00 offered
+    # with the refusal is the fallback, not "I need 4 pm, not 14:00".
+    late = Scenario.model_validate(
+        {
+            "id": "hotel-late", "persona": {"name": "Siobhán Murphy"},
+            "goal": "I'd like to check out at 4 pm on my last day in Dublin. If that isn't "
+                    "possible, I'll take the latest check-out the hotel offers, even with a fee.",
+            "knowledge": {"booking_ref": "HL31007", "last_name": "Murphy"},
+        }
+    )  # fmt: skip
+    offer = ("I'm sorry — late check-out is possible until 14:00 at the latest, so I can't offer "
+             "16:00. I can book 14:00 on Saturday 20 June 2026 for €40.00. Would you like that?")
+    ep = await converse(AgendaPolicy(), late, scripted(offer, "Done."), now=JUNE, max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said

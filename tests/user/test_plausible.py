@@ -100,3 +100,11 @@ def test_a_date_in_words_gets_another_day_not_an_amount_of_december(said, other)
     # carhire change_mind branch asked to pick up on it).
     assert other_value("pickup_date", said) == other
     assert implausible(said, "27.50 December") is not None
+
+
+def test_a_whole_number_without_a_currency_gets_a_whole_number():
+    # A meter reading of 31877 was changed to "39846.25" and the agent could not read it.
+    assert other_value("reading", "31877") == "39846"
+    assert implausible("31877", "39846.25") is not None
+    assert other_value("amount", "£50") == "£62.50"  # money keeps its pence
+    assert implausible("£50", "£62.50") is None

@@ -18,7 +18,7 @@ from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction
 from vistasim.user._fallback import kept_from_request, split_fallback
 from vistasim.user._lexicon import question_sentences
-from vistasim.user._ranges import misplaced_day
+from vistasim.user._ranges import kept_range, misplaced_day
 from vistasim.user._reading import value_mismatch
 from vistasim.user._stated import stated_values
 from vistasim.values import text_values
@@ -92,8 +92,7 @@ def mismatch(
         return Reaction(text=text, progress=True, rejected=found.wrong)
     back = taken_back(step, state.stack[0], message)
     if back is None:
-        placed = misplaced_day(message, goal_text(step, state.stack[0]), step.today)
-        back = (placed[1], placed[0]) if placed is not None else None
+        back = misplaced_day(message, goal_text(step, state.stack[0]), step.today)
     if back is not None:
         wrong, right = back
         text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
@@ -158,6 +157,10 @@ def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
     question = " ".join(question_sentences(message))
     if not question:
         return None
+    said = [u.text for u in step.view.transcript if u.role == "agent"]
+    both = kept_range(question, said, goal_text(step, state.stack[0]), step.today)
+    if both is not None:  # "Which dates?" when the goal moves only the last day
+        return Reaction(text=ph.pick(ph.templates.choose, value=both), progress=True)
     # "I have 10:00 or 11:30. Which works for you?": the options may come before the question.
     where = message if re.search(r"\b(?:which|prefer|either|or)\b", question, re.I) else question
     offered = [v for v in stated_values(where, step.today) if v.kind in ("date", "time")]

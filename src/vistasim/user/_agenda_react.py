@@ -246,11 +246,49 @@ def _after_done(
         return Reaction(text=answer.text, progress=True, done=True, asks_next=bool(rest.stack))
     if not confirming:
         return Reaction(text="", progress=True, done=True)
+    entry = state.stack[0]
+    if not is_question(step, entry) and undoes_goal(message, step.view.scenario.goal):
+        # "Done — it's an SUV now. Switching from SUV to economy would refund £72: shall I?"
+        # A yes would undo what the user just got.
+        return Reaction(text=step.phrasing.pick(step.phrasing.templates.decline), done=True,
+                        progress=True)  # fmt: skip
     if rest.stack and names_entry(rest.stack[0], " ".join(question_sentences(message))):
         # "Booked. Shall I also send you the reminder?" when the reminder is the next sub-goal.
         text = step.phrasing.styled("confirm")
         return Reaction(text=text, progress=True, done=True, asks_next=True)
     return on_confirmation(step, state, message, None)
+
+
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:(?:the|an?|your)\s+)?(?P<old>[\w£€$.:-]+)(?:[^.?!]|\.\d){0,40}?"
+    r"\bto\s+(?:(?:the|an?|your)\s+)?(?P<new>[\w£€$.:-]+)",
+    re.IGNORECASE,
+)
+
+
+def undoes_goal(message: str, goal: str) -> bool:
+    """Whether a further offer moves away from what the goal asked for.
+
+    >>> undoes_goal("Done. Switching from SUV (£68.00 a day) to economy refunds £72: shall I?",
+    ...             "Upgrade my car hire to an SUV.")
+    True
+    >>> undoes_goal("Moved from economy to SUV. Shall I add a driver?", "Upgrade to an SUV.")
+    False
+    >>> undoes_goal("I'll move permit RP-5102 from AB12 CDF to EK24 ZTR. Shall I?",
+    ...             "If not, move my permit from AB12 CDF to the new car.")
+    False
+    """
+    words = {w.casefold().strip(".:-") for w in re.findall(r"[\w£€$.:-]+", goal)}
+    wanted = {w.casefold().strip(".:-") for w in _TO.findall(goal)}
+    for found in _FROM_TO.finditer(message):
+        old, new = (found[k].casefold().strip(".:-") for k in ("old", "new"))
+        if old in wanted and new not in words:
+            return True
+    return False
+
+
+_TO = re.compile(r"\bto\s+(?:(?:the|an?|my)\s+)?([\w£€$.:-]+)", re.IGNORECASE)
+"""What a goal moves something to ("upgrade ... to an SUV"); "move it from AB12 CDF" is not."""
 
 
 def names_entry(entry: AgendaEntry, text: str) -> bool:

@@ -69,11 +69,17 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
             # Unless it changes what the fallback keeps: "a better room for the whole stay"
             # offered for other nights than the ones asked for.
             objection = mismatch(step, state.with_entry(**changes), offer)
-            if objection is not None:
+            if objection is not None and not _insists_on_refused(objection, refused):
                 return replace(objection, changes=changes)
-            return Reaction(text=ph.styled("confirm"), progress=True, changes=changes)
+            if objection is None:
+                return Reaction(text=ph.styled("confirm"), progress=True, changes=changes)
+            # "Couldn't apply FRESH15: it expired. I'll apply FRESH16 (the one you took back):
+            # shall I?" Insisting on FRESH15 would loop; the goal's fallback is the answer.
+            rejected = objection.rejected
+        else:
+            rejected = None
         text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(entry.fallback)))
-        return Reaction(text=text, progress=True, changes=changes)
+        return Reaction(text=text, progress=True, changes=changes, rejected=rejected)
     offered = _alternative(step, message, refused)
     objection = mismatch(step, state, message) if offered else None
     if offered and objection is None:
@@ -94,6 +100,16 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
         changes = {"alternative_asked": True, "refused_with": refused.sentence}
         return Reaction(text=text, progress=True, changes=changes)
     return Reaction(text="", progress=True, stopped=refused.sentence)
+
+
+def _insists_on_refused(objection: Reaction, refused: Refusal) -> bool:
+    """Whether an objection asks for the very value the refusal just ruled out."""
+    named = _said(objection.text) - _said(objection.rejected or "")
+    return bool(named & _said(refused.sentence))
+
+
+def _said(text: str) -> set[str]:
+    return {i.casefold() for i in text_ids(text)} | {v.casefold() for _, v in text_values(text)}
 
 
 def _answers_fallback(fallback: str, message: str) -> bool:

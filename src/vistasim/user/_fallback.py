@@ -52,7 +52,7 @@ def split_fallback(goal: str) -> tuple[str, str | None]:
     return (f"{main} {rest[1]}" if len(rest) > 1 else main), fallback
 
 
-_OPEN = r"|whenever|soon|sooner|earlier|later|earliest|possible|available|any"
+_OPEN = r"|whenever|soon|sooner|earlier|later|earliest|latest|possible|available|any"
 """Words of a fallback that takes what is free ("otherwise as soon as possible")."""
 _FAMILIES = {
     "date": (

@@ -170,6 +170,8 @@ def _amount_problem(a: str, b: str) -> str | None:
     assert ma is not None and mb is not None  # both are amounts (_kind)
     if (ma.group(1), (ma.group(3) or "").strip()) != (mb.group(1), (mb.group(3) or "").strip()):
         return f"not in the unit of {a}"
+    if not ma.group(1) and "." not in ma.group(2) and "." in mb.group(2):
+        return f"not a whole number like {a}"
     x, y = float(ma.group(2)), float(mb.group(2))
     if abs(x) > 20 and abs(x - y) / abs(x) < _MIN_AMOUNT_GAP:
         return f"a near-duplicate of {a} (amounts under {_MIN_AMOUNT_GAP:.0%} apart)"
@@ -241,6 +243,8 @@ def _other_amount(text: str) -> str:
     assert match is not None
     number = float(match.group(2))
     other = number + 1 if number <= 20 and number.is_integer() else round(number * 1.25, 2)
+    if not match.group(1) and "." not in match.group(2):
+        other = round(other)  # a count or a meter reading has no pence: 31877 is not 39846.25
     shown = (
         str(int(other))
         if float(other).is_integer() and "." not in match.group(2)

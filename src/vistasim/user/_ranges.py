@@ -15,7 +15,7 @@ from datetime import date
 
 from vistasim.user._stated import Stated, stated_values
 
-__all__ = ["misplaced_day"]
+__all__ = ["kept_range", "misplaced_day"]
 
 _ROLE_BEFORE = {
     "end": re.compile(
@@ -42,17 +42,18 @@ _AS_IT_IS = re.compile(
 def misplaced_day(message: str, goal: str, today: date | None) -> tuple[str, str] | None:
     """A first or last day proposed otherwise than the goal asks (or at the other end).
 
-    Returns (the goal's words for the day, the message's words for the wrong one).
+    Returns (the message's words for the wrong day, the goal's words for it), in the order
+    `taken_back` gives a value taken back and the one meant.
 
     >>> today = date(2026, 6, 1)
     >>> goal = "Stay one extra night, leaving on Sunday 21 June instead of Saturday."
     >>> misplaced_day("Shall I move you to Sunday 21 June to Tuesday 23 June?", goal, today)
-    ('leaving on Sunday 21 June', 'Sunday 21 June to Tuesday 23 June')
+    ('Sunday 21 June to Tuesday 23 June', 'leaving on Sunday 21 June')
     >>> misplaced_day("Thursday 18 June to Sunday 21 June: shall I?", goal, today) is None
     True
     >>> hire = "Move my hire, picking up on 22 December and returning on 29 December."
     >>> misplaced_day("Pick-up on 21 December, return on 29 December. OK?", hire, today)
-    ('picking up on 22 December', 'Pick-up on 21 December')
+    ('Pick-up on 21 December', 'picking up on 22 December')
     >>> misplaced_day("It's currently pick-up on 21 December. Move it?", hire, today) is None
     True
     """
@@ -66,14 +67,50 @@ def misplaced_day(message: str, goal: str, today: date | None) -> tuple[str, str
         for role, (said, values) in wanted.items():
             wrong, other = (first, last) if role == "end" else (last, first)
             if wrong.values & values and not other.values & values:
-                return said, f"{first.surface} to {last.surface}".strip(" .,;:!?")
+                return f"{first.surface} to {last.surface}".strip(" .,;:!?"), said
     for value in dates:
         for role, before in _ROLE_BEFORE.items():
             found = before.search(message[: value.start])
             if found is None or role not in wanted or value.values & wanted[role][1]:
                 continue
             if not _AS_IT_IS.search(_sentence(message, value.start)):
-                return wanted[role][0], _words(message, found.start(), value)
+                return _words(message, found.start(), value), wanted[role][0]
+    return None
+
+
+_BOTH_ENDS = re.compile(
+    r"\b(?:which|what|new|your)\s+(?:new\s+)?dates\b|\barrival and departure\b"
+    r"|\bcheck[- ]?in and check[- ]?out\b|\bpick[- ]?up and (?:return|drop[- ]?off)\b",
+    re.IGNORECASE,
+)
+"""A question for both ends of a stay or rental."""
+
+
+def kept_range(question: str, agent_said: list[str], goal: str, today: date | None) -> str | None:
+    """Both ends, when a question asks for both and the goal moves only one.
+
+    "Which dates would you like?" for "leaving on Sunday 21 June instead of Saturday": the
+    first day is the booking's, as the agent first stated it ("Thursday 18 June to Saturday
+    20 June"). Only the new last day would be read as the first one.
+
+    >>> goal = "Stay one extra night, leaving on Sunday 21 June instead of Saturday."
+    >>> found = ["Found HL31007: Thursday 18 June to Saturday 20 June 2026."]
+    >>> kept_range("Which dates would you like?", found, goal, date(2026, 6, 1))
+    'Thursday 18 June to Sunday 21 June'
+    >>> kept_range("What time?", found, goal, date(2026, 6, 1)) is None
+    True
+    """
+    wanted = _roles(goal, today)
+    if len(wanted) != 1 or not _BOTH_ENDS.search(question):
+        return None
+    role, (said, _) = next(iter(wanted.items()))
+    new = next(v for v in stated_values(said, today) if v.kind == "date").surface
+    for text in agent_said:
+        dates = [v for v in stated_values(text, today) if v.kind == "date"]
+        for first, last in itertools.pairwise(dates):
+            if _JOIN.fullmatch(text[first.end : last.start]) and not first.values & last.values:
+                ends = (first.surface, new) if role == "end" else (new, last.surface)
+                return " to ".join(e.strip(" .,;:!?") for e in ends)
     return None
 
 
