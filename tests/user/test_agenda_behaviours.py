@@ -320,3 +320,13 @@ async def test_after_the_goal_is_done_an_offer_that_undoes_it_is_declined():
     also = "Done — booking CLH-20413 is now an SUV. Shall I add a second driver too?"
     ep = await converse(AgendaPolicy(), upgrade, scripted(also, "Added."))
     assert not ep.said[1].lower().startswith("no"), ep.said
+
+
+async def test_an_amend_is_not_played_on_a_proposal_that_already_has_the_value():
+    # "Yes please, but change it to W1004" to "I'll return the speaker from order W1004":
+    # the user had already put the order right.
+    user = _Drawn({"op": "amend", "slot": "order_id", "first": "W1030"})
+    ep = await converse(user, cancel([]), scripted(CONFIRM, DONE))
+    assert "W1030" in ep.said[0], ep.said
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+    assert "instead" not in ep.said[1] and "change it" not in ep.said[1], ep.said

@@ -40,8 +40,11 @@ def on_confirmation(
     if hesitate is not None and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
     change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
-    if change is not None and change.slot is not None and can_switch(step, change, message):
-        value = str(entry.slots.get(change.slot, ""))
+    value = str(entry.slots.get(change.slot, "")) if change and change.slot else ""
+    # "Yes, but change it to W1004" to a proposal that already says W1004 (the user put it
+    # right after a refusal) would change nothing: the proposal is checked as any other.
+    already = change is not None and change.op == "amend" and states_value(message, value, step)
+    if change is not None and value and not already and can_switch(step, change, message):
         said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
         text = ph.pick(said, value=value, first=str(change.first))
         return Reaction(text=text, progress=True, played=(change.op,))
