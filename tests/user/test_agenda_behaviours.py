@@ -330,3 +330,15 @@ async def test_an_amend_is_not_played_on_a_proposal_that_already_has_the_value()
     assert "W1030" in ep.said[0], ep.said
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
     assert "instead" not in ep.said[1] and "change it" not in ep.said[1], ep.said
+
+
+async def test_a_drawn_count_replaces_the_count_the_goal_says_in_words():
+    # "Freeze my membership for two months ... my months is 3" said both in one breath.
+    freeze = make_scenario(
+        goal="Freeze my membership for two months starting on the 1st of November.",
+        knowledge={"member_id": "PF1002"}, hidden={},
+        agenda=[{"intent": "freeze_membership", "slots": {"months": "2"}}],
+    )  # fmt: skip
+    user = _Drawn({"op": "change_mind", "slot": "months", "first": "3"})
+    ep = await converse(user, freeze, scripted("Done. Anything else?"))
+    assert "3 months" in ep.said[0] and "two" not in ep.said[0], ep.said[0]

@@ -13,6 +13,7 @@ import re
 from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._phrasing import Phrasing
+from vistasim.user._stated import stated_values
 
 _INSTRUCTION = re.compile(
     r"\b(?:hesitat\w*|do not confirm|don't confirm|not confirm|when asked|if asked|if the agent|"
@@ -80,12 +81,28 @@ def say_task(phrasing: Phrasing, entry: AgendaEntry, task: str) -> tuple[str, li
     for slot, value in entry.slots.items():
         text = str(value)
         found = _whole(text).search(task) if text else None
-        if found is not None:
+        span = (found.start(), found.end()) if found is not None else _count_in_words(task, text)
+        if span is not None:
             said, ops = say_value(phrasing, entry, slot, value)
             if said != text:
-                task = task[: found.start()] + said + task[found.end() :]
+                task = task[: span[0]] + said + task[span[1] :]
                 played += ops
     return task, played
+
+
+def _count_in_words(task: str, text: str) -> tuple[int, int] | None:
+    """Where the request says a count in words ("for two months" for the slot's "2").
+
+    Without it a drawn change of mind listed "my months is 3" after "freeze my membership for
+    two months", in one breath.
+    """
+    if not text.isdigit():
+        return None
+    for said in stated_values(task, None):
+        if said.kind == "quantity" and any(v.split(" ")[0] == text for v in said.values):
+            first = said.surface.split(" ", 1)[0]
+            return said.start, said.start + len(first)
+    return None
 
 
 def _whole(value: str) -> re.Pattern[str]:
