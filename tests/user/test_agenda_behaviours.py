@@ -342,3 +342,20 @@ async def test_a_drawn_count_replaces_the_count_the_goal_says_in_words():
     user = _Drawn({"op": "change_mind", "slot": "months", "first": "3"})
     ep = await converse(user, freeze, scripted("Done. Anything else?"))
     assert "3 months" in ep.said[0] and "two" not in ep.said[0], ep.said[0]
+
+
+async def test_after_holding_off_a_change_of_mind_still_to_play_is_played():
+    # It asked for a reading of 9638 meaning to change its mind to 07710, hesitated at "I'll
+    # submit 9638: shall I?", then said "please do it" to 9638 (energy, seed 0).
+    reading = make_scenario(
+        goal="I want to submit my gas meter reading, 07710.",
+        knowledge={"account_number": "GE-1008", "reading": "07710"}, hidden={},
+        agenda=[{"intent": "submit_reading", "slots": {"reading": "07710"},
+                 "behaviours": [{"op": "hesitate", "then": "confirm"},
+                                {"op": "change_mind", "slot": "reading", "first": "9638"}]}],
+    )  # fmt: skip
+    offer = "I'll submit a reading of 9638 for your gas meter. Shall I go ahead?"
+    held = "Of course, take your time. Just say yes when you'd like me to go ahead."
+    ep = await converse(AgendaPolicy(), reading, scripted(offer, held, "Recorded 07710."))
+    assert "9638" in ep.said[0] and "07710" not in ep.said[1], ep.said
+    assert "07710" in ep.said[2] and "9638" in ep.said[2], ep.said

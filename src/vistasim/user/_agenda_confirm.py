@@ -8,6 +8,8 @@ and the yes after holding off is checked against the proposal it hesitated at.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vistasim.scenario import Behaviour
 from vistasim.user._agenda_check import goal_text, mismatch, states_value
 from vistasim.user._agenda_say import switch_pending
@@ -39,15 +41,9 @@ def on_confirmation(
         return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
     if hesitate is not None and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
-    change = switch_pending(entry)  # `amend`: a yes that changes it ("Yes, but make it B")
-    value = str(entry.slots.get(change.slot, "")) if change and change.slot else ""
-    # "Yes, but change it to W1004" to a proposal that already says W1004 (the user put it
-    # right after a refusal) would change nothing: the proposal is checked as any other.
-    already = change is not None and change.op == "amend" and states_value(message, value, step)
-    if change is not None and value and not already and can_switch(step, change, message):
-        said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
-        text = ph.pick(said, value=value, first=str(change.first))
-        return Reaction(text=text, progress=True, played=(change.op,))
+    switched = _switch(step, entry, message)  # `amend`: a yes that changes it ("Yes, but B")
+    if switched is not None:
+        return switched
     objection = mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
@@ -79,8 +75,29 @@ def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction |
     objection = mismatch(step, state, previous) if previous else None
     if objection is not None:
         return objection
+    switched = _switch(step, entry, previous or "")
+    if switched is not None:
+        # It held off at a proposal of the value it meant to change: "please do it" would
+        # approve that value (energy: a reading of 9638 for 07710).
+        return replace(switched, changes={"resumed": True})
     text = step.phrasing.pick(step.phrasing.templates.confirm_later)
     return Reaction(text=text, progress=True, changes={"resumed": True})
+
+
+def _switch(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
+    """The change of mind or amend still to play at this proposal, if it can play now."""
+    change = switch_pending(entry)
+    value = str(entry.slots.get(change.slot, "")) if change and change.slot else ""
+    if change is None or not value or not can_switch(step, change, message):
+        return None
+    # "Yes, but change it to W1004" to a proposal that already says W1004 (the user put it
+    # right after a refusal) would change nothing: the proposal is checked as any other.
+    if change.op == "amend" and states_value(message, value, step):
+        return None
+    ph = step.phrasing
+    said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind
+    text = ph.pick(said, value=value, first=str(change.first))
+    return Reaction(text=text, progress=True, played=(change.op,))
 
 
 def can_switch(step: Step, change: Behaviour, message: str) -> bool:
