@@ -268,3 +268,15 @@ async def test_an_encoded_json_body_is_sent_as_its_value_would_be():
             value.headers.raw,
             value.content,
         )
+
+
+def test_json_request_refuses_the_headers_build_request_refuses():
+    from vistasim.llm._http import json_request
+
+    client = httpx2.AsyncClient()
+    for headers in ({"X-A": "ünï"}, {"X-A": 3}):
+        with pytest.raises(Exception) as theirs:
+            client.build_request("POST", "http://127.0.0.1/x", json={}, headers=headers)
+        with pytest.raises(type(theirs.value)) as ours:
+            json_request(client, "POST", "http://127.0.0.1/x", {}, headers, httpx2.Timeout(5))
+        assert str(ours.value) == str(theirs.value)

@@ -245,7 +245,7 @@ def json_request(
         return client.build_request(
             method, url, json=_value(body), headers=headers, timeout=timeout
         )
-    extra = httpx2.Headers(headers).raw  # encoded as `build_request` does, same errors
+    extra = _header_pairs(headers)
     replaced = {name.lower() for name, _ in extra}
     raw = [(name, value) for name, value in client.headers.raw if name.lower() not in replaced]
     raw += extra
@@ -271,6 +271,21 @@ def json_request(
     )
     request.read()  # as `build_request` does for a body in memory: `request.content` is set
     return request
+
+
+def _header_pairs(headers: Mapping[str, str] | None) -> list[tuple[bytes, bytes]]:
+    """The caller's headers as byte pairs, encoded as `build_request` does (same errors).
+
+    `httpx2.Headers` takes any header types, lower-cases each name and checks each value's
+    type; text headers (a model call's one `Authorization`) are just ASCII. Anything else (no
+    headers, bytes, a value that is not ASCII or not text) goes through `httpx2.Headers`.
+    """
+    if headers is None:
+        return []
+    try:
+        return [(name.encode("ascii"), value.encode("ascii")) for name, value in headers.items()]
+    except (AttributeError, UnicodeError):
+        return httpx2.Headers(headers).raw
 
 
 def _value(body: object) -> object:
