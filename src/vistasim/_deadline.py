@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import TracebackType
 
 import anyio
+from anyio._core._eventloop import get_async_backend
 
 __all__ = ["fail_after"]
 
@@ -36,7 +37,10 @@ class fail_after:  # noqa: N801 - a drop-in for `anyio.fail_after`, named as it 
         self._scope: anyio.CancelScope | None = None
 
     def __enter__(self) -> anyio.CancelScope:
-        scope = self._scope = anyio.CancelScope(deadline=anyio.current_time() + self._delay)
+        # `anyio.current_time()` and `anyio.CancelScope()` would each look the backend up.
+        backend = get_async_backend()
+        deadline = backend.current_time() + self._delay
+        scope = self._scope = backend.create_cancel_scope(deadline=deadline)
         return scope.__enter__()
 
     def __exit__(

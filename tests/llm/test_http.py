@@ -52,7 +52,7 @@ async def test_exchange_turns_transport_failures_into_our_typed_errors():
 @pytest.mark.parametrize(
     ("content_type", "body", "text"),
     [
-        ("application/json", "{\"a\": \"caf\u00e9\"}".encode(), "{\"a\": \"caf\u00e9\"}"),
+        ("application/json", '{"a": "caf\u00e9"}'.encode(), '{"a": "caf\u00e9"}'),
         ("text/plain; charset=latin-1", "caf\u00e9".encode("latin-1"), "caf\u00e9"),
         ('text/plain; Charset="ISO-8859-1"', "caf\u00e9".encode("latin-1"), "caf\u00e9"),
     ],
@@ -239,3 +239,44 @@ async def test_exchange_decodes_an_encoded_answer_and_reads_a_plain_one_raw():
                 client, "POST", f"http://127.0.0.1{path}", json={}, timeout_s=5, max_body_bytes=99
             )
             assert got.text == text
+
+
+async def test_an_encoded_json_body_is_sent_as_its_value_would_be():
+    from vistasim.llm._http import JsonText
+
+    seen: list[httpx2.Request] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request)
+        return httpx2.Response(200, content=b"{}")
+
+    body = {"model": "m", "messages": [{"role": "user", "content": "héllo ✓"}], "t": 0.5}
+    text = JsonText('{"model":"m","messages":[{"role":"user","content":"héllo ✓"}],"t":0.5}')
+    transport = httpx2.MockTransport(answer)
+    # Plain clients build the request here; clients with cookies or params, and requests with
+    # params, through `build_request`: every way sends the same bytes and headers.
+    for client_kwargs, params in (({}, None), ({"cookies": {"s": "1"}}, None), ({}, {"q": "1"})):
+        async with httpx2.AsyncClient(transport=transport, **client_kwargs) as client:
+            for sent in (body, text):
+                await exchange(
+                    client, "POST", "http://127.0.0.1/x", json=sent, params=params,
+                    headers={"A": "b"}, timeout_s=5, max_body_bytes=99,
+                )  # fmt: skip
+        value, encoded = seen[-2:]
+        assert (encoded.url, encoded.headers.raw, encoded.content) == (
+            value.url,
+            value.headers.raw,
+            value.content,
+        )
+
+
+def test_json_request_refuses_the_headers_build_request_refuses():
+    from vistasim.llm._http import json_request
+
+    client = httpx2.AsyncClient()
+    for headers in ({"X-A": "ünï"}, {"X-A": 3}):
+        with pytest.raises(Exception) as theirs:
+            client.build_request("POST", "http://127.0.0.1/x", json={}, headers=headers)
+        with pytest.raises(type(theirs.value)) as ours:
+            json_request(client, "POST", "http://127.0.0.1/x", {}, headers, httpx2.Timeout(5))
+        assert str(ours.value) == str(theirs.value)

@@ -1,5 +1,6 @@
 import socket
 
+import httpx2
 import pytest
 
 import vistasim.llm
@@ -211,3 +212,40 @@ async def test_key_value_is_redacted_from_error_messages():
                 await model.complete(hello())
     assert "sk-secret-123" not in str(info.value)
     assert "Incorrect API key" in str(info.value)
+
+
+_OPENAI_DEFAULTS = {"temperature": 1e-7, "seed": 5, "max_tokens": 9}
+
+
+@pytest.mark.parametrize(
+    "defaults", [{}, {**_OPENAI_DEFAULTS, "tokens_field": "max_completion_tokens"}]
+)
+def test_the_encoded_body_is_the_body_httpx2_would_encode(defaults):
+    from vistasim.llm._wire import chat_body, chat_body_json, json_text
+
+    call = ModelToolCall(id="c1", name="find", arguments='{"a": 1}')
+    messages = [
+        ChatMessage(role="system", content='rules: "quote" \\ \n\t é ✓ \u2028 \x01'),
+        ChatMessage(role="assistant"),
+        ChatMessage(role="assistant", tool_calls=[call]),
+        ChatMessage(role="tool", content="found", tool_call_id="c1"),
+        ChatMessage(role="user", content=""),
+    ]
+    requests = [
+        ChatRequest(messages=[]),
+        ChatRequest(messages=messages),
+        ChatRequest(
+            messages=messages,
+            tools=[ToolSpec(name="find", description="Find")],
+            response_format={"type": "json_object"},
+            temperature=0.25,
+            seed=3,
+            max_tokens=9,
+        ),
+    ]
+    for request in requests * 2:  # the second time, the messages come from the cache
+        body = chat_body("módel", request, **defaults)
+        text = chat_body_json("módel", request, **defaults)
+        assert text == json_text(body)
+        built = httpx2.Request("POST", "http://127.0.0.1/x", json=body)
+        assert text.encode("utf-8") == built.content

@@ -24,9 +24,10 @@ going on unverified.
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import anyio.lowlevel
 import httpx2
@@ -47,6 +48,13 @@ def origin(url: str) -> str:
     >>> origin("https://api.openai.com/v1")
     'https://api.openai.com:443'
     """
+    return _origin(url)
+
+
+@lru_cache(maxsize=1024)
+def _origin(url: str) -> str:
+    # Asked on every call of every client (a model call, an agent's request) for a handful of
+    # URLs: parsing one each time was ~4 µs.
     parsed = httpx2.URL(url)
     port = parsed.port or (443 if parsed.scheme == "https" else 80)
     return f"{parsed.scheme}://{parsed.host}:{port}"
@@ -85,7 +93,7 @@ class HttpClients:
         """
         # A connection pool belongs to the event loop it was made on; a new loop (a second
         # anyio.run) needs new pools, and the old ones are left to their loop.
-        loop = anyio.lowlevel.current_token()
+        loop = _current_loop()
         if loop != self._loop:
             self._loop, self._by_origin = loop, {}
         key = origin(url)
@@ -106,7 +114,7 @@ class HttpClients:
     async def aclose(self) -> None:
         """Close every client made on the running loop."""
         by_origin, self._by_origin = self._by_origin, {}
-        if self._loop != anyio.lowlevel.current_token():
+        if self._loop != _current_loop():
             return
         for shards in by_origin.values():
             for client in shards.clients:
@@ -127,6 +135,18 @@ class HttpClients:
                 max_connections=None, max_keepalive_connections=CONNECTIONS_PER_CLIENT * 2
             ),
         )
+
+
+def _current_loop() -> object:
+    """The running event loop: asyncio's itself, or anyio's token for another backend.
+
+    Asked on every call of every client: anyio's `current_token()` looks the backend up and
+    builds a frozen dataclass each time (~3 µs); on asyncio, its token stands for this loop.
+    """
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.lowlevel.current_token()
 
 
 @cache

@@ -18,6 +18,7 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import httpx2
@@ -30,6 +31,7 @@ from vistasim.llm._http import (
     EndpointTimeout,
     EndpointUnreachable,
     HttpAnswer,
+    JsonText,
     exchange,
 )
 from vistasim.llm._types import ModelCallFailed
@@ -86,7 +88,7 @@ class OpenAIEndpoint:
         """The URL of `path` (e.g. `/chat/completions`) under the base URL, parsed once."""
         return httpx2.URL(self.base_url.rstrip("/") + path)
 
-    async def post(self, url: httpx2.URL, body: Mapping[str, object]) -> HttpAnswer:
+    async def post(self, url: httpx2.URL, body: Mapping[str, object] | JsonText) -> HttpAnswer:
         """POST `body` to `url` (on this endpoint) with the key; an answer of any status returns.
 
         Raises:
@@ -144,12 +146,19 @@ class OpenAIEndpoint:
     @property
     def is_openai(self) -> bool:
         """Whether this is api.openai.com (which wants `max_completion_tokens`)."""
-        return urlsplit(self.base_url).hostname == "api.openai.com"
+        return _host(self.base_url) == "api.openai.com"
 
     async def aclose(self) -> None:
         """Close the endpoint's own connections (it stays usable); the run's are the run's."""
         if self._own:
             await self._clients.aclose()
+
+
+@lru_cache(maxsize=256)
+def _host(url: str) -> str | None:
+    # Asked on every model call (the key, the token field, requests allowed) of a handful of
+    # base URLs: `urlsplit` and `ip_address` each time were ~5 µs a call.
+    return urlsplit(url).hostname
 
 
 def is_loopback(url: str) -> bool:
@@ -158,7 +167,12 @@ def is_loopback(url: str) -> bool:
     >>> is_loopback("http://127.0.0.1:8000/v1"), is_loopback("https://api.openai.com/v1")
     (True, False)
     """
-    host = urlsplit(url).hostname or ""
+    return _is_loopback(url)
+
+
+@lru_cache(maxsize=256)
+def _is_loopback(url: str) -> bool:
+    host = _host(url) or ""
     if host == "localhost":
         return True
     try:

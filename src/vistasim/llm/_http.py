@@ -25,6 +25,7 @@ __all__ = [
     "EndpointTimeout",
     "EndpointUnreachable",
     "HttpAnswer",
+    "JsonText",
     "TransportError",
     "exchange",
 ]
@@ -48,6 +49,17 @@ class BodyTooBig(TransportError):
     def __init__(self, message: str, *, status: int) -> None:
         super().__init__(message)
         self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class JsonText:
+    """A JSON body already encoded (by `vistasim.llm._wire.json_text`), sent as its value would be.
+
+    `exchange(json=JsonText(text))` sends the same request as `exchange(json=value)`; a caller
+    that keeps parts of its body encoded (the chat so far) does not pay for them again.
+    """
+
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +95,12 @@ async def exchange(
             request = json_request(client, method, url, json, headers, _timeout(timeout_s))
         else:
             request = client.build_request(
-                method, url, json=json, params=params, headers=headers, timeout=_timeout(timeout_s)
+                method,
+                url,
+                json=_value(json),
+                params=params,
+                headers=headers,
+                timeout=_timeout(timeout_s),
             )
         with fail_after(timeout_s):
             return await _read(client, request, max_body_bytes, follow_redirects)
@@ -154,8 +171,14 @@ async def _send(
     response = await transport.handle_async_request(request)
     response.request = request
     try:
-        client.cookies.extract_cookies(response)
-        if not follow_redirects or not response.has_redirect_location:
+        # The answer's header names, lower-cased once: `extract_cookies` and
+        # `has_redirect_location` would look each name up in the headers again.
+        names = {name.lower() for name, _ in response.headers.raw}
+        if b"set-cookie" in names or b"set-cookie2" in names:
+            client.cookies.extract_cookies(response)
+        if not follow_redirects or not (
+            response.status_code in _REDIRECTS and b"location" in names
+        ):
             return response
         follow = client._build_redirect_request(request, response)  # noqa: SLF001
         await response.aread()
@@ -167,6 +190,9 @@ async def _send(
         follow, follow_redirects=True, history=[response]
     )
 
+
+_REDIRECTS = frozenset((301, 302, 303, 307, 308))
+"""The statuses `httpx2.Response.has_redirect_location` follows (with a `Location`)."""
 
 _LOG = logging.getLogger("httpx2")
 """`httpx2`'s logger: when it logs requests, they go through the client, which logs them."""
@@ -216,14 +242,19 @@ def json_request(
     """
     url = httpx2.URL(url)
     if client.params or client.cookies or url.is_relative_url or url.netloc.startswith(b"["):
-        return client.build_request(method, url, json=body, headers=headers, timeout=timeout)
-    extra = httpx2.Headers(headers).raw  # encoded as `build_request` does, same errors
+        return client.build_request(
+            method, url, json=_value(body), headers=headers, timeout=timeout
+        )
+    extra = _header_pairs(headers)
     replaced = {name.lower() for name, _ in extra}
     raw = [(name, value) for name, value in client.headers.raw if name.lower() not in replaced]
     raw += extra
     present = {name.lower() for name, _ in raw}
     # httpx2's own JSON encoding (`encode_json`): compact, UTF-8, no NaN.
-    content = jsonlib.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if isinstance(body, JsonText):
+        content = body.text
+    else:
+        content = jsonlib.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     data = content.encode("utf-8")
     if b"content-length" not in present and b"transfer-encoding" not in present:
         raw.append((b"Content-Length", str(len(data)).encode("ascii")))
@@ -240,6 +271,29 @@ def json_request(
     )
     request.read()  # as `build_request` does for a body in memory: `request.content` is set
     return request
+
+
+def _header_pairs(headers: Mapping[str, str] | None) -> list[tuple[bytes, bytes]]:
+    """The caller's headers as byte pairs, encoded as `build_request` does (same errors).
+
+    `httpx2.Headers` takes any header types, lower-cases each name and checks each value's
+    type; text headers (a model call's one `Authorization`) are just ASCII. Anything else (no
+    headers, bytes, a value that is not ASCII or not text) goes through `httpx2.Headers`.
+    """
+    if headers is None:
+        return []
+    try:
+        return [(name.encode("ascii"), value.encode("ascii")) for name, value in headers.items()]
+    except (AttributeError, UnicodeError):
+        return httpx2.Headers(headers).raw
+
+
+def _value(body: object) -> object:
+    """What `build_request(json=...)` is given for `body`.
+
+    An encoded body's value, read back: `build_request` writes it as `json_text` wrote it.
+    """
+    return jsonlib.loads(body.text) if isinstance(body, JsonText) else body
 
 
 def _charset(response: httpx2.Response) -> str | None:

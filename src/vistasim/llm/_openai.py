@@ -10,15 +10,31 @@ from __future__ import annotations
 
 import json
 from functools import cached_property
+from typing import Literal, TypedDict
 
 import httpx2
 
 from vistasim.llm._endpoint import OpenAIEndpoint
-from vistasim.llm._http import HttpAnswer
+from vistasim.llm._http import HttpAnswer, JsonText
 from vistasim.llm._types import ChatRequest, ChatResponse, ModelCallFailed
-from vistasim.llm._wire import ChatCompletionBody, WireError, chat_body, read_completion
+from vistasim.llm._wire import (
+    ChatCompletionBody,
+    WireError,
+    chat_body,
+    chat_body_json,
+    read_completion,
+)
 
 __all__ = ["OpenAIChatModel"]
+
+
+class _Defaults(TypedDict):
+    """The spec's fields a request leaves unset fall back to, and the name of the token cap."""
+
+    temperature: float | None
+    seed: int | None
+    max_tokens: int | None
+    tokens_field: Literal["max_tokens", "max_completion_tokens"]
 
 
 class OpenAIChatModel(OpenAIEndpoint):
@@ -34,24 +50,29 @@ class OpenAIChatModel(OpenAIEndpoint):
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
         """Send one chat completion request; raise `ModelCallFailed` on any provider failure."""
-        answer = await self.post(self._completions, self.body(request))
+        answer = await self.post(self._completions, JsonText(self.body_json(request)))
         if answer.status >= 400:
             raise self.status_failure(answer)
         return self._response(answer)
 
     def body(self, request: ChatRequest) -> ChatCompletionBody:
         """The body `complete()` sends for `request` (without the key, which is a header)."""
+        return chat_body(self.spec.model, request, **self._defaults())
+
+    def body_json(self, request: ChatRequest) -> str:
+        """`body(request)` as the JSON text `complete()` sends (each chat message encoded once)."""
+        return chat_body_json(self.spec.model, request, **self._defaults())
+
+    def _defaults(self) -> _Defaults:
         spec = self.spec
-        return chat_body(
-            spec.model,
-            request,
-            temperature=spec.temperature,
-            seed=spec.seed,
-            max_tokens=spec.max_tokens,
+        return {
+            "temperature": spec.temperature,
+            "seed": spec.seed,
+            "max_tokens": spec.max_tokens,
             # api.openai.com rejects `max_tokens` for newer models; most compatible servers
             # know only `max_tokens`.
-            tokens_field="max_completion_tokens" if self.is_openai else "max_tokens",
-        )
+            "tokens_field": "max_completion_tokens" if self.is_openai else "max_tokens",
+        }
 
     def check_key(self) -> None:
         """Fail now, not at the first call, when the endpoint needs a key that is not set.

@@ -406,7 +406,12 @@ def mentions(text: str, phrases: Sequence[str]) -> bool:
 
 def normalize(text: str) -> str:
     """Return text casefolded with whitespace and trailing punctuation collapsed (for repeats)."""
-    return re.sub(r"\s+", " ", text).strip().rstrip(".!?").casefold()
+    return _SPACES.sub(" ", text).strip().rstrip(".!?").casefold()
+
+
+_SPACES = re.compile(r"\s+")
+"""Compiled once: `normalize` runs twice on every message of an LLM user (`re.sub` looked the
+pattern up in `re`'s cache each time)."""
 
 
 def _phrase_matches(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[tuple[int, int, str]]:

@@ -289,6 +289,12 @@ def _with_api_result(state: LLMUserState, view: UserView) -> LLMUserState:
 
 
 def _next_state(state: LLMUserState, plan: str, action: Action) -> JsonValue:
+    if isinstance(action, Say | Finish):
+        # Most turns: the same dump as the copy's below, without copying the model (a `dict`
+        # update keeps the members' order, and the plan is text in both).
+        data = state.model_dump(mode="json")
+        data.update(plan=plan or state.plan, pending_api=None, last_web=None)
+        return data
     pending = ApiRecord(name=action.name, args=action.args) if isinstance(action, CallApi) else None
     web = None if isinstance(action, Say | CallApi | Finish) else asdict(action)
     new = state.model_copy(

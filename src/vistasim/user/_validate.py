@@ -386,6 +386,8 @@ def _leaked_hidden(
     text: str, view: UserView, lexicon: Mapping[str, Sequence[str]]
 ) -> tuple[str, Scalar] | None:
     scenario = view.scenario
+    if not scenario.hidden:  # most scenarios hide nothing: the chat need not be gathered
+        return None
     agent_text = " ".join(u.text for u in view.transcript if u.role == "agent")
     known = " ".join([scenario.goal, *(str(v) for v in scenario.knowledge.values())])
     for key, value in scenario.hidden.items():
