@@ -10,7 +10,8 @@ operation of the first sub-goal is an alternative, one that acts only later too,
 plain user (source `plain`): the draws the varying user's first turn makes. Elsewhere, with
 novelty, the user without a draw about to act is the `plain` alternative where it acts
 (`CandidateContext.undrawn_state`), and a junction branched again offers none of the sources
-its branches played (`CandidateContext.played`). `SameAction`
+its branches played (`CandidateContext.played`). Where the user went on, a candidate that
+ends the conversation is no alternative: the agent would get no turn to cope with it. `SameAction`
 proposes the original action itself: the junction-only ablation, which checks that a restore
 is exact.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from vistasim.divert._types import Candidate, CandidateContext
 from vistasim.user import (
     AgendaPolicy,
+    Finish,
     action_from_json,
     action_json,
     action_key,
@@ -46,14 +48,23 @@ class AgendaCandidates:
         self.policy = policy
 
     async def generate(self, ctx: CandidateContext, k: int) -> tuple[list[Candidate], int]:
-        """Play each operation from the junction's state; no model tokens are spent."""
+        """Play each operation from the junction's state; no model tokens are spent.
+
+        Where the user went on, a candidate that ends the conversation is left out: the agent
+        gets no turn to cope with it, so such a branch can fail only by the user's doing (its
+        criteria not met because the user left). Bikes `extend-past-limit-r207` (issue 16,
+        eleventh pass): with the rollout's `amend:rental_id` said ("extend rental R208"), the
+        user given `change_mind:duration` stopped on "R208 isn't a rental on your account",
+        a failure at no agent tokens counted as a distinct one on every seed.
+        """
         if ctx.view is None or ctx.user_state is None:
             return [], 0
         said = " ".join(u.text for u in ctx.view.transcript if u.role == "user")
         operations = current_operations(
             ctx.user_state, said=said, on_page=ctx.on_page, pool=ctx.values, today=ctx.today
         )
-        seen = {action_key(action_from_json(ctx.original_action))} if ctx.original_action else set()
+        original = action_from_json(ctx.original_action) if ctx.original_action else None
+        seen = {action_key(original)} if original is not None else set()
         found: list[Candidate] = []
         if ctx.plain:  # the opening without the parent's draw: the plain user is an alternative
             action, after = await self.policy.next_action(ctx.view, ctx.user_state)
@@ -84,7 +95,14 @@ class AgendaCandidates:
                 Candidate(text=describe_action(action), source=operation.source,
                           action=action_json(action), user_state=after)
             )  # fmt: skip
+        if original is not None and not isinstance(original, Finish):
+            found = [c for c in found if not _quits(c)]
         return found, 0
+
+
+def _quits(candidate: Candidate) -> bool:
+    """Whether the candidate ends the conversation (see `AgendaCandidates.generate`)."""
+    return candidate.action is not None and candidate.action.get("kind") == "finish"
 
 
 class SameAction:
