@@ -18,8 +18,11 @@ is exact.
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from vistasim.divert._types import Candidate, CandidateContext
 from vistasim.user import (
+    Action,
     AgendaPolicy,
     Finish,
     action_from_json,
@@ -67,7 +70,7 @@ class AgendaCandidates:
         seen = {action_key(original)} if original is not None else set()
         found: list[Candidate] = []
         if ctx.plain:  # the opening without the parent's draw: the plain user is an alternative
-            action, after = await self.policy.next_action(ctx.view, ctx.user_state)
+            action, after = await self._reworded(ctx, ctx.user_state, seen)
             found.append(
                 Candidate(text=describe_action(action), source=PLAIN, action=action_json(action),
                           user_state=after)
@@ -78,6 +81,7 @@ class AgendaCandidates:
             action, after = await self.policy.next_action(ctx.view, ctx.undrawn_state)
             if action_key(action) not in seen and PLAIN not in ctx.played:
                 seen.add(action_key(action))
+                action, after = await self._reworded(ctx, ctx.undrawn_state, seen, action, after)
                 found.append(
                     Candidate(text=describe_action(action), source=PLAIN,
                               action=action_json(action), user_state=after)
@@ -91,6 +95,7 @@ class AgendaCandidates:
                 continue  # the operation does not apply here: the user would act the same
             # At an opening an operation that acts later (the same first words) is another user.
             seen.add(action_key(action))
+            action, after = await self._reworded(ctx, changed, seen, action, after)
             found.append(
                 Candidate(text=describe_action(action), source=operation.source,
                           action=action_json(action), user_state=after)
@@ -98,6 +103,37 @@ class AgendaCandidates:
         if original is not None and not isinstance(original, Finish):
             found = [c for c in found if not _quits(c)]
         return found, 0
+
+    async def _reworded(
+        self,
+        ctx: CandidateContext,
+        state: JsonValue,
+        seen: set[str],
+        action: Action | None = None,
+        after: JsonValue = None,
+    ) -> tuple[Action, JsonValue]:
+        """The user's action from `state`, said with the branch's wording (`wording_seed`).
+
+        `action`, `after`: what the parent's wording made of it (played here when not given).
+        That wording decides whether the operation acts at all (against the original action,
+        said with the same wording); the candidate is then said as a user drawn again would
+        say it. The agenda user draws its phrasing from its state's seed and step, so without
+        this every branch of a trajectory says an operation in the same words: a correction
+        at a rollout's opening was "R207. Actually, make that R205" in every branch of that
+        rollout, while the baseline's rollouts, each with a seed of its own, also said "R207,
+        no wait, I meant R205", which the bikes agent misreads (issue 16, eleventh pass).
+        Kept as the parent's when the new wording says what the original or an earlier
+        candidate said.
+        """
+        assert ctx.view is not None  # `generate` returns nothing without one
+        if action is None:
+            action, after = await self.policy.next_action(ctx.view, state)
+        if ctx.wording_seed is None or not isinstance(state, dict):
+            return action, after
+        again, later = await self.policy.next_action(ctx.view, {**state, "seed": ctx.wording_seed})
+        if action_key(again) in seen or type(again) is not type(action):
+            return action, after
+        return again, later
 
 
 def _quits(candidate: Candidate) -> bool:
