@@ -347,7 +347,7 @@ async def bench_domain(
         if r == 1:
             continue
         budget = linear[r]["agent_tokens"]
-        explore = {"branches": big, "budget_tokens": budget}
+        explore = {"branches": big, "budget_tokens": budget, **args.explore}
         # The branches' user varies as the baseline's does (roots and continuations alike):
         # the paper branches the same stochastic user its linear rollouts play.
         await row_of(Variant(name=f"branch-eq-R{r}", rollouts=1, explore=explore,
@@ -478,6 +478,17 @@ def _print(rows: list[dict], timings: dict[str, dict]) -> None:
                   f"{r['branch_failed_unexplained'][:6]}")  # fmt: skip
 
 
+def _setting(text: str) -> tuple[str, Any]:
+    """`KEY=VALUE` of `--explore`: the value read as JSON (a bare word stays a string)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
 async def main() -> None:
     """Run every asked domain and print the table (also written to benchmarks/results)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -494,6 +505,10 @@ async def main() -> None:
     parser.add_argument("--perturb", type=float, default=0.5,
                         help="user.perturb of the perturbed linear baseline (0: no such rows)")
     parser.add_argument("--seed", type=int, default=0, help="run.seed of every row")
+    parser.add_argument("--explore", action="append", default=[], type=_setting,
+                        metavar="KEY=VALUE",
+                        help="an [explore] setting of the branch rows (JSON value), e.g. "
+                             "opening_draws=3; repeatable")
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: a temp folder)")
     parser.add_argument("--keep", type=Path, help="keep the stores in this folder")
     parser.add_argument("--reuse", type=Path,
@@ -503,6 +518,7 @@ async def main() -> None:
                         help="model: the rule agent as a tool-calling model behind the loopback"
                         " fake OpenAI-compatible server (metered agent tokens)")  # fmt: skip
     args = parser.parse_args()
+    args.explore = dict(args.explore)
     args.linear = [int(x) for x in args.linear.split(",")]
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-divert-"))
     rows: list[dict] = []

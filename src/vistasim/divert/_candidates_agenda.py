@@ -10,16 +10,21 @@ operation of the first sub-goal is an alternative, one that acts only later too,
 plain user (source `plain`): the draws the varying user's first turn makes. Elsewhere, with
 novelty, the user without a draw about to act is the `plain` alternative where it acts
 (`CandidateContext.undrawn_state`), and a junction branched again offers none of the sources
-its branches played (`CandidateContext.played`). `SameAction`
+its branches played (`CandidateContext.played`). Where the user went on, a candidate that
+ends the conversation is no alternative: the agent would get no turn to cope with it. `SameAction`
 proposes the original action itself: the junction-only ablation, which checks that a restore
 is exact.
 """
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from vistasim.divert._types import Candidate, CandidateContext
 from vistasim.user import (
+    Action,
     AgendaPolicy,
+    Finish,
     action_from_json,
     action_json,
     action_key,
@@ -46,17 +51,26 @@ class AgendaCandidates:
         self.policy = policy
 
     async def generate(self, ctx: CandidateContext, k: int) -> tuple[list[Candidate], int]:
-        """Play each operation from the junction's state; no model tokens are spent."""
+        """Play each operation from the junction's state; no model tokens are spent.
+
+        Where the user went on, a candidate that ends the conversation is left out: the agent
+        gets no turn to cope with it, so such a branch can fail only by the user's doing (its
+        criteria not met because the user left). Bikes `extend-past-limit-r207` (issue 16,
+        eleventh pass): with the rollout's `amend:rental_id` said ("extend rental R208"), the
+        user given `change_mind:duration` stopped on "R208 isn't a rental on your account",
+        a failure at no agent tokens counted as a distinct one on every seed.
+        """
         if ctx.view is None or ctx.user_state is None:
             return [], 0
         said = " ".join(u.text for u in ctx.view.transcript if u.role == "user")
         operations = current_operations(
             ctx.user_state, said=said, on_page=ctx.on_page, pool=ctx.values, today=ctx.today
         )
-        seen = {action_key(action_from_json(ctx.original_action))} if ctx.original_action else set()
+        original = action_from_json(ctx.original_action) if ctx.original_action else None
+        seen = {action_key(original)} if original is not None else set()
         found: list[Candidate] = []
         if ctx.plain:  # the opening without the parent's draw: the plain user is an alternative
-            action, after = await self.policy.next_action(ctx.view, ctx.user_state)
+            action, after = await self._reworded(ctx, ctx.user_state, seen)
             found.append(
                 Candidate(text=describe_action(action), source=PLAIN, action=action_json(action),
                           user_state=after)
@@ -67,6 +81,7 @@ class AgendaCandidates:
             action, after = await self.policy.next_action(ctx.view, ctx.undrawn_state)
             if action_key(action) not in seen and PLAIN not in ctx.played:
                 seen.add(action_key(action))
+                action, after = await self._reworded(ctx, ctx.undrawn_state, seen, action, after)
                 found.append(
                     Candidate(text=describe_action(action), source=PLAIN,
                               action=action_json(action), user_state=after)
@@ -80,11 +95,50 @@ class AgendaCandidates:
                 continue  # the operation does not apply here: the user would act the same
             # At an opening an operation that acts later (the same first words) is another user.
             seen.add(action_key(action))
+            action, after = await self._reworded(ctx, changed, seen, action, after)
             found.append(
                 Candidate(text=describe_action(action), source=operation.source,
                           action=action_json(action), user_state=after)
             )  # fmt: skip
+        if original is not None and not isinstance(original, Finish):
+            found = [c for c in found if not _quits(c)]
         return found, 0
+
+    async def _reworded(
+        self,
+        ctx: CandidateContext,
+        state: JsonValue,
+        seen: set[str],
+        action: Action | None = None,
+        after: JsonValue = None,
+    ) -> tuple[Action, JsonValue]:
+        """The user's action from `state`, said with the branch's wording (`wording_seed`).
+
+        `action`, `after`: what the parent's wording made of it (played here when not given).
+        That wording decides whether the operation acts at all (against the original action,
+        said with the same wording); the candidate is then said as a user drawn again would
+        say it. The agenda user draws its phrasing from its state's seed and step, so without
+        this every branch of a trajectory says an operation in the same words: a correction
+        at a rollout's opening was "R207. Actually, make that R205" in every branch of that
+        rollout, while the baseline's rollouts, each with a seed of its own, also said "R207,
+        no wait, I meant R205", which the bikes agent misreads (issue 16, eleventh pass).
+        Kept as the parent's when the new wording says what the original or an earlier
+        candidate said.
+        """
+        assert ctx.view is not None  # `generate` returns nothing without one
+        if action is None:
+            action, after = await self.policy.next_action(ctx.view, state)
+        if ctx.wording_seed is None or not isinstance(state, dict):
+            return action, after
+        again, later = await self.policy.next_action(ctx.view, {**state, "seed": ctx.wording_seed})
+        if action_key(again) in seen or type(again) is not type(action):
+            return action, after
+        return again, later
+
+
+def _quits(candidate: Candidate) -> bool:
+    """Whether the candidate ends the conversation (see `AgendaCandidates.generate`)."""
+    return candidate.action is not None and candidate.action.get("kind") == "finish"
 
 
 class SameAction:

@@ -130,6 +130,10 @@ class CandidateContext:
     draw still to act on the current sub-goal (None: none is pending). Playing from it is the
     `plain` alternative when it acts otherwise than the original: after this turn the draw has
     acted, and no later junction can take it back."""
+    wording_seed: int | None = None
+    """The branch's own seed for the agenda user's wording (None: the parent's): each candidate's
+    action is said as a stochastic user drawn again at the junction would say it, once the
+    parent's wording has shown the operation acts there (`AgendaCandidates`)."""
 
 
 class JunctionChooser(Protocol):

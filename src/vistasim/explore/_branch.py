@@ -85,7 +85,10 @@ async def grow_branch(
     assert parent.leaf_event_id is not None  # only finished episodes are parents
     path = run.db.read_path(parent.leaf_event_id, exact=True)
     rng = random.Random(f"{run.settings.seed}:{parent.scenario_id}:{number}")
-    grower = _Grower(run=run, policy=policy, memory=memory, parent=parent, path=path, rng=rng)
+    # Its own stream, so the junction, selection and continuation draws stay as they were.
+    wording = random.Random(f"{run.settings.seed}:{parent.scenario_id}:{number}:wording")
+    grower = _Grower(run=run, policy=policy, memory=memory, parent=parent, path=path, rng=rng,
+                     wording_seed=wording.getrandbits(32))  # fmt: skip
     site = await grower.next_site()
     if site is None:
         return Grown()
@@ -105,6 +108,8 @@ class _Grower:
     parent: EpisodePlan
     path: list[StoredEvent]
     rng: random.Random
+    wording_seed: int | None = None
+    """The branch's own seed for its candidates' wording (`CandidateContext.wording_seed`)."""
     spent: int = 0
     """Model tokens the chooser and generator spent on this branch so far."""
 
@@ -259,6 +264,7 @@ class _Grower:
             plain=plain,
             played=played,
             undrawn_state=undone,
+            wording_seed=self.wording_seed if self.run.settings.perturb else None,
         )
         with collect_calls() as calls:
             choice = await self.policy.choose(
