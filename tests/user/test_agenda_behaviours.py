@@ -359,3 +359,18 @@ async def test_after_holding_off_a_change_of_mind_still_to_play_is_played():
     ep = await converse(AgendaPolicy(), reading, scripted(offer, held, "Recorded 07710."))
     assert "9638" in ep.said[0] and "07710" not in ep.said[1], ep.said
     assert "07710" in ep.said[2] and "9638" in ep.said[2], ep.said
+
+
+async def test_a_refusal_gets_the_pending_switch_whose_first_value_it_names():
+    # Amend R208 -> R207 and a change of mind on the duration both pending: "R208 isn't a
+    # rental on your account" tried the duration, could not switch, and the user gave up.
+    extend = make_scenario(
+        goal="Extend my rental R207 by 2 hours.", knowledge={"rental_id": "R207"}, hidden={},
+        agenda=[{"intent": "extend_rental", "slots": {"rental_id": "R207", "hours": "2"},
+                 "behaviours": [{"op": "change_mind", "slot": "hours", "first": "3"},
+                                {"op": "amend", "slot": "rental_id", "first": "R208"}]}],
+    )  # fmt: skip
+    refused = "Sorry, R208 isn't a rental on your account, so I can't extend it. Anything else?"
+    ep = await converse(AgendaPolicy(), extend, scripted(refused, "R207 is extended."))
+    assert "R208" in ep.said[0], ep.said
+    assert "R207" in ep.said[1], ep.said

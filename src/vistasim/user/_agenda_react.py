@@ -199,7 +199,7 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
     entry = state.stack[0]
-    change = switch_pending(entry)
+    change = switch_pending(entry, refused.sentence)
     if change is not None and change.slot is not None and can_switch(step, change, message):
         # The refusal is about the value the user meant to take back: it does so now,
         # rather than accept a refusal of something it never wanted.

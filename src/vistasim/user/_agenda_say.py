@@ -49,15 +49,21 @@ def say_value(
             phrasing.templates.self_correct, wrong=str(correct.wrong), right=str(value)
         )
         return text, ["correct"]
-    change = switch_pending(entry)
-    if change is not None and change.slot == slot:
-        return str(change.first), []
+    for change in (entry.pending("change_mind"), entry.pending("amend")):
+        if change is not None and change.slot == slot:
+            return str(change.first), []
     return str(value), []
 
 
-def switch_pending(entry: AgendaEntry) -> Behaviour | None:
-    """The entry's `change_mind` or `amend` still to be played: its slot is said as `first`."""
-    return entry.pending("change_mind") or entry.pending("amend")
+def switch_pending(entry: AgendaEntry, about: str = "") -> Behaviour | None:
+    """The entry's `change_mind` or `amend` still to be played: its slot is said as `first`.
+
+    With both pending, the one whose first value `about` names: a refusal of the amend's
+    "R208" is not about the change of mind on the duration.
+    """
+    pending = [b for b in (entry.pending("change_mind"), entry.pending("amend")) if b]
+    named = [b for b in pending if about and _whole(str(b.first)).search(about)]
+    return (named or pending or [None])[0]
 
 
 def switch_on_refusal(phrasing: Phrasing, change: Behaviour, value: str, request: str) -> str:
