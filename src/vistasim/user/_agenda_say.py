@@ -63,7 +63,7 @@ def switch_pending(entry: AgendaEntry, about: str = "") -> Behaviour | None:
     """
     pending = [b for b in (entry.pending("change_mind"), entry.pending("amend")) if b]
     named = [b for b in pending if about and _whole(str(b.first)).search(about)]
-    return (named or pending or [None])[0]
+    return next(iter(named or pending), None)
 
 
 def switch_on_refusal(phrasing: Phrasing, change: Behaviour, value: str, request: str) -> str:
