@@ -21,6 +21,7 @@ from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words
+from vistasim.user._done_before import done_before_unseen
 from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
@@ -68,6 +69,11 @@ def react(
         # It restates what the user just said yes to ("10:15 then": booked 10:15; the £950
         # payout of the claim the user agreed to open), done or not.
         objection = None
+    if done and not question and done_before_unseen(step.view, message):
+        # "That's already been done earlier in this chat" when nothing in it was: disputed.
+        request = step.phrasing.request(task_words(step, entry))
+        text = step.phrasing.pick(step.phrasing.templates.not_done, request=request)
+        return Reaction(text=text, progress=True)
     if done and objection is None and not (question and refused is not None):
         return _after_done(step, state, message, asked, confirming)
     if refused is not None and not asked and confirming and _offers_goal(step, entry, message):
@@ -100,8 +106,11 @@ def react(
     )
 
 
-_YES = re.compile(r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|that(?:'s| is) (?:correct|right)|"
-                  r"please (?:go ahead|proceed|do)|go ahead)\b", re.IGNORECASE)
+_YES = re.compile(
+    r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|that(?:'s| is) (?:correct|right)|"
+    r"please (?:go ahead|proceed|do)|go ahead)\b",
+    re.IGNORECASE,
+)
 
 
 def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
@@ -109,9 +118,7 @@ def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
     rest = _without_refusals(message)
     goal = task_words(step, entry)
     goal_ids = {i.casefold() for i in text_ids(goal)}
-    refused_ids = {i.casefold() for i in text_ids(message)} - {
-        i.casefold() for i in text_ids(rest)
-    }
+    refused_ids = {i.casefold() for i in text_ids(message)} - {i.casefold() for i in text_ids(rest)}
     if goal_ids & {i.casefold() for i in text_ids(rest)} - refused_ids:
         return True
     # "...and book me onto the 12:30 Pilates": the offer names the goal's own time or date.
@@ -119,11 +126,21 @@ def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
     return bool(wanted & text_values(rest))
 
 
+_BUT = re.compile(r"\b(?:but|instead|rather|actually|make (?:it|that)|change (?:it|that))\b", re.I)
+
+
 def _approved(view: UserView, value: str | None, previous: str | None) -> bool:
-    """Whether the user said yes to the agent's proposal of this very value."""
+    """Whether the user said yes to the agent's proposal of this very value.
+
+    "Okay, but make that W1042 instead" is no yes to W1043.
+    """
     last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
     return bool(
-        value and previous and value.casefold() in previous.casefold() and _YES.search(last)
+        value
+        and previous
+        and value.casefold() in previous.casefold()
+        and _YES.search(last)
+        and not _BUT.search(last)
     )
 
 
@@ -372,5 +389,3 @@ def _hands_over(task: str, message: str, view: UserView) -> bool:
 
 def _user_said(view: UserView) -> str:
     return " ".join(u.text for u in view.transcript if u.role == "user")
-
-

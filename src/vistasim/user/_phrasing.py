@@ -86,6 +86,7 @@ class AgendaTemplates(BaseModel):
     second_request: list[str]
     accept_refusal: _ByFormality
     object_value: list[str]
+    not_done: list[str]
     self_done: list[str]
     after_refusal: list[str]
     fallback: list[str]
@@ -212,8 +213,9 @@ class Phrasing:
         """Return natural words for a slot, never its machine name read out.
 
         The templates' label, "date of birth" for a birth date, "note number" for `note_id`, a
-        one-word name as it is; a longer name spaced out only when the agent said those words
-        (`context`), else its head noun (`pickup_time` -> "time").
+        one-word name as it is; a longer name spaced out when the agent said those words
+        (`context`) or it is a name (`pet_name` -> "pet name"), else its head noun
+        (`pickup_time` -> "time").
         """
         known = self.templates.labels.get(slot)
         if known is not None:
@@ -226,7 +228,8 @@ class Phrasing:
         if len(words) > 1 and words[-1] in _ID_WORDS:
             return f"{words[-2]} number"
         spaced = " ".join(words)
-        if len(words) == 1 or spaced in context.lower():
+        # "My name is Bella" would be the user's own name: a name keeps whose it is.
+        if len(words) == 1 or spaced in context.lower() or words[-1] == "name":
             return spaced
         return words[-1]
 

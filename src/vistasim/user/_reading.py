@@ -55,7 +55,10 @@ _REFUSAL = re.compile(
     r"\b(?:can(?:no|')t|cannot|can not|could(?:n't| not)|unable to|not able to|not possible|"
     r"(?:is|are|was|were)n't (?:possible|eligible|allowed|able)|not eligible|won't be able|"
     r"do(?:es)?n't allow|not allowed|not permitted|(?:i'm|i am) afraid|unfortunately|no longer|"
-    r"(?:is|are)(?:n't| not) (?:needed|necessary|required)|no need to)\b",
+    r"(?:is|are)(?:n't| not) (?:needed|necessary|required)|no need to|"
+    r"I (?:have(?:n't| not)|did(?:n't| not)) (?:yet )?(?:opened|cancell?ed|booked|changed|made|"
+    r"added|removed|applied|processed|filed|issued|moved|refunded|created|submitted)"
+    r"(?!\s+(?:anything|a thing|yet)\b))\b",
     re.IGNORECASE,
 )
 _RESTRICTION = re.compile(
@@ -87,10 +90,12 @@ _UNAVAILABLE = re.compile(
 _TAKEN = re.compile(
     r"\b(?:(?:has|have|was|were|is|are|got)\s+(?:just\s+|already\s+|now\s+)*(?:been\s+)?"
     r"(?:booked|taken|reserved|filled|sold|claimed)|just (?:been )?(?:booked|taken)"
-    r"|(?:is|are) (?:already )?(?:full|taken|gone))\b(?!\s+(?:care|for|in|on) you|\s+care)",
+    r"|(?:is|are) (?:already )?(?:full|taken|gone))\b"
+    r"(?!\s+(?:care|for|in|on) you|\s+care|\s+in\s+(?:for|with|at|on)\b)",
     re.IGNORECASE,
 )
-"""Taken by someone else ("that slot was just booked"), unless it is the user's own."""
+"""Taken by someone else ("that slot was just booked"), unless it is the user's own ("Bella
+is booked in for a vaccination": booked *in* is a booking made)."""
 _YOURS = re.compile(r"\b(?:you|your|you're|yours)\b", re.IGNORECASE)
 _WANTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\b(?:how much|cost\w*|price|fees?|charged?|owe|balance|total|amount)\b", re.I),

@@ -1,0 +1,46 @@
+"""A report of the request done "earlier in this chat" that the chat itself does not show.
+
+The user cannot see the agent's tools, but it has read the whole chat: "That's already been
+done earlier in this chat" when no earlier reply reported anything done is a claim it can
+check, and a real customer disputes it rather than thank the agent (docs/scenarios.md, "What
+the user believes").
+"""
+
+from __future__ import annotations
+
+import re
+
+from vistasim.user._lexicon import is_done, split_sentences
+from vistasim.user._reading import refusal
+from vistasim.user._types import UserView
+
+_IN_THIS_CHAT = re.compile(
+    r"\b(?:earlier|before|above|already|previously)\b[^.?!]{0,40}?"
+    r"\b(?:in|during)\s+(?:this|our|the)\s+(?:chat|conversation)\b"
+    r"|\bas I (?:already |just )?(?:said|mentioned|explained|confirmed)\b"
+    r"|\bas (?:already |just )?(?:mentioned|confirmed|discussed) (?:above|earlier|before)\b",
+    re.IGNORECASE,
+)
+
+
+def refers_to_chat(message: str) -> bool:
+    """Whether a done report in the message points back to the chat for its proof.
+
+    >>> refers_to_chat("That's already been done earlier in this chat.")
+    True
+    >>> refers_to_chat("Your order has already been cancelled.")
+    False
+    """
+    return any(_IN_THIS_CHAT.search(s) is not None and is_done(s) for s in split_sentences(message))
+
+
+def done_before_unseen(view: UserView, message: str) -> bool:
+    """Whether `message` says the request was done earlier in the chat, unseen there.
+
+    Any earlier reply reporting something done, or refusing something with a reason, counts
+    as seen: what the user may have misread is not disputed.
+    """
+    if not refers_to_chat(message):
+        return False
+    earlier = [u.text for u in view.transcript if u.role == "agent" and u.text != message]
+    return not any(is_done(text) or refusal(text) is not None for text in earlier)
