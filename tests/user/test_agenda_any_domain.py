@@ -50,6 +50,9 @@ async def test_a_proposal_in_other_units_is_objected_to_and_remembered():
     ep = await play("bikes-extend-r204-two-days", VERIFY, wrong, again, max_turns=4)
     objections = ep.said[2:4]
     assert all("2 days" in s and "2 hours" in s for s in objections), objections
+    # Asked for a yes or a no, the user gives the no first (shop, fifth session: the same
+    # objection five times to "I need a clear yes or no").
+    assert ep.said[3].startswith("No.") and not ep.said[2].startswith("No."), objections
 
 
 async def test_a_matching_proposal_is_confirmed():

@@ -374,3 +374,40 @@ async def test_a_refusal_gets_the_pending_switch_whose_first_value_it_names():
     ep = await converse(AgendaPolicy(), extend, scripted(refused, "R207 is extended."))
     assert "R208" in ep.said[0], ep.said
     assert "R207" in ep.said[1], ep.said
+
+
+async def test_a_report_of_the_value_amended_away_is_objected_to():
+    # "Okay, but make that W1042 instead", then "Done — order W1043 has been cancelled" got
+    # "Great, thank you": the "Okay" was read as a yes to W1043 (shop, fifth session, seed 0).
+    boots = make_scenario(
+        goal="Cancel order W1042; I no longer need the hiking boots and the sweater.",
+        knowledge={"email": "mei.chen@example.com"}, hidden={},
+        agenda=[{"intent": "cancel_order", "slots": {"order_id": "W1042"}}],
+    )  # fmt: skip
+    user = _Drawn({"op": "amend", "slot": "order_id", "first": "W1043"})
+    proposal = "I'll cancel order W1043 and refund it to Mastercard ending 7047. Shall I proceed?"
+    done = "Done — order W1043 has been cancelled. Is there anything else I can help with?"
+    ep = await converse(user, boots, scripted(proposal, done, "Order W1042 is cancelled."))
+    assert "W1042" in ep.said[1] and "W1043" in ep.said[0], ep.said
+    assert "W1042" in ep.said[2] and not isinstance(ep.actions[2], Finish), ep.said
+
+
+async def test_options_of_the_wrong_record_make_the_user_put_its_id_right():
+    # "Which item would you like to exchange? The order has: Orbit Fitness Watch (Blue),
+    # Electric Kettle (White)" after "the sneakers from order W1041" (meant to amend to W1040)
+    # got "It's the sneakers" five times (shop, fifth session, seed 0).
+    sneakers = make_scenario(
+        goal="Exchange the trailrunner sneakers from order W1040 for size 10.",
+        knowledge={"email": "diego.santos@example.com"}, hidden={},
+        agenda=[{"intent": "exchange_item",
+                 "slots": {"order_id": "W1040", "item": "sneakers", "new_option": "10"}}],
+    )  # fmt: skip
+    user = _Drawn({"op": "amend", "slot": "order_id", "first": "W1041"})
+    which = ("Which item would you like to exchange? The order has: Orbit Fitness Watch (Blue), "
+             "Electric Kettle (White)")  # fmt: skip
+    ep = await converse(user, sneakers, scripted(which, "Which size would you like instead?"))
+    assert "W1041" in ep.said[0], ep.said
+    assert "W1040" in ep.said[1] and "sneakers" in ep.said[1], ep.said
+    listed = "Which item would you like to exchange? The order has: Trailrunner Sneakers, Socks"
+    ep = await converse(user, sneakers, scripted(listed, "Which size would you like instead?"))
+    assert "W1040" not in ep.said[1] and "sneakers" in ep.said[1].lower(), ep.said

@@ -58,6 +58,14 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
             clauses.append(switch_on_refusal(ph, change, value, "").strip())
             played.append(change.op)
             continue
+        right = _wrong_list(step, message, held, slot, change)
+        if right is not None and change is not None:
+            # "Which item? The order has: Orbit Fitness Watch, Electric Kettle" for the sneakers,
+            # after naming the wrong order meant to be amended: the list shows the order is
+            # wrong, so the user puts it right now rather than name an item it lacks forever.
+            clauses.append(switch_on_refusal(ph, change, right, "").strip())
+            played.append(change.op)
+            change = None
         said, ops = say_value(ph, entry, slot, held[slot])
         clauses.append(ph.fact(slot, said, message))
         played += ops
@@ -82,6 +90,29 @@ def _offers_only(step: Step, message: str, held: dict[str, Scalar], change: Beha
     """Whether the question offers the value the user means and not the one it said first."""
     value, first = str(held[str(change.slot)]), str(change.first)
     return states_value(message, value, step) and not states_value(message, first, step)
+
+
+_LISTED = re.compile(r":\s*[^.?!:,]+(?:,\s*[^.?!:,]+)+")
+"""A list of options after a colon: "The order has: Orbit Fitness Watch, Electric Kettle"."""
+
+
+def _wrong_list(
+    step: Step, message: str, held: dict[str, Scalar], slot: str, change: Behaviour | None
+) -> str | None:
+    """The value the user means for another slot, when the listed options are of a wrong record.
+
+    They lack the user's value for `slot`, and the user said that other slot's value first
+    meaning to change it (`amend`, `change_mind`).
+    """
+    if change is None or change.slot is None or change.slot == slot or change.slot not in held:
+        return None
+    said = " ".join(u.text for u in step.view.transcript if u.role == "user")
+    wrong = (
+        _LISTED.search(message) is not None
+        and str(change.first) in said
+        and not states_value(message, str(held[slot]), step)
+    )
+    return str(held[change.slot]) if wrong else None
 
 
 def unmapped_question(step: Step, message: str) -> Reaction | None:

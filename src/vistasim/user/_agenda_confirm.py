@@ -51,7 +51,9 @@ def on_confirmation(
         # "Sorry, I need a clear yes or no" (however often): the proposal on the table is
         # still the one the user rejected.
         again = mismatch(step, state, on_table)
-        objection = again if again is not None and again.rejected in state.rejected else None
+        if again is not None and again.rejected in state.rejected:
+            # It asked for a yes or a no: the objection now starts with the no it asked for.
+            return replace(again, text=f"No. {again.text}")
     if objection is not None:
         return objection
     return Reaction(text=ph.styled("confirm"), progress=True)

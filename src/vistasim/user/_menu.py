@@ -39,12 +39,38 @@ _STOP = frozenset(
 
 
 def menu_options(text: str) -> list[str]:
-    """The items of a list of services in the message, or [] when it lists none (fewer than 3)."""
+    """The items of a list of services in the message, or [] when it lists none (fewer than 3).
+
+    >>> menu_options("I can help with your rentals (due times, costs), reservations, refunds "
+    ...     "and station availability.")
+    ['your rentals (due times, costs)', 'reservations', 'refunds', 'station availability']
+    """
     for found in _MENU.finditer(text):
-        items = [i.strip(" :") for i in _SPLIT.split(found.group("items")) if i.strip(" :")]
+        listed = found.group("items")
+        items = [i.strip(" :") for i in _split_outside_brackets(listed) if i.strip(" :")]
         if len(items) >= 3:
-            return items
+            return _last_pair_split(items, listed)
     return []
+
+
+def _split_outside_brackets(listed: str) -> list[str]:
+    # "your rentals (due times, costs, returns)" is one item: its commas are inside brackets.
+    def hide(bracket: re.Match[str]) -> str:
+        return bracket.group(0).replace(",", "\0").replace(";", "\1")
+
+    hidden = re.sub(r"\([^()]*\)", hide, listed)
+    return [i.replace("\0", ",").replace("\1", ";") for i in _SPLIT.split(hidden)]
+
+
+def _last_pair_split(items: list[str], listed: str) -> list[str]:
+    # Without a comma before it, the list's last "and" joins its last two items ("refunds and
+    # station availability"); with one (", and replacement SIMs") the split is already made.
+    if re.search(r",\s*and\s", listed, re.IGNORECASE):
+        return items
+    head, sep, tail = items[-1].rpartition(" and ")
+    if not sep or "(" in tail or not head.strip():
+        return items
+    return [*items[:-1], head.strip(), tail.strip()]
 
 
 def best_option(options: Sequence[str], request: str) -> str | None:
