@@ -411,3 +411,23 @@ async def test_options_of_the_wrong_record_make_the_user_put_its_id_right():
     listed = "Which item would you like to exchange? The order has: Trailrunner Sneakers, Socks"
     ep = await converse(user, sneakers, scripted(listed, "Which size would you like instead?"))
     assert "W1040" not in ep.said[1] and "sneakers" in ep.said[1].lower(), ep.said
+
+
+async def test_an_amend_is_not_played_on_a_proposal_naming_the_value_inside_a_longer_id():
+    # "I'll drop STAT200-B (Introduction to Statistics). Shall I proceed?" got "Okay, but make
+    # that STAT200 instead" after the user had put STAT201 right (school, fifth session): the
+    # agent then looked as if it ignored the change (a behaviour "failure").
+    drop = make_scenario(
+        goal="Please drop STAT200 from my courses.",
+        knowledge={"student_id": "S1012", "email": "kenji.sato@uni.example.edu"}, hidden={},
+        agenda=[{"intent": "drop_course", "slots": {"course": "STAT200"}}],
+    )  # fmt: skip
+    user = _Drawn({"op": "amend", "slot": "course", "first": "STAT201"})
+    missing = ("You're not enrolled in STAT201 this term (your courses: CS201, MATH210, STAT200). "
+               "Is there anything else I can help with?")  # fmt: skip
+    proposal = "I'll drop STAT200-B (Introduction to Statistics). Shall I proceed (yes/no)?"
+    verify = "Thanks. What's the email address on your student record?"
+    ep = await converse(user, drop, scripted(verify, missing, proposal, "Done."))
+    assert "STAT200" in ep.said[2], ep.said
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+    assert "STAT200" not in ep.said[3] and " but " not in ep.said[3], ep.said

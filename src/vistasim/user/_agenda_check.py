@@ -21,6 +21,7 @@ from vistasim.user._lexicon import question_sentences
 from vistasim.user._ranges import kept_range, misplaced_day
 from vistasim.user._reading import value_mismatch
 from vistasim.user._stated import stated_values
+from vistasim.user._whole import says
 from vistasim.values import text_values
 
 __all__ = [
@@ -135,8 +136,7 @@ def states_value(message: str, value: str, step: Step) -> bool:
     if typed:
         said = stated_values(message, step.today)
         return all(any(s.kind == t.kind and s.values & t.values for s in said) for t in typed)
-    pattern = rf"(?<!\w){re.escape(value.strip())}(?!\w)"
-    return bool(value.strip()) and re.search(pattern, message, re.I) is not None
+    return says(message, value)
 
 
 def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:

@@ -17,6 +17,7 @@ from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._types import UserView
+from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
 
 __all__ = ["can_switch", "held_off", "on_confirmation"]
@@ -94,7 +95,7 @@ def _switch(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
         return None
     # "Yes, but change it to W1004" to a proposal that already says W1004 (the user put it
     # right after a refusal) would change nothing: the proposal is checked as any other.
-    if change.op == "amend" and states_value(message, value, step):
+    if change.op == "amend" and (states_value(message, value, step) or says(message, value)):
         return None
     ph = step.phrasing
     said = ph.templates.amend if change.op == "amend" else ph.templates.change_mind

@@ -38,6 +38,7 @@ from vistasim.user._reading import (
     statements,
 )
 from vistasim.user._types import UserView
+from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
 
 _NOT_FACTS = frozenset({"confirm", "confirmation", "yes_no"})
@@ -177,7 +178,7 @@ def _wrong_value_doubted(step: Step, state: AgendaState, message: str) -> Reacti
     entry = state.stack[0]
     change = switch_pending(entry)
     if change is not None and change.slot is not None and change.first is not None:
-        if re.search(rf"(?<!\w){re.escape(str(change.first))}(?!\w)", said, re.I):
+        if says(said, change.first):
             value = str(entry.slots.get(change.slot, ""))
             request = step.phrasing.request(task_words(step, entry))
             text = switch_on_refusal(step.phrasing, change, value, request)
@@ -242,7 +243,7 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
         and s not in _NOT_FACTS
         and str(held[s]).casefold() not in said
         # "I can't sell 2 books": the refusal itself states the value, so it is not missing.
-        and not re.search(rf"(?<!\w){re.escape(str(held[s]))}(?!\w)", refused.sentence, re.I)
+        and not says(refused.sentence, held[s])
     ]
     if named:
         answer = answer_asked(step, state, message, named[:1])

@@ -25,6 +25,7 @@ from vistasim.user._phrasing import lower_first
 from vistasim.user._reading import Refusal, is_change_intent, requested_kinds
 from vistasim.user._stated import stated_values
 from vistasim.user._tasks import goal_is_question
+from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
 
 if TYPE_CHECKING:
@@ -191,7 +192,7 @@ def _pins_goal(step: Step, state: AgendaState, sentence: str) -> bool:
             text
             and not text_ids(text)
             and "@" not in text
-            and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", lowered)
+            and says(lowered, text)
         ):
             return True
     facts = goal_facts(step, state)

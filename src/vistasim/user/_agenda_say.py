@@ -14,6 +14,7 @@ from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._phrasing import Phrasing
 from vistasim.user._stated import stated_values
+from vistasim.user._whole import says, whole
 
 _INSTRUCTION = re.compile(
     r"\b(?:hesitat\w*|do not confirm|don't confirm|not confirm|when asked|if asked|if the agent|"
@@ -62,7 +63,7 @@ def switch_pending(entry: AgendaEntry, about: str = "") -> Behaviour | None:
     "R208" is not about the change of mind on the duration.
     """
     pending = [b for b in (entry.pending("change_mind"), entry.pending("amend")) if b]
-    named = [b for b in pending if about and _whole(str(b.first)).search(about)]
+    named = [b for b in pending if about and says(about, b.first)]
     return next(iter(named or pending), None)
 
 
@@ -81,12 +82,12 @@ def say_task(phrasing: Phrasing, entry: AgendaEntry, task: str) -> tuple[str, li
     """Return the request words with the entry's value behaviours applied to its slots."""
     played: list[BehaviourOp] = []
     correct = entry.pending("correct")
-    if correct is not None and _whole(str(correct.wrong)).search(task):
+    if correct is not None and says(task, correct.wrong):
         played.append("correct")  # the goal's own words already say it, then take it back
         entry = entry.model_copy(update={"played": [*entry.played, "correct"]})
     for slot, value in entry.slots.items():
         text = str(value)
-        found = _whole(text).search(task) if text else None
+        found = whole(text).search(task) if text.strip() else None
         span = (found.start(), found.end()) if found is not None else _count_in_words(task, text)
         if span is not None:
             said, ops = say_value(phrasing, entry, slot, value)
@@ -111,13 +112,6 @@ def _count_in_words(task: str, text: str) -> tuple[int, int] | None:
     return None
 
 
-def _whole(value: str) -> re.Pattern[str]:
-    """The value as a whole token: size "10" is not the "10" of order W1040 or of 10:30.
-
-    Replacing the first "10" of "exchange the sneakers from order W1040 for size 10" asked for
-    order W1140 when a branch meant to ask for size 11.
-    """
-    return re.compile(rf"(?<!\w){re.escape(value)}(?![\w]|[.,:]\d)")
 
 
 def withholds(entry: AgendaEntry, slot: str) -> bool:

@@ -2,8 +2,8 @@
 
 The user cannot see the agent's tools, but it has read the whole chat: "That's already been
 done earlier in this chat" when no earlier reply reported anything done is a claim it can
-check, and a real customer disputes it rather than thank the agent (docs/scenarios.md, "What
-the user believes").
+check, and a real customer disputes it rather than thank the agent (docs/scenarios.md, "The
+agenda": the user believes only what the chat shows).
 """
 
 from __future__ import annotations
