@@ -37,3 +37,27 @@ async def test_a_pets_name_is_not_said_as_the_users_own_name():
         ep = await converse(AgendaPolicy(), _BOOSTER, scripted(asks, "Thanks."), seed=seed)
         said = ep.said[1].lower()
         assert "bella" in said and "my name is" not in said and "name: bella" not in said, said
+
+
+_KITTEN = make_scenario(
+    id="vet-register-kitten-and-vaccinate",
+    goal="Register our new kitten Mochi and book her first vaccination on Tuesday the 17th, "
+    "in the morning.",
+    knowledge={"phone": "07700 900926", "pet_name": "Bella", "new_pet_name": "Mochi",
+               "species": "cat"},
+    hidden={},
+    agenda=[],
+)  # fmt: skip
+
+
+async def test_a_proposal_for_another_of_the_users_pets_is_objected_to():
+    # "Done — Mochi is registered. I can book Bella in for a vaccination ... Shall I book that?"
+    # got "Yep, go ahead" (vet, flawed agent, every seed): Bella only proved who the owner is.
+    offer = ("Done — Mochi is registered on your account (pet number P116). I can book Bella in "
+             "for a vaccination on Tuesday 17 November at 9:30am. Shall I book that?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), _KITTEN, scripted(offer, "Booked."))
+    said = ep.said[1]
+    assert "Mochi" in said and "Bella" in said and not said.lower().startswith("yep"), ep.said
+    right = offer.replace("book Bella in", "book Mochi in")
+    ep = await converse(AgendaPolicy(), _KITTEN, scripted(right, "Booked."))
+    assert "Bella" not in ep.said[1], ep.said

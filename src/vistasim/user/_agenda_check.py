@@ -17,7 +17,7 @@ from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction
 from vistasim.user._fallback import kept_from_request, split_fallback
-from vistasim.user._lexicon import question_sentences
+from vistasim.user._lexicon import is_done, question_sentences, split_sentences
 from vistasim.user._ranges import kept_range, misplaced_day
 from vistasim.user._reading import value_mismatch
 from vistasim.user._stated import stated_values
@@ -94,6 +94,8 @@ def mismatch(
     back = taken_back(step, state.stack[0], message)
     if back is None:
         back = misplaced_day(message, goal_text(step, state.stack[0]), step.today)
+    if back is None:
+        back = another_of_theirs(step, state, message)
     if back is not None:
         wrong, right = back
         text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
@@ -107,6 +109,29 @@ def mismatch(
     _, wrong, right = other
     text = ph.pick(ph.templates.object_value, value=right, wrong=wrong)
     return Reaction(text=text, progress=True, rejected=wrong)
+
+
+_OWN_NAMES = frozenset({"name", "first_name", "last_name", "full_name", "user_name", "username",
+                        "customer_name", "account_name", "holder_name"})  # fmt: skip
+
+
+def another_of_theirs(step: Step, state: AgendaState, message: str) -> tuple[str, str] | None:
+    """Another of the user's named things where the goal names one.
+
+    "I can book Bella in" when the goal books the new kitten Mochi (and Bella only proved who
+    the owner is). Only names the user holds count (`pet_name`, `child_name`; never its own
+    name), and only in what the message proposes, not in what it reports done ("Done — Mochi
+    is registered"). Returns (the other name, the goal's).
+    """
+    held = checkable(step, state)
+    names = {k: str(v) for k, v in held.items() if k.endswith("name") and k not in _OWN_NAMES}
+    goal = f"{goal_text(step, state.stack[0])} {spoken_goal(step.view.scenario.goal)}"
+    wanted = [v for v in names.values() if says(goal, v)]
+    proposed = " ".join(s for s in split_sentences(message) if not is_done(s))
+    if not wanted or any(says(proposed, v) for v in wanted):
+        return None
+    others = [v for v in names.values() if v not in wanted and says(proposed, v)]
+    return (others[0], wanted[0]) if others else None
 
 
 def taken_back(step: Step, entry: AgendaEntry, message: str) -> tuple[str, str] | None:
