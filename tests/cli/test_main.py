@@ -54,10 +54,13 @@ def test_a_local_run_loads_neither_ray_nor_the_browser_nor_the_metrics_before_it
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(eval(out.stdout.strip().splitlines()[-1]))
-    assert {"vistasim.explore._run", "vistasim.browser._types"} <= loaded  # it did import them
+    assert {"vistasim.explore._run", "vistasim.browser._types", "vistasim.user._llm"} <= loaded
     late = {"vistasim.explore._ray", "vistasim.explore._ray_worker", "vistasim.browser._pool",
             "vistasim.browser._session", "vistasim.metrics", "vistasim.domains",
-            "rich", "rich.console"}  # fmt: skip  (rich: when a console is made, on a terminal)
+            "rich", "rich.console",  # when a console is made, on a terminal
+            # the agenda user's operations and value pools: branching and `--perturb` only
+            "vistasim.user._agenda_ops", "vistasim.user._plausible",
+            "vistasim.user._reading"}  # fmt: skip
     assert not late & loaded
 
 

@@ -182,6 +182,40 @@ async def test_fail_after_times_out_as_anyio_does():
         await anyio.sleep(0)
 
 
+async def test_a_bound_inside_an_earlier_one_of_the_same_task_is_left_to_it():
+    from vistasim._deadline import fail_after
+
+    with fail_after(5):
+        with fail_after(6, unless_bounded=True) as inner:
+            assert inner is None  # no scope, no timer: the outer bound ends first anyway
+        with fail_after(0.01, unless_bounded=True) as sooner:  # ends first: a bound of its own
+            assert sooner is not None
+        with pytest.raises(TimeoutError):
+            with fail_after(0.01, unless_bounded=True):
+                await anyio.sleep(5)
+    with pytest.raises(TimeoutError):  # the outer bound still ends the block
+        with fail_after(0.01):
+            with fail_after(0.01, unless_bounded=True):
+                await anyio.sleep(5)
+    with fail_after(5, unless_bounded=True) as alone:
+        assert alone is not None
+
+
+async def test_a_task_started_inside_a_bound_it_is_not_under_keeps_its_own():
+    from vistasim._deadline import fail_after
+
+    scopes: list[object] = []
+
+    async def later() -> None:  # inherits the context of the bounded block, not its scope
+        with fail_after(5, unless_bounded=True) as scope:
+            scopes.append(scope)
+
+    async with anyio.create_task_group() as group:
+        with fail_after(0.01):
+            group.start_soon(later)
+    assert scopes and scopes[0] is not None
+
+
 async def test_exchange_straight_to_the_transport_keeps_cookies_redirects_and_auth():
     seen: list[httpx2.Request] = []
 

@@ -27,7 +27,7 @@ from vistasim.explore._state import EpisodeState, fold
 from vistasim.explore._values import today_for, value_pool
 from vistasim.llm import ModelCall, collect_calls
 from vistasim.store import Append
-from vistasim.user import UserView, calls_off, environment_now, perturbed
+from vistasim.user import UserView, environment_now
 
 __all__ = ["Episode", "play", "start", "take_snapshot", "view_of"]
 
@@ -131,7 +131,8 @@ def _initial_user_state(ep: Episode) -> JsonValue:
     state = ep.policy.initial_state(ep.scenario, seed=ep.seed)
     if not ep.perturb:
         return state
-    from vistasim.user import AgendaPolicy  # loaded by the runs that use it (package docstring)
+    # Loaded by the runs that use them (the `vistasim.user` package docstring).
+    from vistasim.user import AgendaPolicy, perturbed
 
     if not isinstance(ep.policy, AgendaPolicy):
         return state
@@ -207,6 +208,8 @@ def _called_off(ep: Episode) -> bool:
     """Whether a branch's user called the change off: its injected state says it will."""
     if ep.plan.branch_of is None:
         return False
+    from vistasim.user import calls_off  # the agenda user's operations: branches only
+
     injected = ep.store.branch(ep.plan.episode_id).injected
     return calls_off(injected.get("user_state"), ep.scenario)
 

@@ -34,7 +34,6 @@ from vistasim.explore._web import EpisodeAgent, WebChannel, web_channel
 from vistasim.llm import ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.store import EpisodePlan, Store, StoredEvent
-from vistasim.user import action_from_json
 
 if TYPE_CHECKING:
     from vistasim.browser import BrowserPool
@@ -166,6 +165,8 @@ async def open_episode(
 
 def _inject(db: Store, ep: Episode, plan: EpisodePlan) -> None:
     """A queued branch plays its recorded action first (when resumed after a crash)."""
+    from vistasim.user import action_from_json  # the agenda user's operations: branches only
+
     injected = db.branch(plan.episode_id).injected
     ep.first_action = (action_from_json(injected["action"]), injected.get("user_state"))
     db.set_branch_status(plan.episode_id, "playing")

@@ -10,12 +10,15 @@ from __future__ import annotations
 import logging
 import re
 from datetime import date
+from typing import TYPE_CHECKING
 
 from vistasim.dates import environment_now, today_of
 from vistasim.env import Environment
 from vistasim.explore._watch import WatchedEnvironment
 from vistasim.scenario import Scenario
-from vistasim.user import ValuePool
+
+if TYPE_CHECKING:
+    from vistasim.user import ValuePool
 
 __all__ = ["today_for", "value_pool"]
 
@@ -31,6 +34,8 @@ def value_pool(env: Environment | None, scenario: Scenario) -> ValuePool:
     environment has one: a question about a rental names no table in its criteria, yet the
     other rental a user could mean is a real one of the environment, not a made-up number.
     """
+    from vistasim.user import ValuePool  # the agenda user's operations: perturbed runs only
+
     if env is None:
         return ValuePool()
     tables = dict.fromkeys(c.table for c in scenario.criteria.state)

@@ -30,7 +30,6 @@ from vistasim.browser import Back, Click, Navigate, Scroll, SelectOption, TypeTe
 from vistasim.errors import ConfigError
 from vistasim.events import ApiCall, Event, Stop, StopReason, UserMessage, WebAction
 from vistasim.scenario import Scenario
-from vistasim.user._agenda_ops import action_from_json, action_json
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
 
 __all__ = [
@@ -110,6 +109,8 @@ def load_script(path: str | Path) -> dict[str, list[Action]]:
 
 def script_json(actions: Iterable[Action]) -> list[JsonValue]:
     """Actions as a script file holds them: chat messages as plain text, the rest as JSON."""
+    from vistasim.user._agenda_ops import action_json  # loaded on use: see the package docstring
+
     return [a.text if isinstance(a, Say) else action_json(a) for a in actions]
 
 
@@ -164,6 +165,8 @@ def _action(turn: Action | str) -> Action:
 def _loaded(turn: object, path: Path, where: str) -> Action:
     if isinstance(turn, str):
         return Say(text=turn)
+    from vistasim.user._agenda_ops import action_from_json  # loaded on use: package docstring
+
     try:
         if not isinstance(turn, dict):
             raise ValueError("a turn is a text or a mapping with a `kind`")
