@@ -431,3 +431,25 @@ async def test_an_amend_is_not_played_on_a_proposal_naming_the_value_inside_a_lo
     assert "STAT200" in ep.said[2], ep.said
     assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
     assert "STAT200" not in ep.said[3] and " but " not in ep.said[3], ep.said
+
+
+async def test_options_naming_another_value_the_user_holds_get_that_value():
+    # "What's the reason for the change: personal, medical, or an exam conflict?" about the exam
+    # got the fee waiver's reason four times ("First late payment; my bank transfer was
+    # delayed"), then the user gave up on the waiver (school, fifth and sixth sessions).
+    waiver = make_scenario(
+        goal="Get my late payment fee F-1003 waived, move my ECON301 final to the December 18 "
+        "session.",
+        knowledge={"student_id": "S1002"}, hidden={"reason": "personal"},
+        agenda=[
+            {"intent": "waive_fee",
+             "slots": {"fee_id": "F-1003", "reason": "First late payment; my transfer was late."}},
+            {"intent": "reschedule_exam", "slots": {"course": "ECON301"}},
+        ],
+    )  # fmt: skip
+    ask = "What's the reason for the change: personal, medical, or an exam conflict?"
+    ep = await converse(AgendaPolicy(), waiver, scripted(ask, "Thanks."))
+    assert "personal" in ep.said[1] and "transfer" not in ep.said[1], ep.said
+    why = "Why should the fee be waived?"
+    ep = await converse(AgendaPolicy(), waiver, scripted(why, "Thanks."))
+    assert "transfer" in ep.said[1], ep.said

@@ -41,7 +41,7 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
     """Answer the slots `asked` from the facts the user holds, behaviours applied."""
     ph = step.phrasing
     entry = state.stack[0]
-    held = held_facts(step, state)
+    held = {**held_facts(step, state), **_offered(step, state, message, asked)}
     shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
     clauses: list[str] = []
     played: list[BehaviourOp] = []
@@ -90,6 +90,30 @@ def _offers_only(step: Step, message: str, held: dict[str, Scalar], change: Beha
     """Whether the question offers the value the user means and not the one it said first."""
     value, first = str(held[str(change.slot)]), str(change.first)
     return states_value(message, value, step) and not states_value(message, first, step)
+
+
+def _offered(step: Step, state: AgendaState, message: str, asked: list[str]) -> dict[str, Scalar]:
+    """Asked slots whose options name another value the user holds for them.
+
+    "What's the reason for the change: personal, medical, or an exam conflict?" about the exam
+    (the user's next sub-goal) while the fee waiver it is on has its own reason: the user
+    answers with the value an option names ("personal"), not the waiver's reason four times.
+    """
+    question = " ".join(question_sentences(message))
+    if not re.search(r"\bor\b", question):
+        return {}
+    scenario = step.view.scenario
+    sources = [state.stack[0].slots, scenario.knowledge, scenario.hidden]
+    sources += [entry.slots for entry in state.stack[1:]]
+    chosen: dict[str, Scalar] = {}
+    for slot in asked:
+        values = [source[slot] for source in sources if slot in source]
+        if len(values) < 2 or states_value(question, str(values[0]), step):
+            continue
+        named = [v for v in values[1:] if states_value(question, str(v), step)]
+        if named:
+            chosen[slot] = named[0]
+    return chosen
 
 
 _LISTED = re.compile(r":\s*[^.?!:,]+(?:,\s*[^.?!:,]+)+")
