@@ -17,7 +17,19 @@ from vistasim.events import AgentReply
 from vistasim.metrics import compute_metrics
 from vistasim.store import RunView, open_store, read_run_view
 
-__all__ = ["curve", "curve_of", "matched"]
+__all__ = ["branch_budget", "curve", "curve_of", "matched"]
+
+
+def branch_budget(linear: dict, perturbed: dict | None) -> int:
+    """The agent tokens a branch row may spend: the perturbed row's, the arm it is compared with.
+
+    The linear and perturbed rows of one R differ by up to 17 % in agent tokens (a drawn
+    operation lengthens or shortens a conversation), so a branch row budgeted at the linear
+    row's tokens was compared with a baseline that had spent 8 % less (dental) or 17 % more
+    (hotel): the per-100K ratio then measured the token gap where both arms had found every
+    failure there was. Without a perturbed row, the linear row's.
+    """
+    return int((perturbed or linear)["agent_tokens"])
 
 
 def curve(view: RunView, report: Any, failed: set[str]) -> list[list[int]]:

@@ -8,8 +8,9 @@ Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop a
 their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
 - linear rows: R rollouts per scenario, R in --linear; `perturbed-R` rows: the same with
   `user.perturb` (the baseline branching must beat);
-- branch rows: R = 1 plus branches per scenario until the agent tokens of the linear row with the
-  same R are spent (`explore.budget_tokens`), so each branch row is compared at equal tokens.
+- branch rows: R = 1 plus branches per scenario until the agent tokens of the perturbed row with
+  the same R (the baseline they are compared with; the linear row's without `--perturb`) are
+  spent (`explore.budget_tokens`, never overshot), so each branch row is compared at equal tokens.
   They play the baseline's varying user (`user.perturb`: roots as its first rollout, each
   branch's continuation drawn again with a seed of its own); `branch-fixed-user` keeps the
   earlier setting, branches at perturb 0;
@@ -59,8 +60,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._divert_desks import desk as desk_named  # noqa: E402
 from benchmarks._divert_desks import desk_names, scenarios_of  # noqa: E402
+from benchmarks._divert_matched import branch_budget, curve_of, matched  # noqa: E402
 from benchmarks._divert_matched import curve as _curve  # noqa: E402
-from benchmarks._divert_matched import curve_of, matched  # noqa: E402
 from benchmarks.validity import Subject  # noqa: E402
 from vistasim.config import RunConfig  # noqa: E402
 from vistasim.domains import get_domain  # noqa: E402
@@ -337,16 +338,17 @@ async def bench_domain(
     for r in args.linear:
         linear[r] = await row_of(Variant(name=f"linear-R{r}", rollouts=r, explore={},
                                          seed=args.seed))
+    perturbed = {}
     for r in args.linear:
         if r == 1 or not args.perturb:
             continue
-        await row_of(Variant(name=f"perturbed-R{r}", rollouts=r, explore={},
-                             perturb=args.perturb, seed=args.seed), budget_of=r)  # fmt: skip
+        perturbed[r] = await row_of(Variant(name=f"perturbed-R{r}", rollouts=r, explore={},
+                                            perturb=args.perturb, seed=args.seed), budget_of=r)
     big = len(scenarios) * 400  # enough branches: the token budget stops them
     for r in args.linear:
         if r == 1:
             continue
-        budget = linear[r]["agent_tokens"]
+        budget = branch_budget(linear[r], perturbed.get(r))
         explore = {"branches": big, "budget_tokens": budget, **args.explore}
         # The branches' user varies as the baseline's does (roots and continuations alike):
         # the paper branches the same stochastic user its linear rollouts play.
@@ -357,7 +359,7 @@ async def bench_domain(
                                  explore=explore, seed=args.seed), budget_of=r)  # fmt: skip
     if not args.quick or args.ablation:
         ref = 4 if 4 in linear else max(linear)
-        budget = linear[ref]["agent_tokens"]
+        budget = branch_budget(linear[ref], perturbed.get(ref))
         for name, extra in ABLATIONS.items():
             explore = {"branches": big, "budget_tokens": budget, **extra}
             variant = Variant(name=name, rollouts=1, explore=explore, perturb=args.perturb,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks._divert_matched import matched
+from benchmarks._divert_matched import branch_budget, matched
 
 
 def _row(variant: str, curve: list[list[int]], branches: int = 0) -> dict:
@@ -31,3 +31,12 @@ def test_the_smaller_arm_may_be_the_branches():
     assert branching["matched_tokens"] == 1000
     assert (branching["matched_unique"], branching["matched_unique_perturbed"]) == (4, 2)
     assert "matched_tokens" not in baseline  # only branch rows are compared
+
+
+def test_a_branch_row_is_budgeted_at_its_perturbed_baselines_tokens():
+    # The perturbed row spent 8 % less than the linear row (its draws shortened conversations):
+    # budgeted at the linear row's tokens, branching had 8 % more tokens than the arm its rates
+    # are divided against.
+    linear, perturbed = {"agent_tokens": 1_000_000}, {"agent_tokens": 920_000}
+    assert branch_budget(linear, perturbed) == 920_000
+    assert branch_budget(linear, None) == 1_000_000  # no --perturb: the linear row's
