@@ -18,9 +18,7 @@ for the branches (`new_causes` counts causes no linear rollout of the run shows)
 goes to branching while there is something to branch. Once every scenario waits, fresh rollouts
 refill their pools, one per slot, as before. A scenario that has not used a slot yet does not
 wait: its first slot is a fresh rollout (a scenario whose only rollout the user failed, or that
-offered no junction, would otherwise stay unexplored while the budget went elsewhere). Nor does
-one whose every episode failed (`_always_fails`): its next rollouts fail again at a rollout's
-cost, where waiting it would get none before the budget ran out.
+offered no junction, would otherwise stay unexplored while the budget went elsewhere).
 
 With novelty and `explore.rollout_arm` (opt-in), a fresh rollout is also an arm that competes
 with branching on yield per token, under a budget (`Memory.fresh_pays`): while the run's fresh
@@ -147,8 +145,6 @@ class Explorer:
             self.state.refill, self.state.drained = True, []
         # A scenario is worth its better arm; a waiting one has only the rollout arm.
         fresh = {s for s in short if self._fresh_pays(s, has_junction=s not in self.state.drained)}
-        # One that failed every time need not wait for the others (`_always_fails`).
-        fresh |= {s for s in short if s in self.state.drained and self._always_fails(s)}
         for s in fresh:
             value[s] = memory.rollout_value(s)
         short = sorted(
@@ -235,8 +231,7 @@ class Explorer:
         """
         budget = self.spec.budget_tokens is not None
         if budget and not self.state.refill and self._made(scenario_id):
-            pays = self._fresh_pays(scenario_id, has_junction=False)
-            if pays or self._always_fails(scenario_id):
+            if self._fresh_pays(scenario_id, has_junction=False):
                 await self._fresh(scenario_id)
                 return
             if scenario_id not in self.state.drained:
@@ -253,25 +248,6 @@ class Explorer:
             self._save()
             return
         await self._fresh(scenario_id)
-
-    def _always_fails(self, scenario_id: str) -> bool:
-        """Whether every judged episode of the scenario failed (two at least): it need not wait.
-
-        A waiting scenario gets a fresh rollout only once every scenario waits, which under a
-        budget may never come. One that failed whatever its user did (bikes: the root and its
-        one branch of `availability-central-ebikes`, then 7-12 of 20 scenarios waiting to the
-        end of the R4 budget) fails again in its next rollouts at a rollout's cost, which is
-        how the linear baseline's Err/100K stood at 1.0x branching's. Such a scenario plays
-        its fresh rollout at once (a new trajectory with junctions of its own); its slots still
-        go by the new finds per token of `Memory.scenario_value`.
-        """
-        episodes = self.run.db.list_episodes(self.run.run_id)
-        judged = [
-            self.state.verdicts[p.episode_id]
-            for p in episodes
-            if p.scenario_id == scenario_id and p.episode_id in self.state.verdicts
-        ]
-        return len(judged) >= 2 and all(j.outcome == "failed" for j in judged)
 
     def _fresh_pays(self, scenario_id: str, *, has_junction: bool) -> bool:
         """Whether the rollout arm wins (see the module): with novelty, under a budget only.
