@@ -453,3 +453,26 @@ async def test_options_naming_another_value_the_user_holds_get_that_value():
     why = "Why should the fee be waived?"
     ep = await converse(AgendaPolicy(), waiver, scripted(why, "Thanks."))
     assert "transfer" in ep.said[1], ep.said
+
+
+async def test_a_report_of_the_later_sub_goal_asked_for_pops_it_and_keeps_the_current():
+    # With the exam asked for beside the fee waiver, "Done — your exam EX-ECON301-FIN is now on
+    # 2026-12-18" got "No — it's fee number F-1003", and after the waiver the user asked for
+    # the exam again (school, sixth session, seed 1).
+    waiver = make_scenario(
+        goal="Get my late payment fee F-1003 waived, move my ECON301 final to the December 18 "
+        "session.",
+        knowledge={"student_id": "S1002"}, hidden={},
+        agenda=[
+            {"intent": "waive_fee", "slots": {"fee_id": "F-1003"}},
+            {"intent": "reschedule_exam", "slots": {"course": "ECON301"}},
+        ],
+    )  # fmt: skip
+    user = _Drawn({"op": "second_request"})
+    exam = ("Done — your exam EX-ECON301-FIN is now on 2026-12-18 14:00 in Exam Hall A. Is "
+            "there anything else I can help with?")  # fmt: skip
+    fee = "Done — fee F-1003 has been waived. Is there anything else I can help with?"
+    ep = await converse(user, waiver, scripted("What's your student ID?", exam, fee))
+    assert "exam" in ep.said[1].lower(), ep.said
+    assert "F-1003" in ep.said[2] and not ep.said[2].lower().startswith("no"), ep.said
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said

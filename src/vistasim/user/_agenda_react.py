@@ -21,7 +21,7 @@ from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words
-from vistasim.user._done_before import done_before_unseen
+from vistasim.user._done_before import done_before_unseen, later_done, names_entry
 from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
@@ -29,6 +29,7 @@ from vistasim.user._lexicon import (
     mentioned_slots,
     question_sentences,
 )
+from vistasim.user._phrasing import lower_first
 from vistasim.user._reading import (
     Refusal,
     answers_request,
@@ -70,6 +71,16 @@ def react(
         # It restates what the user just said yes to ("10:15 then": booked 10:15; the £950
         # payout of the claim the user agreed to open), done or not.
         objection = None
+    later = later_done(state, message) if done and not question else None
+    if later is not None:
+        # "Done — your exam is now on 18 December" while the user is on the fee waiver it asked
+        # first: the exam it also asked for is done, the waiver is not (no objection to the
+        # exam's id, no asking for the exam again later).
+        # The current sub-goal alone: the goal's whole sentence would ask for the exam again.
+        own = task_words(step, entry.model_copy(update={"task": None}))
+        request = lower_first(step.phrasing.request(own))
+        text = step.phrasing.pick(step.phrasing.templates.next_item, request=request)
+        return Reaction(text=text, progress=True, later_done=later)
     if done and not question and done_before_unseen(step.view, message):
         # "That's already been done earlier in this chat" when nothing in it was: disputed.
         request = step.phrasing.request(task_words(step, entry))
@@ -307,16 +318,6 @@ def undoes_goal(message: str, goal: str) -> bool:
 
 _TO = re.compile(r"\bto\s+(?:(?:the|an?|my)\s+)?([\w£€$.:-]+)", re.IGNORECASE)
 """What a goal moves something to ("upgrade ... to an SUV"); "move it from AB12 CDF" is not."""
-
-
-def names_entry(entry: AgendaEntry, text: str) -> bool:
-    """Whether a text names a sub-goal: one of its values, or a word of its intent."""
-    lowered = text.casefold()
-    values = [str(v).casefold() for k, v in entry.slots.items() if k != "api"]
-    words = [w for w in entry.intent.lower().split("_") if len(w) >= 4]
-    return any(v and v in lowered for v in values) or any(
-        re.search(rf"\b{re.escape(w[:5])}", lowered) for w in words
-    )
 
 
 def _with_fallback(

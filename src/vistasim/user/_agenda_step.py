@@ -53,6 +53,8 @@ class Reaction:
     rejected: str | None = None
     changes: Mapping[str, object] = field(default_factory=dict)
     """Changes to the current sub-goal (its fallback taken, an alternative asked for)."""
+    later_done: int | None = None
+    """Position on the stack of a later sub-goal the message reports done (not the current)."""
 
 def task_words(step: Step, entry: AgendaEntry) -> str:
     """Return the words of a sub-goal's request: the goal text, or words for its intent."""

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vistasim.user._agenda_react import completes, names_entry, react
+from vistasim.user._agenda_react import completes, react
 from vistasim.user._agenda_say import mark
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._agenda_words import agent_turns, rephrase, says_again
+from vistasim.user._done_before import names_entry
 from vistasim.user._lexicon import normalize
 from vistasim.user._phrasing import lower_first
 from vistasim.user._types import Action, Finish, Say
@@ -95,6 +96,9 @@ def _applied(state: AgendaState, reaction: Reaction) -> AgendaState:
         state = state.model_copy(update={"rejected": [*state.rejected, reaction.rejected]})
     if reaction.changes and state.stack:
         state = state.with_entry(**reaction.changes)
+    if reaction.later_done is not None and reaction.later_done < len(state.stack):
+        stack = [e for i, e in enumerate(state.stack) if i != reaction.later_done]
+        state = state.model_copy(update={"stack": stack})
     return state
 
 
