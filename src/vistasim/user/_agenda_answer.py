@@ -12,7 +12,7 @@ from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_check import states_value, task_answer
 from vistasim.user._agenda_say import say_value, switch_on_refusal, switch_pending, withholds
 from vistasim.user._agenda_state import AgendaState
-from vistasim.user._agenda_step import Reaction, Step, held_facts, task_words
+from vistasim.user._agenda_step import Reaction, Step, fact_sources, held_facts, task_words
 from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
 from vistasim.user._phrasing import lower_first
 from vistasim.user._types import UserView
@@ -102,12 +102,9 @@ def _offered(step: Step, state: AgendaState, message: str, asked: list[str]) -> 
     question = " ".join(question_sentences(message))
     if not re.search(r"\bor\b", question):
         return {}
-    scenario = step.view.scenario
-    sources = [state.stack[0].slots, scenario.knowledge, scenario.hidden]
-    sources += [entry.slots for entry in state.stack[1:]]
     chosen: dict[str, Scalar] = {}
     for slot in asked:
-        values = [source[slot] for source in sources if slot in source]
+        values = [source[slot] for source in fact_sources(step, state) if slot in source]
         if len(values) < 2 or states_value(question, str(values[0]), step):
             continue
         named = [v for v in values[1:] if states_value(question, str(v), step)]

@@ -63,13 +63,21 @@ def task_words(step: Step, entry: AgendaEntry) -> str:
     slots = {k: v for k, v in entry.slots.items() if k != "api"}
     return step.phrasing.task(entry.intent, slots, goal=spoken_goal(step.view.scenario.goal))
 
+def fact_sources(step: Step, state: AgendaState) -> list[Mapping[str, Scalar]]:
+    """Where the user's facts come from, the first holding a slot winning.
+
+    The current sub-goal, the knowledge, the hidden facts, then the later sub-goals.
+    """
+    scenario = step.view.scenario
+    sources: list[Mapping[str, Scalar]] = [state.stack[0].slots, scenario.knowledge]
+    sources.append(scenario.hidden)
+    return sources + [entry.slots for entry in state.stack[1:]]
+
+
 def held_facts(step: Step, state: AgendaState) -> dict[str, Scalar]:
     """Facts the user can give when asked: current sub-goal, knowledge, hidden, later sub-goals."""
-    scenario = step.view.scenario
     held: dict[str, Scalar] = {}
-    sources = [state.stack[0].slots, scenario.knowledge, scenario.hidden]
-    sources += [entry.slots for entry in state.stack[1:]]
-    for source in sources:
+    for source in fact_sources(step, state):
         for key, value in source.items():
             if key != "api":
                 held.setdefault(key, value)
