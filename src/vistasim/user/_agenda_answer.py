@@ -12,7 +12,14 @@ from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_check import states_value, task_answer
 from vistasim.user._agenda_say import say_value, switch_on_refusal, switch_pending, withholds
 from vistasim.user._agenda_state import AgendaState
-from vistasim.user._agenda_step import Reaction, Step, fact_sources, held_facts, task_words
+from vistasim.user._agenda_step import (
+    Reaction,
+    Step,
+    fact_sources,
+    held_facts,
+    task_words,
+    user_said,
+)
 from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
 from vistasim.user._phrasing import lower_first
 from vistasim.user._types import UserView
@@ -127,7 +134,7 @@ def _wrong_list(
     """
     if change is None or change.slot is None or change.slot == slot or change.slot not in held:
         return None
-    said = " ".join(u.text for u in step.view.transcript if u.role == "user")
+    said = user_said(step.view)
     wrong = (
         _LISTED.search(message) is not None
         and str(change.first) in said

@@ -14,7 +14,7 @@ from vistasim.scenario import Behaviour
 from vistasim.user._agenda_check import goal_text, mismatch, states_value
 from vistasim.user._agenda_say import switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
-from vistasim.user._agenda_step import Reaction, Step
+from vistasim.user._agenda_step import Reaction, Step, user_said
 from vistasim.user._conditions import over_limit, price_limit
 from vistasim.user._types import UserView
 from vistasim.user._whole import says
@@ -114,7 +114,7 @@ def can_switch(step: Step, change: Behaviour, message: str) -> bool:
     """
     if change.op == "amend":
         return True
-    words = " ".join(u.text for u in step.view.transcript if u.role == "user")
+    words = user_said(step.view)
     first = str(change.first)
     return states_value(words, first, step) or states_value(message, first, step)
 

@@ -20,7 +20,7 @@ from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
-from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words
+from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words, user_said
 from vistasim.user._done_before import done_before_unseen, later_done, names_entry
 from vistasim.user._lexicon import (
     asked_slots,
@@ -222,7 +222,7 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
         return is_done(message) or _hands_over(task_words(step, entry), message, step.view)
     wants = requested_kinds(task_words(step, entry))
     return answers_request(
-        message, _entities(step, entry), _user_said(step.view), entry.intent, wants
+        message, _entities(step, entry), user_said(step.view), entry.intent, wants
     )
 
 
@@ -246,7 +246,7 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
     # "...unless for a medical reason", "needs the note number": the refusal names a fact the
     # user holds and has not said yet; it gives it and asks again (once per fact).
     held = held_facts(step, state)
-    said = _user_said(step.view).casefold()
+    said = user_said(step.view).casefold()
     named = [
         s
         for s in mentioned_slots(refused.sentence, step.lexicon)
@@ -379,7 +379,7 @@ def _hands_over(task: str, message: str, view: UserView) -> bool:
     asked = {m.group(1).lower() for m in _ASKED_ITEM.finditer(task)}
     if not asked:
         return False
-    said = re.sub(r"\W", "", _user_said(view)).casefold()
+    said = re.sub(r"\W", "", user_said(view)).casefold()
     return any(
         m.group(1).lower() in asked
         and text_ids(m.group(2))
@@ -387,7 +387,3 @@ def _hands_over(task: str, message: str, view: UserView) -> bool:
         for sentence in statements(message)
         for m in _HANDED.finditer(sentence)
     )
-
-
-def _user_said(view: UserView) -> str:
-    return " ".join(u.text for u in view.transcript if u.role == "user")

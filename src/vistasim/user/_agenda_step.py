@@ -63,6 +63,11 @@ def task_words(step: Step, entry: AgendaEntry) -> str:
     slots = {k: v for k, v in entry.slots.items() if k != "api"}
     return step.phrasing.task(entry.intent, slots, goal=spoken_goal(step.view.scenario.goal))
 
+def user_said(view: UserView) -> str:
+    """Everything the user has said in the chat, in one text (for "did it say X already?")."""
+    return " ".join(u.text for u in view.transcript if u.role == "user")
+
+
 def fact_sources(step: Step, state: AgendaState) -> list[Mapping[str, Scalar]]:
     """Where the user's facts come from, the first holding a slot winning.
 

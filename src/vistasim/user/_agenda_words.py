@@ -14,7 +14,7 @@ from vistasim.dates import CLOCK_KEYS
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_say import mark, say_task, say_value, withholds
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
-from vistasim.user._agenda_step import Step, is_id, task_words
+from vistasim.user._agenda_step import Step, is_id, task_words, user_said
 from vistasim.user._menu import best_option, menu_options, option_request
 from vistasim.user._phrasing import join_sentences, lower_first, sentence
 from vistasim.user._types import Say, UserView
@@ -106,7 +106,7 @@ def _menu_item(step: Step, task: str) -> str | None:
     """The item of the agent's list of services that is the request, if not said yet."""
     latest = next((u.text for u in reversed(step.view.transcript) if u.role == "agent"), "")
     option = best_option(menu_options(latest), task)
-    said = " ".join(u.text for u in step.view.transcript if u.role == "user").casefold()
+    said = user_said(step.view).casefold()
     return None if option is None or option.casefold() in said else option
 
 
