@@ -133,6 +133,11 @@ def _measure(args, executor: str, base_url: str, store_path: Path) -> dict[str, 
     config = _config(args, base_url, executor)
     with Sampler() as sampled:
         result, cpu, wall, turns = anyio.run(_timed_run, config, store_path)
+    if turns == 0:  # nothing to divide by: say what the episodes ended as
+        reasons = result.stop_reasons  # type: ignore[attr-defined]
+        print(f"scale.py: the {executor} run played no user turn; its episodes ended {reasons}",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(1)
     others = sampled.cpu_s() if executor == "ray" else 0.0
     ray_rss = round(sampled.peak_rss_mb(), 1) if executor == "ray" else None
     ideal = args.turns * args.latency_ms / 1000

@@ -30,6 +30,7 @@ from vistasim.config import load_config
 from vistasim.explore import run
 from vistasim.metrics import find_all
 from vistasim.store import open_store, read_run_view
+from vistasim.testing import FakeOpenAIServer
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'vistasim[ray]')")
 pytestmark = pytest.mark.slow  # a Ray instance takes seconds to start
@@ -117,6 +118,22 @@ async def test_ray_run_stores_exactly_what_the_local_run_stores(tmp_path):
     assert blobs > 0  # the environment's snapshots reached the store through the driver
     # Exactly the roots plus every episode's path: no write was lost or committed twice.
     assert events == sum(len(path) for path, *_ in on_ray.values()) + len(desk_scenarios())
+
+
+async def test_model_users_reach_their_model_from_ray_workers(tmp_path):
+    # Ray's async actors run on uvloop: the model client's connections must work there too
+    # (every model request on a worker failed, and every episode ended `infra_error`).
+    with FakeOpenAIServer().in_thread() as server, open_store(tmp_path / "llm.db") as store:
+        config = desk_config(
+            run={"executor": "ray", "ray_workers": 2, "max_turns": 2},
+            user={"policy": "llm"},
+            models={"user": {"model": "fake-user", "base_url": server.base_url}},
+        )
+        result = await run(config, scenarios=desk_scenarios()[:2], store=store, preflight=False)
+
+    assert result.episodes == 2
+    assert result.errored == 0 and "infra_error" not in result.stop_reasons
+    assert server.count >= 2  # each worker's user asked the model
 
 
 def _state(store, run_id: str) -> dict:

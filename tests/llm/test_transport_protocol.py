@@ -186,3 +186,27 @@ async def test_a_lost_connection_raises_its_error_to_the_reader() -> None:
     assert await ended.fill() is False
     with pytest.raises(ConnectionResetError):
         await ended.send(b"x")  # never written to once the other side closed
+
+
+def test_connections_work_on_uvloop() -> None:
+    """Ray runs async actors on uvloop, whose transports are no `asyncio.Transport` subclass and
+    whose `socket` extra is a pseudo-socket: every model request on a Ray worker failed."""
+    uvloop = pytest.importorskip("uvloop")
+
+    async def two_requests() -> tuple[list[str], int]:
+        served = _Server()
+        server = await asyncio.start_server(served.serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        transport = KeepAliveTransport(ssl_context=ssl.create_default_context())
+        try:
+            async with httpx2.AsyncClient(transport=transport) as client:
+                url = f"http://127.0.0.1:{port}/v1"
+                texts = [(await client.post(url, json={"n": n})).text for n in range(2)]
+        finally:
+            server.close()
+        return texts, served.connections
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        texts, connections = runner.run(two_requests())
+    assert texts == ["answer 1", "answer 2"]
+    assert connections == 1  # the second request found the first's connection at rest

@@ -30,6 +30,7 @@ import select
 import socket
 import ssl
 from collections.abc import AsyncIterator, Callable
+from typing import cast
 
 import httpx2
 
@@ -96,8 +97,9 @@ class _Connection(asyncio.Protocol):
         self._reading = True
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # Duck-typed, not checked with isinstance: uvloop's transports (Ray's async actors run
+        # on uvloop) have every method of `asyncio.Transport` without subclassing it.
+        self.transport = cast(asyncio.Transport, transport)
         self.sock = transport.get_extra_info("socket")
 
     def data_received(self, data: bytes) -> None:
