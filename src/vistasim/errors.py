@@ -117,6 +117,10 @@ class SimulatorError(VistasimError):
     """The simulated user gave no valid action within its repair budget."""
 
 
+class InvalidActionError(SimulatorError):
+    """A proposed user action broke a rule; the message says which and how to fix it."""
+
+
 class ModelError(VistasimError):
     """A model provider failed (after retries): the episode is errored, never passed or failed."""
 

@@ -11,6 +11,7 @@ import typing as _typing
 
 from vistasim._lazy import lazy_attributes as _lazy_attributes
 from vistasim.dates import environment_now
+from vistasim.errors import InvalidActionError
 from vistasim.user._llm import LLMUserPolicy
 from vistasim.user._prompts import prompt_hash
 from vistasim.user._script import (
@@ -24,13 +25,12 @@ from vistasim.user._script import (
 from vistasim.user._types import Action, CallApi, Finish, Say, UserPolicy, UserView
 from vistasim.user._validate import (
     ROLE_SWAP_PATTERNS,
-    InvalidActionError,
     ValidatedReply,
     check_api_call,
     check_user_text,
-    check_web_action,
     validate_reply,
 )
+from vistasim.user._validate_web import check_web_action
 
 if _typing.TYPE_CHECKING:
     from vistasim.user._agenda import COMBINE_PROBABILITY, MAX_UNREAD, AgendaPolicy

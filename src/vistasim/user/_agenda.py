@@ -34,7 +34,8 @@ from vistasim.user._agenda_step import Step, held_facts, task_words
 from vistasim.user._agenda_turn import respond
 from vistasim.user._agenda_words import combined, open_request, opening
 from vistasim.user._fallback import split_fallback
-from vistasim.user._lexicon import DEFAULT_LEXICON, alias_phrases, merge_lexicons
+from vistasim.user._lexicon import alias_phrases, merge_lexicons
+from vistasim.user._lexicon_phrases import DEFAULT_LEXICON
 from vistasim.user._phrasing import Phrasing, load_templates
 from vistasim.user._reading import slot_phrases, tool_lexicon
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView

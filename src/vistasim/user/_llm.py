@@ -20,13 +20,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from vistasim.browser import WEB_STEPS, PageView, WebStep
-from vistasim.errors import ConfigError, SimulatorError
+from vistasim.errors import ConfigError, InvalidActionError, SimulatorError
 from vistasim.llm._types import ChatMessage, ChatModel, ChatRequest, ToolSpec
 from vistasim.scenario import Scalar, Scenario
-from vistasim.user._lexicon import DEFAULT_LEXICON, merge_lexicons
+from vistasim.user._lexicon import merge_lexicons
+from vistasim.user._lexicon_phrases import DEFAULT_LEXICON
 from vistasim.user._prompts import render_prompt
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
-from vistasim.user._validate import InvalidActionError, validate_reply
+from vistasim.user._validate import validate_reply
 
 _MAX_LOGGED_RESULT = 500
 _MAX_API_LOG = 10

@@ -4,9 +4,7 @@ An LLM playing the user drifts: it answers in prose, invents APIs, repeats itsel
 assistant's role, or blurts out facts it should keep until asked. Each check here raises
 `InvalidActionError` with a message written for the model (what was wrong and how to fix it), so
 the caller can re-prompt with it. The text checks take plain values, so the web channel can reuse
-them for typed text. Web actions are checked against the page the model saw: the target must be
-one of its element ids (not a label, selector or made-up id), fit the action (no typing into a
-button), and the same web action must not be proposed twice in a row.
+them for typed text. Web actions are checked against the page the model saw (`_validate_web.py`).
 """
 
 from __future__ import annotations
@@ -14,19 +12,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Literal
-from urllib.parse import urljoin
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from vistasim.agent._types import Utterance
 from vistasim.browser._types import (
-    NOT_TYPEABLE_ROLES,
     Back,
     Click,
-    ElementView,
     Navigate,
     PageView,
     Scroll,
@@ -34,11 +29,13 @@ from vistasim.browser._types import (
     TypeText,
     WebStep,
 )
-from vistasim.errors import SimulatorError
+from vistasim.errors import InvalidActionError
 from vistasim.llm._types import ToolSpec
 from vistasim.scenario import Scalar
-from vistasim.user._lexicon import DEFAULT_LEXICON, mentions, normalize, slot_phrases
+from vistasim.user._lexicon import mentions, normalize, slot_phrases
+from vistasim.user._lexicon_phrases import DEFAULT_LEXICON
 from vistasim.user._types import Action, CallApi, Finish, Say, UserView
+from vistasim.user._validate_web import check_web_action, id_list
 
 ROLE_SWAP_PATTERNS: tuple[str, ...] = (
     r"\bhow (can|may|could) i (help|assist)\b",
@@ -62,14 +59,9 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
 }
-_MAX_IDS_SHOWN = 60
 _STOPWORDS = frozenset(
     "the and was were are for with that this from have has had but not you your our its".split()
 )
-
-
-class InvalidActionError(SimulatorError):
-    """A proposed user action broke a rule; the message says which and how to fix it."""
 
 
 class _ApiRequest(BaseModel):
@@ -201,45 +193,13 @@ def check_api_call(name: str, args: Mapping[str, JsonValue], tools: Sequence[Too
     _check_args(name, args, by_name[name].parameters)
 
 
-def check_web_action(
-    step: WebStep, page: PageView | None, *, previous: WebStep | None = None
-) -> WebStep:
-    """Check a web action against the page: element exists and fits, not a repeat.
-
-    Returns the action, with a relative `navigate` URL made absolute against the page's URL.
-
-    Raises:
-        InvalidActionError: naming the problem and the valid choices.
-    """
-    if page is None:
-        raise InvalidActionError(
-            f"there is no web page in this mode, so {step.kind!r} is not possible; "
-            'use "say" to talk to the agent'
-        )
-    if isinstance(step, Click | TypeText | SelectOption):
-        element = _element(step.target, page)
-        _check_element(step, element)
-        step = replace(step, target=element.id)
-    if isinstance(step, Navigate):
-        if not step.url.strip():
-            raise InvalidActionError('action "navigate" needs "url": a URL or a /path on this site')
-        step = Navigate(url=urljoin(page.url, step.url.strip()))
-    # Scrolling again moves further down the page, so only the other kinds count as repeats.
-    if previous is not None and step == previous and not isinstance(step, Scroll):
-        raise InvalidActionError(
-            f"{_describe(step)} repeats your previous web action exactly; it did not get you "
-            "further: look at the page again and try another element, chat, or finish"
-        )
-    return step
-
-
 def _web_step(reply: _Reply, page: PageView | None) -> WebStep:
     target = (reply.target or "").strip()
     if reply.action in ("click", "type", "select") and not target:
         ids = [el.id for el in page.elements] if page is not None else []
         raise InvalidActionError(
             f'action "{reply.action}" needs "target": the id of an element of the page, '
-            f"one of {_id_list(ids)}"
+            f"one of {id_list(ids)}"
         )
     if reply.action == "click":
         return Click(target=target)
@@ -254,64 +214,6 @@ def _web_step(reply: _Reply, page: PageView | None) -> WebStep:
     if reply.action == "navigate":
         return Navigate(url=reply.url or "")
     return Back()
-
-
-def _element(target: str, page: PageView) -> ElementView:
-    by_id = {el.id: el for el in page.elements}
-    bare = target.strip("[]")
-    if bare in by_id:
-        return by_id[bare]
-    named = [el.id for el in page.elements if el.label and el.label.casefold() == bare.casefold()]
-    if named:
-        raise InvalidActionError(
-            f"{target!r} is the label of an element, not its id; use its id {named[0]!r}"
-        )
-    raise InvalidActionError(
-        f"unknown target {target!r}: no element of {page.url} has this id; do not invent "
-        f"elements or use CSS selectors; valid ids: {_id_list(list(by_id))}"
-    )
-
-
-def _check_element(step: Click | TypeText | SelectOption, element: ElementView) -> None:
-    if not element.enabled:
-        raise InvalidActionError(
-            f"element {element.id!r} ({element.label!r}) is disabled; pick another element or "
-            "ask the agent"
-        )
-    if isinstance(step, TypeText) and element.role in NOT_TYPEABLE_ROLES:
-        raise InvalidActionError(
-            f"element {element.id!r} is a {element.role}, not a text field: you cannot type "
-            'into it; "click" it, or type into a textbox'
-        )
-    if isinstance(step, SelectOption):
-        if not element.options:
-            raise InvalidActionError(
-                f"element {element.id!r} is a {element.role} with no options: you cannot "
-                'select in it; use "click" or "type"'
-            )
-        if not any(step.value.casefold() == option.casefold() for option in element.options):
-            raise InvalidActionError(
-                f"{step.value!r} is not an option of {element.id!r}; options: "
-                f"{list(element.options)}"
-            )
-
-
-def _describe(step: WebStep) -> str:
-    if isinstance(step, Click):
-        return f"click on {step.target!r}"
-    if isinstance(step, TypeText):
-        return f"typing {step.text!r} into {step.target!r}"
-    if isinstance(step, SelectOption):
-        return f"selecting {step.value!r} in {step.target!r}"
-    if isinstance(step, Navigate):
-        return f"navigating to {step.url!r}"
-    return step.kind
-
-
-def _id_list(ids: Sequence[str]) -> str:
-    shown = list(ids[:_MAX_IDS_SHOWN])
-    more = f" (and {len(ids) - _MAX_IDS_SHOWN} more)" if len(ids) > _MAX_IDS_SHOWN else ""
-    return f"{shown}{more}"
 
 
 def _parse(text: str) -> _Reply:
