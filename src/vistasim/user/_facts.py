@@ -31,23 +31,20 @@ from datetime import date
 from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
 from vistasim.user._money_labels import other_quantity, sum_labels
+from vistasim.user._owners import (
+    BIRTH,
+    GENERIC,
+    TASK,
+    is_birth_slot,
+    named_anywhere,
+    owner_of,
+    vocabulary,
+)
 from vistasim.user._stated import Stated, stated_values
 from vistasim.user._tasks import goal_clauses, is_verb
 from vistasim.values import OPENING_HOURS, id_shape
 
-__all__ = ["Contradiction", "Fact", "build_facts", "contradiction"]
-
-TASK = ""
-"""The owner of a value no slot is named next to: the request itself."""
-_BIRTH = "__birth__"
-_BIRTH_WORDS = ("date of birth", "birth date", "birthdate", "birthday", "born", "dob", "birth")
-_GENERIC = frozenset(
-    "id number no code ref date time day days when what which the of my your a an new preferred"
-    " how long many hours value name type".split()
-)
-_WORDS_BEFORE, _WORDS_AFTER = 6, 3
-"""How near a slot's name must be to a value to own it (words before it, words after it)."""
-
+__all__ = ["TASK", "Contradiction", "Fact", "build_facts", "contradiction"]
 
 @dataclass(frozen=True, kw_only=True)
 class Fact:
@@ -108,7 +105,7 @@ def build_facts(
         for f in facts
     ]
     facts = [f for f in facts if f.values]
-    vocab = _vocabulary([f.slot for f in facts], lexicon or {})
+    vocab = vocabulary([f.slot for f in facts], lexicon or {})
     task_values: dict[str, set[str]] = {}
     task_said: dict[str, str] = {}
     sums = [v.start for v in _task_values(goal, facts, vocab, today) if v.kind == "money"]
@@ -142,7 +139,7 @@ def _task_values(
         if _REPLACED_BEFORE.search(goal[: value.start]):
             continue  # "leaving on Sunday 21 June instead of Saturday": Saturday is not asked for
         holders = {f.slot for f in facts if value.kind in f.values}
-        if _owner(goal, value, vocab, holders | {_BIRTH}) != TASK:
+        if owner_of(goal, value, vocab, holders | {BIRTH}) != TASK:
             continue  # "born on 2 Nov 1969": the goal states a held fact, not the request
         found.append(value)
     return found
@@ -183,7 +180,7 @@ def _parts(
 
 
 def _content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4} - _GENERIC
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4} - GENERIC
 
 
 def _part_of(text: str, value: Stated, parts: Sequence[Part]) -> Part | None:
@@ -214,15 +211,15 @@ def contradiction(
 ) -> Contradiction | None:
     """The first value the text states that contradicts the fact it restates, if any."""
     by_slot = {f.slot: f for f in facts}
-    vocab = _vocabulary([f.slot for f in facts if f.slot != TASK], lexicon)
+    vocab = vocabulary([f.slot for f in facts if f.slot != TASK], lexicon)
     owned: dict[tuple[str, str], list[Stated]] = {}
     shapes = [k[3:] for f in facts for k in f.values if k.startswith("id:") and "A" not in k]
     stated = stated_values(text, today, shapes)
     for value in _proposed(text, stated):
         holders = {f.slot for f in facts if value.kind in f.values and f.slot != TASK}
-        owner: str | None = _owner(text, value, vocab, holders | {_BIRTH})
+        owner: str | None = owner_of(text, value, vocab, holders | {BIRTH})
         if owner == TASK and _needs_name(value.kind):
-            owner = _named_anywhere(text, holders, vocab)
+            owner = named_anywhere(text, holders, vocab)
         elif owner == TASK:
             owner = _task_owner(value.kind, facts)
         if owner in by_slot and value.kind in by_slot[owner].values:
@@ -333,12 +330,6 @@ def _is_shift(text: str, value: Stated) -> bool:
     )
 
 
-def is_birth_slot(slot: str) -> bool:
-    """Whether a slot holds a date of birth (compared only when the agent names it)."""
-    words = set(slot.lower().split("_"))
-    return bool(words & {"dob", "birth", "birthday", "birthdate", "born"})
-
-
 def _checkable(slot: str) -> bool:
     return slot != "api" and slot not in CLOCK_KEYS
 
@@ -407,54 +398,3 @@ def _said(value: Stated, today: date | None) -> str:
         named = re.search(r"day\b", surface, re.I) is not None  # it names the weekday already
         return f"{surface} ({day_text(day, None if named or today is None else today.year)})"
     return surface
-
-
-def _vocabulary(slots: Sequence[str], lexicon: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
-    """The words naming each slot next to its value: distinctive name words, lexicon phrases."""
-    vocab: dict[str, list[str]] = {_BIRTH: list(_BIRTH_WORDS)}
-    for slot in slots:
-        if is_birth_slot(slot):
-            vocab[slot] = list(_BIRTH_WORDS)
-            continue
-        words = [w for w in slot.lower().split("_") if w and w not in _GENERIC]
-        phrases = [p for p in lexicon.get(slot, []) if not set(p.lower().split()) <= _GENERIC]
-        vocab[slot] = list(dict.fromkeys([*words, *(p.lower() for p in phrases)]))
-    return vocab
-
-
-def _owner(
-    text: str, value: Stated, vocab: Mapping[str, Sequence[str]], candidates: set[str]
-) -> str:
-    """The slot named nearest to a value (within a few words, in its sentence), else the task."""
-    best: tuple[int, str] | None = None
-    # Sorted, the generic birth words last: a held date-of-birth slot wins a tie with them.
-    for slot in sorted(candidates, key=lambda s: (s == _BIRTH, s)):
-        for phrase in vocab.get(slot, ()):
-            for match in re.finditer(rf"(?<!\w){re.escape(phrase)}(?!\w)", text, re.I):
-                distance = _distance(text, match.start(), match.end(), value)
-                if distance is not None and (best is None or distance < best[0]):
-                    best = (distance, slot)
-    if best is None:
-        return TASK
-    return best[1]
-
-
-def _distance(text: str, start: int, end: int, value: Stated) -> int | None:
-    if end <= value.start:
-        between, limit = text[end : value.start], _WORDS_BEFORE
-    elif start >= value.end:
-        between, limit = text[value.end : start], _WORDS_AFTER
-    else:
-        return 0  # the name is part of the value's words ("birthday, 2 Nov")
-    if re.search(r"[.!?;]\s|\n", between):
-        return None  # another sentence
-    count = len(between.split())
-    return count if count <= limit else None
-
-
-def _named_anywhere(text: str, holders: set[str], vocab: Mapping[str, Sequence[str]]) -> str | None:
-    named = [
-        s for s in sorted(holders)
-        if any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.I) for p in vocab.get(s, ()))
-    ]  # fmt: skip
-    return named[0] if len(holders) == 1 and named else None
