@@ -7,6 +7,7 @@ them); a question the user holds nothing for gets "no preference" or nothing at 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_check import states_value, task_answer
@@ -25,7 +26,7 @@ from vistasim.user._phrasing import lower_first
 from vistasim.user._types import UserView
 from vistasim.values import text_values
 
-__all__ = ["CLARIFY", "answer_asked", "proposes", "unmapped_question"]
+__all__ = ["CLARIFY", "answer_asked", "only_lacking_again", "proposes", "unmapped_question"]
 
 CLARIFY = re.compile(
     r"\b(?:rephrase|didn't (?:understand|get|catch)|did not understand|not sure what you mean|"
@@ -162,6 +163,30 @@ def _asked_before(view: UserView, questions: str) -> bool:
     earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
     asked = normalize(questions)
     return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
+
+
+def only_lacking_again(
+    view: UserView, message: str, asked: list[str], held: Mapping[str, Scalar]
+) -> bool:
+    """Whether the message asks again, word for word, only for facts the user said it lacks.
+
+    "Which station would you like to pick the bike up from?" after "I don't have that": the
+    agent is on another errand than the user's, and saying so again only loops.
+    """
+    questions = normalize(" ".join(question_sentences(message)))
+    if not questions or any(slot in held for slot in asked):
+        return False
+    turns = view.transcript[:-1]
+    return any(
+        turn.role == "agent"
+        and reply.role == "user"
+        and _LACKS.search(reply.text) is not None
+        and questions in normalize(" ".join(question_sentences(turn.text)))
+        for turn, reply in zip(turns, turns[1:], strict=False)
+    )
+
+
+_LACKS = re.compile(r"\bdon't have (?:that|my|the)\b|\bnot (?:on|to) hand\b", re.IGNORECASE)
 
 
 def proposes(step: Step, message: str) -> bool:

@@ -14,7 +14,13 @@ import re
 from dataclasses import replace
 
 from vistasim.scenario import Scalar
-from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
+from vistasim.user._agenda_answer import (
+    CLARIFY,
+    answer_asked,
+    only_lacking_again,
+    proposes,
+    unmapped_question,
+)
 from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
 from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation
 from vistasim.user._agenda_refuse import is_question, on_refusal
@@ -63,7 +69,10 @@ def react(
     done = completes(step, entry, message if question else _without_refusals(message))
     if question and done and refused is not None and refused.kind == "unavailable":
         refused = None
-    if confirming or done or refused is not None:
+    # Asked again for what the user said it does not have ("Which station would you like?"):
+    # the agent is on another errand than the user's, who says its own again.
+    lacking = only_lacking_again(step.view, message, asked, held)
+    if confirming or done or refused is not None or lacking:
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None

@@ -105,8 +105,36 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
     >>> asked_slots("Could you check the permit or account number?", {"permit": ["permit number"]})
     ['permit']
     """
-    asked = " ".join(ruled_out_removed(s) for s in question_sentences(text))
+    asked = " ".join(ruled_out_removed(s) for s in _asking_sentences(text))
+    asked = _PLURAL_OWNERS.sub(r"\1 \2", asked)
     return mentioned_slots(_SHARED_NOUN.sub(r"\1 \3 or \2 \3", asked), lexicon)
+
+
+_PLURAL_OWNERS = re.compile(r"\b(\w+?)s['’] (name|number|id|date)s?\b", re.IGNORECASE)
+""""one of your pets' names" asks for a pet name."""
+
+
+_ALTERNATIVE = re.compile(
+    r"^\W*(?:or|alternatively|otherwise)\b(?!\W+(?:i|we)\b)"
+    r"|^\W*if (?:it'?s |that'?s )?easier\b"
+    r"|^\W*if you (?:don'?t|do not) have\b"
+    r"|\b(?:will|would) (?:also )?(?:do|work) (?:instead|too|as well)\b|\bworks? (?:too|as well)\b",
+    re.IGNORECASE,
+)
+"""A statement offering other facts for the same question: "Or, if easier, the email address on
+the account and your date of birth.", "If you don't have it, your phone number will do"."""
+
+
+def _asking_sentences(text: str) -> list[str]:
+    """The question sentences, and the statements after one that offer other facts instead."""
+    sentences = split_sentences(text)
+    asking: list[str] = []
+    for sentence in sentences:
+        if sentence.endswith("?") or _ASK_OPENERS.search(sentence):
+            asking.append(sentence)
+        elif asking and _ALTERNATIVE.search(sentence):
+            asking.append(sentence)
+    return asking
 
 
 _SHARED_NOUN = re.compile(
@@ -169,6 +197,10 @@ def is_confirmation_request(text: str) -> bool:
     return any(_contains(s, CONFIRM_PHRASES) for s in question_sentences(text))
 
 
+_RESULT_VERBS = (
+    "placed|created|added|set up|arranged|extended|moved|updated|changed|processed|upgraded|"
+    "downgraded|transferred|switched|removed|replaced"
+)
 _DONE_FRAMES = re.compile(
     r"^\W*(?!(?:need|based|interested|located|required)\b)[A-Z][a-z]+ed\s*[—–:-]"
     r"|\b(?:has|have) (?:now |just |already )?been (?!(?:asked|told|checked|looked|verified)\b)"
@@ -183,6 +215,9 @@ _DONE_FRAMES = re.compile(
     r"|\b(?:has|have) (?:now |just |already )?been (?:sent|set|made|put|given|paid|sorted|done)\b"
     r"|\bI(?:'ve| have) (?:just |now |successfully )?(?:sent|set|made|put|paid|sorted|done)\b"
     r"|\b[Yy]ou(?:'re|’re| are) (?:now |all )?(?:booked|scheduled|registered|enrolled|confirmed)\b"
+    # "Your hold on Dune is placed (hold H709)": a result verb that policy statements share
+    # ("holds are placed in the order received") counts with the record's id after it.
+    rf"|\b(?:is|are) (?:now )?(?:{_RESULT_VERBS})\b[^.?!]{{0,40}}\b[A-Z]{{1,4}}-?\d{{2,}}\b"
     r"|^\W*(?!(?i:noted|checked|received|needed|based|located|required|interested)\b)"
     r"[A-Z][a-z]+ed\b(?:\s+(?:for|on|at|to|in|until|from)\b|\W*$)",
 )

@@ -1,0 +1,61 @@
+"""Facts offered instead ("Or, if easier, ..."), a done report with its record's id, and a
+question asked again for a fact the user said it does not have."""
+
+from vistasim.user import AgendaPolicy, Finish, Say
+
+from ._driver import converse, make_scenario, scripted
+
+IDENTITY = (
+    "I can help with that. First I need to verify you: could you give me your order number and "
+    "the postcode? Or, if easier, the email address on the order."
+)
+
+
+async def test_the_fact_offered_instead_is_given_when_the_first_ones_are_not_held():
+    # The user holds no order number here, only its email: it gave none of them before.
+    scenario = make_scenario(knowledge={"email": "dana.reyes@example.com"},
+                             agenda=[{"intent": "return_item", "slots": {"item": "blender"}}])  # fmt: skip
+    episode = await converse(AgendaPolicy(), scenario, scripted(IDENTITY), max_turns=2)
+    assert "dana.reyes@example.com" in episode.said[1]
+    assert "don't have" not in episode.said[1]
+
+
+async def test_one_of_your_pets_names_asks_for_the_pet_name():
+    scenario = make_scenario(
+        goal="Cancel Max's vaccination on Friday.",
+        knowledge={"phone": "07700 900377", "pet_name": "Max"},
+        agenda=[{"intent": "cancel_appointment", "slots": {"pet_name": "Max"}}],
+    )
+    ask = ("Could you give me your client number? If you don't have it to hand, your phone "
+           "number and one of your pets' names will do instead.")  # fmt: skip
+    episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "07700 900377" in episode.said[1] and "Max" in episode.said[1]
+
+
+async def test_a_placed_hold_with_its_id_is_done_and_a_rule_about_holds_is_not():
+    scenario = make_scenario(goal="Put a hold on Dune for pickup at Northgate Library.",
+                             knowledge={"card_number": "RL-20688"}, agenda=[])  # fmt: skip
+    placed = "Your hold on Dune is placed (hold H709), for pickup at Northgate Library."
+    episode = await converse(AgendaPolicy(), scenario, scripted(placed), max_turns=2)
+    assert isinstance(episode.last, Finish) and episode.last.reason == "goal_met"
+    rule = "Holds are placed in the order we receive them. Which branch suits you?"
+    episode = await converse(AgendaPolicy(), scenario, scripted(rule), max_turns=2)
+    assert not isinstance(episode.actions[1], Finish)
+
+
+async def test_a_question_asked_again_for_a_fact_the_user_lacks_gets_the_request_again():
+    # The agent took "reservation RS411" for a new booking and asks for a pick-up station the
+    # user never wanted: "I don't have that" once, then the user says its errand again.
+    scenario = make_scenario(
+        goal="Cancel my reservation RS411 for Friday.",
+        knowledge={"reservation_id": "RS411"},
+        agenda=[{"intent": "cancel_reservation", "slots": {"reservation_id": "RS411"}}],
+    )
+    ask = "Sorry, I didn't catch that. Which station would you like to pick the bike up from?"
+    lexicon = {"station": ["station", "which station"]}
+    episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=4,
+                             lexicon=lexicon)  # fmt: skip
+    replies = [a.text for a in episode.actions[1:] if isinstance(a, Say)]
+    lacking = [r for r in replies if "don't have" in r or "on hand" in r]
+    assert len(lacking) <= 1
+    assert any("RS411" in r or "cancel" in r.lower() for r in replies[1:])
