@@ -368,3 +368,17 @@ def test_a_notice_period_is_no_length_of_the_change():
 
     assert not any(k.startswith("quantity") for k, _ in text_values("one month's notice"))
     assert ("quantity:month", "3") in text_values("for 3 months")
+
+
+def test_a_tool_word_far_from_the_verb_is_no_request_for_that_tool():
+    """"Add my husband to the booking, he'll want the reminder text too" (the ferry desk's "add
+    my car to our booking for the crossing back", read as asking for a cabin): the reminder is
+    not what "add" takes, so nothing was dropped."""
+    far = labels(
+        user("I'm Ann Lee, 1969-11-02. Please add my husband Tom to A7; he usually gets the "
+             "reminder."),  # fmt: skip
+        VERIFY,
+        call("book_appointment", {"appointment_id": "A7"}, appointment_id="A7", guest="Tom"),
+        agent("Done — Tom is on A7 too. All sorted!"),
+    )
+    assert "dropped-request" not in far

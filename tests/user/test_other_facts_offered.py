@@ -13,8 +13,10 @@ IDENTITY = (
 
 async def test_the_fact_offered_instead_is_given_when_the_first_ones_are_not_held():
     # The user holds no order number here, only its email: it gave none of them before.
-    scenario = make_scenario(knowledge={"email": "dana.reyes@example.com"},
-                             agenda=[{"intent": "return_item", "slots": {"item": "blender"}}])  # fmt: skip
+    scenario = make_scenario(
+        knowledge={"email": "dana.reyes@example.com"},
+        agenda=[{"intent": "return_item", "slots": {"item": "blender"}}],
+    )
     episode = await converse(AgendaPolicy(), scenario, scripted(IDENTITY), max_turns=2)
     assert "dana.reyes@example.com" in episode.said[1]
     assert "don't have" not in episode.said[1]
@@ -53,9 +55,30 @@ async def test_a_question_asked_again_for_a_fact_the_user_lacks_gets_the_request
     )
     ask = "Sorry, I didn't catch that. Which station would you like to pick the bike up from?"
     lexicon = {"station": ["station", "which station"]}
-    episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=4,
+    episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=10,
                              lexicon=lexicon)  # fmt: skip
     replies = [a.text for a in episode.actions[1:] if isinstance(a, Say)]
     lacking = [r for r in replies if "don't have" in r or "on hand" in r]
     assert len(lacking) <= 1
     assert any("RS411" in r or "cancel" in r.lower() for r in replies[1:])
+    # It read the agent (a question it has no answer to), so it gives up as a customer does:
+    # the request was dropped by the agent, not lost on a user that could not follow.
+    assert isinstance(episode.last, Finish) and episode.last.reason == "user_stop"
+    assert "could not follow" not in episode.last.text
+
+
+async def test_a_priced_proposal_charged_to_a_card_is_answered_not_declined():
+    # "That's £55.00 in total, charged to your card" read as done, and "from the 08:30 Poole to
+    # Cherbourg sailing" as moving away from the goal's 08:30: the user declined its own change.
+    scenario = make_scenario(
+        goal="Move my crossing from Tuesday 15 December to the 08:30 sailing on Saturday 19 "
+             "December, and find out what it costs.",
+        knowledge={"booking_ref": "FB1243"}, agenda=[],
+    )  # fmt: skip
+    proposal = ("To move booking FB1243 from the 08:30 Poole to Cherbourg sailing on Tuesday 15 "
+                "December to the 08:30 Poole to Cherbourg sailing on Saturday 19 December: the "
+                "amendment fee is £25.00. That's £55.00 in total, charged to your card ending "
+                "4471. Shall I go ahead?")  # fmt: skip
+    episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2)
+    answer = episode.actions[1]
+    assert isinstance(answer, Say) and answer.text.lower().startswith(("yes", "yep", "sure"))

@@ -8,8 +8,9 @@
 - `dropped-request`: the user asked for a change of a kind the agent's tools can make
   ("...and please add a bicycle"), no call of such a tool was ever attempted, the agent never
   spoke of it afterwards (not even to refuse), and it said it was done ("All sorted!"). A
-  request names a tool when it says the tool's verb (or a synonym) and a word only that tool's
-  name or description has ("add" + "bicycle" for `add_extra`: "Add a bicycle, pet or...").
+  request names a tool when it says the tool's verb (or a synonym) and, within the next few
+  words, a word only that tool's name or description has ("add" + "bicycle" for `add_extra`:
+  "Add a bicycle, pet or...").
 
 - `unstated-fee`: a change carried a fee (a field named like `fee`, `charge`, `surcharge` or
   `penalty`, or a sum `kept`, `retained`, `withheld` or `deducted`; not a total, price or
@@ -186,9 +187,21 @@ def _asked_at(
         if not isinstance(event, UserMessage) or _NEGATED.search(event.text):
             continue
         text = event.text
-        if _WANTS.search(text) and _mentions(text, stems) and _mentions(text, words):
+        if _WANTS.search(text) and _asks_on(text, stems, words):
             return index
     return None
+
+
+def _asks_on(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether one of `words` is the object of one of `stems`: a few words after it.
+
+    "Add a sea-view cabin" asks for a cabin; "add my car to our booking for the crossing back"
+    does not ask for what only the cabin tool's description names ("crossing").
+    """
+    verbs = "|".join(re.escape(stem) for stem in stems)
+    objects = "|".join(re.escape(word) for word in words)
+    near = rf"\b(?:{verbs})\w*(?:[^\w.!?;]+\w+){{0,4}}?[^\w.!?;]+(?:{objects})"
+    return re.search(near, text, re.IGNORECASE) is not None
 
 
 _STOPWORDS = frozenset(

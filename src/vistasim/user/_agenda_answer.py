@@ -26,7 +26,7 @@ from vistasim.user._phrasing import lower_first
 from vistasim.user._types import UserView
 from vistasim.values import text_values
 
-__all__ = ["CLARIFY", "answer_asked", "only_lacking_again", "proposes", "unmapped_question"]
+__all__ = ["CLARIFY", "answer_asked", "proposes", "unmapped_question"]
 
 CLARIFY = re.compile(
     r"\b(?:rephrase|didn't (?:understand|get|catch)|did not understand|not sure what you mean|"
@@ -50,6 +50,10 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
     ph = step.phrasing
     entry = state.stack[0]
     held = {**held_facts(step, state), **_offered(step, state, message, asked)}
+    if _only_lacking_again(step.view, message, asked, held):
+        # Asked again for what the user said it does not have ("Which station would you
+        # like?"): the agent is on another errand than the user's, who says its own again.
+        return Reaction(text="", progress=False)
     shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
     clauses: list[str] = []
     played: list[BehaviourOp] = []
@@ -165,7 +169,7 @@ def _asked_before(view: UserView, questions: str) -> bool:
     return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
 
 
-def only_lacking_again(
+def _only_lacking_again(
     view: UserView, message: str, asked: list[str], held: Mapping[str, Scalar]
 ) -> bool:
     """Whether the message asks again, word for word, only for facts the user said it lacks.

@@ -14,13 +14,7 @@ import re
 from dataclasses import replace
 
 from vistasim.scenario import Scalar
-from vistasim.user._agenda_answer import (
-    CLARIFY,
-    answer_asked,
-    only_lacking_again,
-    proposes,
-    unmapped_question,
-)
+from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
 from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
 from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation
 from vistasim.user._agenda_refuse import is_question, on_refusal
@@ -69,10 +63,7 @@ def react(
     done = completes(step, entry, message if question else _without_refusals(message))
     if question and done and refused is not None and refused.kind == "unavailable":
         refused = None
-    # Asked again for what the user said it does not have ("Which station would you like?"):
-    # the agent is on another errand than the user's, who says its own again.
-    lacking = only_lacking_again(step.view, message, asked, held)
-    if confirming or done or refused is not None or lacking:
+    if confirming or done or refused is not None:
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None
@@ -315,9 +306,14 @@ def undoes_goal(message: str, goal: str) -> bool:
     >>> undoes_goal("I'll move permit RP-5102 from AB12 CDF to EK24 ZTR. Shall I?",
     ...             "If not, move my permit from AB12 CDF to the new car.")
     False
+    >>> undoes_goal("To move it from the 08:30 Poole to Cherbourg sailing on Tuesday to the 08:30 "
+    ...             "on Saturday costs £55.00. Shall I?", "Move it to the 08:30 on Saturday.")
+    False
     """
     words = {w.casefold().strip(".:-") for w in re.findall(r"[\w£€$.:-]+", goal)}
     wanted = {w.casefold().strip(".:-") for w in _TO.findall(goal)}
+    if wanted & {w.casefold().strip(".:-") for w in _TO.findall(message)}:
+        return False  # "from the 08:30 Poole to Cherbourg sailing ... to the 08:30 on Saturday"
     for found in _FROM_TO.finditer(message):
         old, new = (found[k].casefold().strip(".:-") for k in ("old", "new"))
         if old in wanted and new not in words:

@@ -254,10 +254,17 @@ def is_done(text: str) -> bool:
         if frame is not None and not _negated(sentence, frame.start()):
             return True
         for phrase in DONE_PHRASES:
+            if phrase in _PROPOSAL_WORDS and is_confirmation_request(text):
+                continue  # "That's £55.00 in total, charged to your card. Shall I go ahead?"
             for match in _phrase_regex(phrase).finditer(sentence):
                 if not _negated(sentence, match.start()):
                     return True
     return False
+
+
+_PROPOSAL_WORDS = frozenset({"charged to", "refund of"})
+"""Done phrases a proposal uses too ("a refund of £30, charged to your card: shall I?"): they
+report a change only in a message that asks no yes or no."""
 
 
 def _negated(sentence: str, start: int) -> bool:
