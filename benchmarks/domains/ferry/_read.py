@@ -29,7 +29,8 @@ STOP = {"hi", "hello", "yes", "no", "please", "could", "can", "my", "the", "and"
         "will", "would", "is", "instead", "not", "actually", "that", "this", "fb", "just",
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
         "december", "january", "dec", "jan", "sister", "brother", "husband", "wife", "son",
-        "daughter", "friend", "mum", "dad", "partner", "to", "for", "with", "on", "of", "in"}
+        "daughter", "friend", "mum", "dad", "partner", "to", "for", "with", "on", "of", "in",
+        "it's", "that's", "i'm", "she's", "he's", "they're", "we're", "cousin", "from"}
 
 
 def _keep(matches: list[re.Match[str]], text: str) -> list[re.Match[str]]:
@@ -142,6 +143,10 @@ def full_names(text: str) -> list[str]:
             words.pop()
         if len(words) >= 2 and not any(w.lower() in STOP for w in words):
             out.append(" ".join(words))
+    bare = re.fullmatch(r"\s*(?:it'?s\s+|that'?s\s+)?([a-z'-]+(?:\s+[a-z'-]+){1,2})\W*", text,
+                        re.I)
+    if not out and bare and not any(w.lower() in STOP for w in bare.group(1).split()):
+        out.append(" ".join(w.capitalize() for w in bare.group(1).split()))
     return out
 
 
@@ -196,7 +201,7 @@ ACTION = (r"(?:add|bring|brings|bringing|take|taking|change|update|swap|switch|r
 INTENTS: list[tuple[str, str]] = [
     ("cancel", r"\bcancel(?!\s+that)"),
     ("name", r"\bname change|\bchange (?:the |a |my |his |her )?(?:passenger'?s? )?name|"
-             r"\b(?:travel|go|come|sail)(?:ling|ing)? instead\b|\binstead of (?:me|him|her)\b|"
+             r"\b(?:travel(?:ling)?|go(?:ing)?|come|coming|sail(?:ing)?) instead\b|\binstead of (?:me|him|her)\b|"
              r"\bin (?:his|her|their|my) place\b|\btransfer (?:the|my|his|her) (?:ticket|place)"),
     ("email", r"\be-?mail"),
     ("cabin", r"\bcabin"),
