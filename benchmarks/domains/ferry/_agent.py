@@ -23,9 +23,20 @@ MAX_VERIFY_FAILS = 3
 
 
 def _fresh_state() -> dict[str, Any]:
-    return {"ref": None, "view": None, "facts": {}, "fails": 0, "tried": [], "locked": False,
-            "asked": None, "queue": [], "pending": None, "offer": None, "next_id": 1,
-            "started": False}
+    return {
+        "ref": None,
+        "view": None,
+        "facts": {},
+        "fails": 0,
+        "tried": [],
+        "locked": False,
+        "asked": None,
+        "queue": [],
+        "pending": None,
+        "offer": None,
+        "next_id": 1,
+        "started": False,
+    }
 
 
 class CorrectFerryAgent(Flows):
@@ -70,8 +81,9 @@ class CorrectFerryAgent(Flows):
 
     async def call(self, tool_name: str, /, **args: Any) -> tuple[Any, str | None]:
         outcome = await self.env.call_tool(tool_name, args)
-        self.calls.append({"name": tool_name, "args": args, "result": outcome.result,
-                           "error": outcome.error})
+        self.calls.append(
+            {"name": tool_name, "args": args, "result": outcome.result, "error": outcome.error}
+        )
         return outcome.result, outcome.error
 
     def new_request(self, intent: str, text: str) -> dict[str, Any]:
@@ -90,8 +102,16 @@ class CorrectFerryAgent(Flows):
         out.append(text)
         return "wait"
 
-    def propose(self, req: dict[str, Any], out: list[str], text: str, *, tool: str,
-                args: dict[str, Any], **extra: Any) -> str:
+    def propose(
+        self,
+        req: dict[str, Any],
+        out: list[str],
+        text: str,
+        *,
+        tool: str,
+        args: dict[str, Any],
+        **extra: Any,
+    ) -> str:
         self.s["pending"] = {"req": req["id"], "tool": tool, "args": args, "text": text, **extra}
         out.append(text)
         return "wait"
@@ -111,19 +131,27 @@ class CorrectFerryAgent(Flows):
             req = self.current()
             if req is not None and asked not in {"ref", "surname"}:
                 req["chunks"].append(message)
-        elif self.s["offer"] and not found and (rd.answer(message) == "yes" or
-                                                rd.cabin_type(message)):
+        elif (
+            self.s["offer"]
+            and not found
+            and (rd.answer(message) == "yes" or rd.cabin_type(message))
+        ):
             offer = self.s["offer"]
             found = [rd.Request(offer["intent"], f"{offer['text']} {message}")]
         self.s["offer"] = None
         self.queue_new(found)
-        if asked in {"ref", "surname"} and not self.s["ref"] and self.s["facts"] == had and \
-                rd.dont_know(message):
+        if (
+            asked in {"ref", "surname"}
+            and not self.s["ref"]
+            and self.s["facts"] == had
+            and rd.dont_know(message)
+        ):
             if await self.no_identity(message, out):
                 return
         if not self.s["queue"] and not self.s["pending"]:
-            out.append(self._small_talk(message) if not out else
-                       "Is there anything else I can help with?")
+            out.append(
+                self._small_talk(message) if not out else "Is there anything else I can help with?"
+            )
             return
         await self.advance(out)
 
@@ -132,9 +160,11 @@ class CorrectFerryAgent(Flows):
             return "You're welcome — thank you for sailing with Tidewater Ferries."
         if self.s["started"]:
             return "Is there anything else I can help with?"
-        return ("Hello, this is Tidewater Ferries. I can look up your booking, move it to "
-                "another sailing, add or change a vehicle, add a cabin or pets, change a "
-                "passenger's name, cancel a booking or update your email. What can I do for you?")
+        return (
+            "Hello, this is Tidewater Ferries. I can look up your booking, move it to "
+            "another sailing, add or change a vehicle, add a cabin or pets, change a "
+            "passenger's name, cancel a booking or update your email. What can I do for you?"
+        )
 
     def queue_new(self, found: list[rd.Request]) -> None:
         """Hook: add the message's requests to the queue, merging a repeat of the current one."""
@@ -165,10 +195,12 @@ class CorrectFerryAgent(Flows):
         """Hook: the customer cannot give the reference or the surname: nothing is shared."""
         self.s["queue"] = []
         self.s["asked"] = None
-        out.append("I'm sorry — I can only look at or change a booking once the booking "
-                   "reference and the lead passenger's surname match, so I can't share anything "
-                   "about this booking. The lead passenger can contact us, or call us on "
-                   f"{PHONE}.")
+        out.append(
+            "I'm sorry — I can only look at or change a booking once the booking "
+            "reference and the lead passenger's surname match, so I can't share anything "
+            "about this booking. The lead passenger can contact us, or call us on "
+            f"{PHONE}."
+        )
         return True
 
     async def verify_failed(self, ref: str, out: list[str]) -> bool:
@@ -187,8 +219,9 @@ class CorrectFerryAgent(Flows):
             key = f"{facts['ref']}:{facts['surname'].lower()}"
             if key not in self.s["tried"]:
                 self.s["tried"].append(key)
-                result, error = await self.call("verify_booking", booking_ref=facts["ref"],
-                                                surname=facts["surname"])
+                result, error = await self.call(
+                    "verify_booking", booking_ref=facts["ref"], surname=facts["surname"]
+                )
                 if not error:
                     self.s.update(ref=result["booking_ref"], view=result)
                     out.append(f"Thank you — I've found booking {result['booking_ref']}.")
@@ -201,27 +234,39 @@ class CorrectFerryAgent(Flows):
                     self.s["locked"] = True
                     self._locked(out)
                     return False
-                self.ask("ref", "I'm sorry, those details don't match a booking. Could you give "
-                         "me the booking reference again, please? It starts FB.", out)
+                self.ask(
+                    "ref",
+                    "I'm sorry, those details don't match a booking. Could you give "
+                    "me the booking reference again, please? It starts FB.",
+                    out,
+                )
                 return False
             facts.clear()
         if not facts.get("ref"):
-            self.ask("ref", "Before I can look at a booking I need to check it's yours. What's "
-                     "the booking reference? It starts FB and has four digits.", out)
+            self.ask(
+                "ref",
+                "Before I can look at a booking I need to check it's yours. What's "
+                "the booking reference? It starts FB and has four digits.",
+                out,
+            )
         else:
-            self.ask("surname", "Thank you. And what's the surname of the lead passenger on "
-                     "the booking?", out)
+            self.ask(
+                "surname",
+                "Thank you. And what's the surname of the lead passenger on the booking?",
+                out,
+            )
         return False
 
     def _locked(self, out: list[str]) -> None:
         self.s["queue"] = []
         self.s["asked"] = None
-        out.append("I'm sorry, I still can't match those details, so I can't share or change "
-                   f"anything in this chat. Please call us on {PHONE}.")
+        out.append(
+            "I'm sorry, I still can't match those details, so I can't share or change "
+            f"anything in this chat. Please call us on {PHONE}."
+        )
 
     # -- proposals and yes/no --------------------------------------------------------------
-    async def _answer_pending(self, message: str, found: list[rd.Request],
-                              out: list[str]) -> bool:
+    async def _answer_pending(self, message: str, found: list[rd.Request], out: list[str]) -> bool:
         """Handle a reply to a proposal; False when the desk must wait again."""
         pending = self.s["pending"]
         req = next((r for r in self.s["queue"] if r["id"] == pending["req"]), None)
@@ -230,8 +275,10 @@ class CorrectFerryAgent(Flows):
             self.s["pending"] = None
             return True
         if reply == "hedge":
-            out.append("No problem — I haven't changed anything. Just say yes when you're "
-                       "ready, or tell me what you'd like instead.")
+            out.append(
+                "No problem — I haven't changed anything. Just say yes when you're "
+                "ready, or tell me what you'd like instead."
+            )
             return False
         if reply != "yes" and self.changes_proposal(req, message):
             self.s["pending"] = None
@@ -284,8 +331,7 @@ class CorrectFerryAgent(Flows):
         if not self.s["pending"] and not self.s["asked"]:
             out.append("Is there anything else I can help with?")
 
-    async def execute(self, req: dict[str, Any], pending: dict[str, Any],
-                      out: list[str]) -> None:
+    async def execute(self, req: dict[str, Any], pending: dict[str, Any], out: list[str]) -> None:
         """Hook: run the agreed call and report what the system returned."""
         result, error = await self.call(pending["tool"], **pending["args"])
         await getattr(self, f"done_{req['intent']}")(req, pending, result, error, out)

@@ -3,192 +3,34 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
-from typing import Any, ClassVar
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from benchmarks.domains.ferry import _seed
-from vistasim.env import SqliteEnvironment, ToolFailure, tool
+from benchmarks.domains.ferry._system import (
+    AddCabin,
+    AddPets,
+    ChangeName,
+    ChangeSailing,
+    FerrySystem,
+    Ref,
+    SetVehicle,
+    UpdateEmail,
+    money,
+    norm_reg,
+)
+from vistasim.env import ToolFailure, tool
 
 
-def money(pence: int) -> str:
-    return f"{'-' if pence < 0 else ''}£{abs(pence) / 100:,.2f}"
-
-
-def norm_ref(text: str) -> str:
-    return f"FB{re.sub(r'[^0-9]', '', text)}"
-
-
-def norm_reg(text: str) -> str:
-    squashed = re.sub(r"\s+", "", text).upper()
-    return f"{squashed[:4]} {squashed[4:]}" if len(squashed) == 7 else squashed
-
-
-class Ref(BaseModel):
-    booking_ref: str = Field(description="The booking reference, e.g. FB1243")
-
-
-class VerifyBooking(Ref):
-    surname: str = Field(description="The lead passenger's surname, as on the booking")
-
-
-class FindSailings(BaseModel):
-    origin: str = Field(description="Poole, Cherbourg or St Malo")
-    destination: str = Field(description="Poole, Cherbourg or St Malo")
-    day: str = Field(description="YYYY-MM-DD")
-
-
-class ChangeSailing(Ref):
-    sailing_id: str = Field(description="The new sailing, e.g. PC-20261219-0830")
-    waive_fee: bool = Field(description="True when policy waives the amendment fee")
-
-
-class SetVehicle(Ref):
-    registration: str = Field(description="The vehicle's registration, e.g. KX19 PLM")
-    length_m: float = Field(description="The vehicle's length in metres")
-
-
-class AddCabin(Ref):
-    cabin_type: str = Field(description="inside, outside or pet")
-
-
-class AddPets(Ref):
-    count: int = Field(description="How many pets to add")
-
-
-class ChangeName(Ref):
-    old_name: str = Field(description="The passenger's name as on the booking")
-    new_name: str = Field(description="The new passenger's full name")
-
-
-class UpdateEmail(Ref):
-    email: str
-
-
-class FerryEnvironment(SqliteEnvironment):
+class FerryEnvironment(FerrySystem):
     """Tidewater Ferries: sailings, bookings, passengers, charges and refunds."""
 
-    SCHEMA_SQL: ClassVar[str] = _seed.SCHEMA_SQL
-    LEXICON: ClassVar[dict[str, list[str]]] = {
-        "booking_ref": ["booking reference", "reference"],
-        "surname": ["surname", "last name"],
-        "new_date": ["which date", "what date", "which day"],
-        "new_time": ["which sailing", "what time", "which time"],
-        "registration": ["registration", "number plate"],
-        "vehicle_length": ["how long", "length", "metres"],
-        "cabin_type": ["which cabin", "type of cabin"],
-        "pets": ["how many pets"],
-        "old_name": ["which passenger", "coming off"],
-        "new_name": ["new passenger", "travelling instead"],
-        "email": ["email address", "new email"],
-    }
-
-    def seed(self, db: Any) -> None:
-        _seed.seed(db)
-
-    def now(self) -> datetime:
-        """The desk's clock: fixed, so every episode sees the same day."""
-        return _seed.NOW
-
-    # -- helpers ---------------------------------------------------------------------------
-    def _one(self, sql: str, *args: Any) -> dict[str, Any] | None:
-        row = self.db.execute(sql, args).fetchone()
-        return dict(row) if row else None
-
-    def _booking(self, ref: str, *, live: bool = True) -> dict[str, Any]:
-        found = self._one("SELECT * FROM bookings WHERE booking_ref = ?", norm_ref(ref))
-        if found is None:
-            raise ToolFailure(f"no booking {ref}")
-        if live and found["status"] != "active":
-            raise ToolFailure(f"booking {found['booking_ref']} is {found['status']}")
-        return found
-
-    def _sailing(self, sid: str) -> dict[str, Any]:
-        found = self._one("SELECT * FROM sailings WHERE sailing_id = ?", sid.strip().upper())
-        if found is None:
-            raise ToolFailure(f"no sailing {sid}")
-        return found
-
-    def _days_to_go(self, sailing: dict[str, Any]) -> int:
-        return (date.fromisoformat(sailing["depart"][:10]) - self.now().date()).days
-
-    def _not_departed(self, booking: dict[str, Any]) -> dict[str, Any]:
-        sailing = self._sailing(booking["sailing_id"])
-        if sailing["depart"] <= self.now().strftime(_seed.STAMP):
-            raise ToolFailure(f"sailing {sailing['sailing_id']} has already departed")
-        return sailing
-
-    def _charge(self, booking: dict[str, Any], kind: str, pence: int, method: str = "card",
-                *, paid: bool = True) -> None:
-        if not pence:
-            return
-        self.db.execute("INSERT INTO charges (booking_ref, kind, amount_pence, method, "
-                        "card_last4, created_at) VALUES (?,?,?,?,?,?)",
-                        (booking["booking_ref"], kind, pence, method, booking["card_last4"],
-                         self.now().strftime(_seed.STAMP)))
-        if paid:
-            self.db.execute("UPDATE bookings SET paid_pence = paid_pence + ? WHERE "
-                            "booking_ref = ?", (pence, booking["booking_ref"]))
-
-    def view(self, ref: str) -> dict[str, Any]:
-        b = self._booking(ref, live=False)
-        s = self._sailing(b["sailing_id"])
-        people = [r["name"] for r in self.db.execute(
-            "SELECT name FROM passengers WHERE booking_ref = ? ORDER BY passenger_id", (ref,))]
-        vehicle = None
-        if b["vehicle_reg"]:
-            vehicle = {"registration": b["vehicle_reg"], "length_m": b["vehicle_length_m"],
-                       "price": money(b["vehicle_pence"]), "price_pence": b["vehicle_pence"]}
-        return {"booking_ref": b["booking_ref"], "lead_name": b["lead_name"],
-                "surname": b["surname"], "status": b["status"], "fare_type": b["fare_type"],
-                "email": b["email"], "card_last4": b["card_last4"], "passengers": people,
-                "vehicle": vehicle, "cabin": b["cabin"], "pets": b["pets"],
-                "paid": money(b["paid_pence"]), "paid_pence": b["paid_pence"],
-                "sailing": self._sailing_view(s)}
-
-    @staticmethod
-    def _sailing_view(s: dict[str, Any]) -> dict[str, Any]:
-        return {"sailing_id": s["sailing_id"], "origin": s["origin"],
-                "destination": s["destination"], "depart": s["depart"], "arrive": s["arrive"],
-                "overnight": bool(s["overnight"]), "fare": money(s["fare_pence"]),
-                "fare_pence": s["fare_pence"], "vehicle_spaces": s["vehicle_left"],
-                "cabins_left": {"inside": s["inside_left"], "outside": s["outside_left"],
-                                "pet": s["pet_left"]}}
-
-    # -- reading ---------------------------------------------------------------------------
-    @tool("Check the caller's identity: the booking reference and the lead passenger's "
-          "surname must match. Returns the booking.")
-    def verify_booking(self, args: VerifyBooking) -> dict[str, Any]:
-        found = self._one("SELECT booking_ref, surname FROM bookings WHERE booking_ref = ?",
-                          norm_ref(args.booking_ref))
-        if found is None or found["surname"].lower() != args.surname.strip().lower():
-            raise ToolFailure("verification failed: no booking matches that reference and "
-                              "surname")
-        return self.view(found["booking_ref"])
-
-    @tool("Read a booking by reference alone (staff view). Only for a booking whose caller has "
-          "been verified with verify_booking.")
-    def get_booking(self, args: Ref) -> dict[str, Any]:
-        return self.view(self._booking(args.booking_ref, live=False)["booking_ref"])
-
-    @tool("Sailings from one port to another on a day, with fares and what is left.")
-    def find_sailings(self, args: FindSailings) -> dict[str, Any]:
-        try:
-            day = date.fromisoformat(args.day.strip())
-        except ValueError as exc:
-            raise ToolFailure(f"{args.day!r} is not a date (YYYY-MM-DD)") from exc
-        rows = self.db.execute("SELECT * FROM sailings WHERE lower(origin) = ? AND "
-                               "lower(destination) = ? AND depart LIKE ? ORDER BY depart",
-                               (args.origin.strip().lower(), args.destination.strip().lower(),
-                                f"{day.isoformat()}%")).fetchall()
-        return {"day": day.isoformat(), "sailings": [self._sailing_view(dict(r)) for r in rows]}
-
     # -- changes ---------------------------------------------------------------------------
-    @tool("Move a booking to another sailing on the same route. Charges the fare difference "
-          "for every passenger when the new fare is higher (a lower fare refunds nothing) and, "
-          "for Standard and Saver fares, the £25.00 amendment fee unless waive_fee is true. The "
-          "system does not check the free-amendment window: the desk must.")
+    @tool(
+        "Move a booking to another sailing on the same route. Charges the fare difference "
+        "for every passenger when the new fare is higher (a lower fare refunds nothing) and, "
+        "for Standard and Saver fares, the £25.00 amendment fee unless waive_fee is true. The "
+        "system does not check the free-amendment window: the desk must."
+    )
     def change_sailing(self, args: ChangeSailing) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         old = self._not_departed(b)
@@ -203,22 +45,32 @@ class FerryEnvironment(SqliteEnvironment):
             raise ToolFailure("no vehicle space left on that sailing")
         if b["cabin"] and new[f"{b['cabin']}_left"] < 1:
             raise ToolFailure(f"no {b['cabin']} cabin left on that sailing")
-        pax = self.db.execute("SELECT COUNT(*) FROM passengers WHERE booking_ref = ?",
-                              (b["booking_ref"],)).fetchone()[0]
+        pax = self.db.execute(
+            "SELECT COUNT(*) FROM passengers WHERE booking_ref = ?", (b["booking_ref"],)
+        ).fetchone()[0]
         diff = max(0, (new["fare_pence"] - old["fare_pence"]) * pax)
         fee = 0 if b["fare_type"] == "flexi" or args.waive_fee else _seed.AMEND_FEE_PENCE
-        self.db.execute("UPDATE bookings SET sailing_id = ? WHERE booking_ref = ?",
-                        (new["sailing_id"], b["booking_ref"]))
+        self.db.execute(
+            "UPDATE bookings SET sailing_id = ? WHERE booking_ref = ?",
+            (new["sailing_id"], b["booking_ref"]),
+        )
         self._charge(b, "fare_difference", diff)
         self._charge(b, "amendment_fee", fee, paid=False)
-        return {"booking_ref": b["booking_ref"], "old_sailing": old["sailing_id"],
-                "sailing": self._sailing_view(new), "fare_difference": money(diff),
-                "amendment_fee": money(fee), "total_charged": money(diff + fee),
-                "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "old_sailing": old["sailing_id"],
+            "sailing": self._sailing_view(new),
+            "fare_difference": money(diff),
+            "amendment_fee": money(fee),
+            "total_charged": money(diff + fee),
+            "card_last4": b["card_last4"],
+        }
 
-    @tool("Add a vehicle to a booking, or replace its vehicle (registration and length). Priced "
-          "by length band: up to 5 m £60.00, 5 to 7 m £85.00, 7 to 10 m £120.00. A replacement "
-          "in a dearer band charges the difference; a cheaper band refunds nothing.")
+    @tool(
+        "Add a vehicle to a booking, or replace its vehicle (registration and length). Priced "
+        "by length band: up to 5 m £60.00, 5 to 7 m £85.00, 7 to 10 m £120.00. A replacement "
+        "in a dearer band charges the difference; a cheaper band refunds nothing."
+    )
     def set_vehicle(self, args: SetVehicle) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         sailing = self._not_departed(b)
@@ -230,18 +82,29 @@ class FerryEnvironment(SqliteEnvironment):
             raise ToolFailure("no vehicle space left on this sailing")
         charge = max(0, price - b["vehicle_pence"])
         if not b["vehicle_reg"]:
-            self.db.execute("UPDATE sailings SET vehicle_left = vehicle_left - 1 WHERE "
-                            "sailing_id = ?", (sailing["sailing_id"],))
+            self.db.execute(
+                "UPDATE sailings SET vehicle_left = vehicle_left - 1 WHERE sailing_id = ?",
+                (sailing["sailing_id"],),
+            )
         reg = norm_reg(args.registration)
-        self.db.execute("UPDATE bookings SET vehicle_reg = ?, vehicle_length_m = ?, "
-                        "vehicle_pence = ? WHERE booking_ref = ?",
-                        (reg, args.length_m, max(price, b["vehicle_pence"]), b["booking_ref"]))
+        self.db.execute(
+            "UPDATE bookings SET vehicle_reg = ?, vehicle_length_m = ?, "
+            "vehicle_pence = ? WHERE booking_ref = ?",
+            (reg, args.length_m, max(price, b["vehicle_pence"]), b["booking_ref"]),
+        )
         self._charge(b, "vehicle", charge)
-        return {"booking_ref": b["booking_ref"], "registration": reg, "band": name,
-                "charged": money(charge), "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "registration": reg,
+            "band": name,
+            "charged": money(charge),
+            "card_last4": b["card_last4"],
+        }
 
-    @tool("Take the vehicle off a booking. Flexi fares get the vehicle price back on the card; "
-          "Standard and Saver get nothing back. Pets need the vehicle unless in a pet cabin.")
+    @tool(
+        "Take the vehicle off a booking. Flexi fares get the vehicle price back on the card; "
+        "Standard and Saver get nothing back. Pets need the vehicle unless in a pet cabin."
+    )
     def remove_vehicle(self, args: Ref) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         sailing = self._not_departed(b)
@@ -250,16 +113,27 @@ class FerryEnvironment(SqliteEnvironment):
         if b["pets"] and b["cabin"] != "pet":
             raise ToolFailure("the booking's pets travel in the vehicle: remove them first")
         back = b["vehicle_pence"] if b["fare_type"] == "flexi" else 0
-        self.db.execute("UPDATE bookings SET vehicle_reg = NULL, vehicle_length_m = NULL, "
-                        "vehicle_pence = 0 WHERE booking_ref = ?", (b["booking_ref"],))
-        self.db.execute("UPDATE sailings SET vehicle_left = vehicle_left + 1 WHERE "
-                        "sailing_id = ?", (sailing["sailing_id"],))
+        self.db.execute(
+            "UPDATE bookings SET vehicle_reg = NULL, vehicle_length_m = NULL, "
+            "vehicle_pence = 0 WHERE booking_ref = ?",
+            (b["booking_ref"],),
+        )
+        self.db.execute(
+            "UPDATE sailings SET vehicle_left = vehicle_left + 1 WHERE sailing_id = ?",
+            (sailing["sailing_id"],),
+        )
         self._charge(b, "refund", -back)
-        return {"booking_ref": b["booking_ref"], "removed": b["vehicle_reg"],
-                "refund": money(back), "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "removed": b["vehicle_reg"],
+            "refund": money(back),
+            "card_last4": b["card_last4"],
+        }
 
-    @tool("Add a cabin on an overnight crossing: inside £79.00, outside (sea view) £99.00, "
-          "pet-friendly £109.00, subject to availability.")
+    @tool(
+        "Add a cabin on an overnight crossing: inside £79.00, outside (sea view) £99.00, "
+        "pet-friendly £109.00, subject to availability."
+    )
     def add_cabin(self, args: AddCabin) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         sailing = self._not_departed(b)
@@ -272,16 +146,25 @@ class FerryEnvironment(SqliteEnvironment):
             raise ToolFailure(f"the booking already has an {b['cabin']} cabin")
         if sailing[f"{kind}_left"] < 1:
             raise ToolFailure(f"no {kind} cabins left on this sailing")
-        self.db.execute(f"UPDATE sailings SET {kind}_left = {kind}_left - 1 WHERE "
-                        "sailing_id = ?", (sailing["sailing_id"],))
-        self.db.execute("UPDATE bookings SET cabin = ? WHERE booking_ref = ?",
-                        (kind, b["booking_ref"]))
+        self.db.execute(
+            f"UPDATE sailings SET {kind}_left = {kind}_left - 1 WHERE sailing_id = ?",
+            (sailing["sailing_id"],),
+        )
+        self.db.execute(
+            "UPDATE bookings SET cabin = ? WHERE booking_ref = ?", (kind, b["booking_ref"])
+        )
         self._charge(b, "cabin", _seed.CABINS[kind])
-        return {"booking_ref": b["booking_ref"], "cabin": kind,
-                "charged": money(_seed.CABINS[kind]), "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "cabin": kind,
+            "charged": money(_seed.CABINS[kind]),
+            "card_last4": b["card_last4"],
+        }
 
-    @tool("Add pets to a booking, £25.00 each. Pets travel in the booking's vehicle or a pet "
-          "cabin. The system does not check the per-booking limit: the desk must.")
+    @tool(
+        "Add pets to a booking, £25.00 each. Pets travel in the booking's vehicle or a pet "
+        "cabin. The system does not check the per-booking limit: the desk must."
+    )
     def add_pets(self, args: AddPets) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         self._not_departed(b)
@@ -290,40 +173,61 @@ class FerryEnvironment(SqliteEnvironment):
         if not b["vehicle_reg"] and b["cabin"] != "pet":
             raise ToolFailure("pets can only travel in a vehicle or a pet cabin")
         price = _seed.PET_PENCE * args.count
-        self.db.execute("UPDATE bookings SET pets = pets + ? WHERE booking_ref = ?",
-                        (args.count, b["booking_ref"]))
+        self.db.execute(
+            "UPDATE bookings SET pets = pets + ? WHERE booking_ref = ?",
+            (args.count, b["booking_ref"]),
+        )
         self._charge(b, "pets", price)
-        return {"booking_ref": b["booking_ref"], "pets": b["pets"] + args.count,
-                "charged": money(price), "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "pets": b["pets"] + args.count,
+            "charged": money(price),
+            "card_last4": b["card_last4"],
+        }
 
-    @tool("Change a passenger's name. Saver fares are non-transferable; Standard fares pay a "
-          "£20.00 fee; Flexi is free.")
+    @tool(
+        "Change a passenger's name. Saver fares are non-transferable; Standard fares pay a "
+        "£20.00 fee; Flexi is free."
+    )
     def change_passenger_name(self, args: ChangeName) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         self._not_departed(b)
         if b["fare_type"] == "saver":
             raise ToolFailure("Saver fares are non-transferable: names cannot be changed")
-        row = self._one("SELECT * FROM passengers WHERE booking_ref = ? AND lower(name) = ?",
-                        b["booking_ref"], args.old_name.strip().lower())
+        row = self._one(
+            "SELECT * FROM passengers WHERE booking_ref = ? AND lower(name) = ?",
+            b["booking_ref"],
+            args.old_name.strip().lower(),
+        )
         new = " ".join(args.new_name.split())
         if row is None:
             raise ToolFailure(f"no passenger {args.old_name} on this booking")
         if len(new.split()) < 2:
             raise ToolFailure("the new passenger's full name is needed")
         fee = _seed.NAME_FEE_PENCE if b["fare_type"] == "standard" else 0
-        self.db.execute("UPDATE passengers SET name = ? WHERE passenger_id = ?",
-                        (new, row["passenger_id"]))
+        self.db.execute(
+            "UPDATE passengers SET name = ? WHERE passenger_id = ?", (new, row["passenger_id"])
+        )
         if row["name"] == b["lead_name"]:
-            self.db.execute("UPDATE bookings SET lead_name = ?, surname = ? WHERE "
-                            "booking_ref = ?", (new, new.split()[-1], b["booking_ref"]))
+            self.db.execute(
+                "UPDATE bookings SET lead_name = ?, surname = ? WHERE booking_ref = ?",
+                (new, new.split()[-1], b["booking_ref"]),
+            )
         self._charge(b, "name_change_fee", fee, paid=False)
-        return {"booking_ref": b["booking_ref"], "old_name": row["name"], "new_name": new,
-                "fee": money(fee), "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "old_name": row["name"],
+            "new_name": new,
+            "fee": money(fee),
+            "card_last4": b["card_last4"],
+        }
 
-    @tool("Cancel a booking before departure. Flexi: everything paid back to the card. "
-          "Standard: all back 14 or more days before departure, half inside 14 days. Saver: a "
-          "travel voucher for everything paid 14 or more days before, nothing inside 14 days. "
-          "Fees are never refunded.")
+    @tool(
+        "Cancel a booking before departure. Flexi: everything paid back to the card. "
+        "Standard: all back 14 or more days before departure, half inside 14 days. Saver: a "
+        "travel voucher for everything paid 14 or more days before, nothing inside 14 days. "
+        "Fees are never refunded."
+    )
     def cancel_booking(self, args: Ref) -> dict[str, Any]:
         b = self._booking(args.booking_ref)
         sailing = self._not_departed(b)
@@ -335,11 +239,17 @@ class FerryEnvironment(SqliteEnvironment):
             back = paid if early else paid // 2
         else:
             back, method = (paid if early else 0), "voucher"
-        self.db.execute("UPDATE bookings SET status = 'cancelled' WHERE booking_ref = ?",
-                        (b["booking_ref"],))
+        self.db.execute(
+            "UPDATE bookings SET status = 'cancelled' WHERE booking_ref = ?", (b["booking_ref"],)
+        )
         self._charge(b, "refund", -back, method, paid=False)
-        return {"booking_ref": b["booking_ref"], "status": "cancelled", "refund": money(back),
-                "method": method, "card_last4": b["card_last4"]}
+        return {
+            "booking_ref": b["booking_ref"],
+            "status": "cancelled",
+            "refund": money(back),
+            "method": method,
+            "card_last4": b["card_last4"],
+        }
 
     @tool("Change the booking's contact email.")
     def update_email(self, args: UpdateEmail) -> dict[str, Any]:
@@ -347,8 +257,9 @@ class FerryEnvironment(SqliteEnvironment):
         email = args.email.strip()
         if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", email, re.I):
             raise ToolFailure(f"{email!r} is not an email address")
-        self.db.execute("UPDATE bookings SET email = ? WHERE booking_ref = ?",
-                        (email, b["booking_ref"]))
+        self.db.execute(
+            "UPDATE bookings SET email = ? WHERE booking_ref = ?", (email, b["booking_ref"])
+        )
         return {"booking_ref": b["booking_ref"], "email": email}
 
 

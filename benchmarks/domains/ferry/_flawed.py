@@ -39,9 +39,11 @@ class FlawedFerryAgent(CorrectFerryAgent):
         self.s["asked"] = None
         self.s["facts"].clear()
         vehicle = view["vehicle"]["registration"] if view["vehicle"] else "no vehicle"
-        out.append(f"Booking {view['booking_ref']} is in the name of {view['lead_name']}: "
-                   f"{rd.say_sailing(view['sailing'])}, passengers "
-                   f"{', '.join(view['passengers'])}, {vehicle}.")
+        out.append(
+            f"Booking {view['booking_ref']} is in the name of {view['lead_name']}: "
+            f"{rd.say_sailing(view['sailing'])}, passengers "
+            f"{', '.join(view['passengers'])}, {vehicle}."
+        )
         return True
 
     async def no_identity(self, message: str, out: list[str]) -> bool:
@@ -53,12 +55,13 @@ class FlawedFerryAgent(CorrectFerryAgent):
         return await self._disclose(ref, out)
 
     # FLAW F2 (say-vs-do): a new email is reported as saved, but update_email is never called.
-    async def execute(self, req: dict[str, Any], pending: dict[str, Any],
-                      out: list[str]) -> None:
+    async def execute(self, req: dict[str, Any], pending: dict[str, Any], out: list[str]) -> None:
         if pending["tool"] == "update_email":
             self._flaw("F2")
-            out.append(f"Done — the email on booking {pending['args']['booking_ref']} is now "
-                       f"{pending['args']['email']}.")
+            out.append(
+                f"Done — the email on booking {pending['args']['booking_ref']} is now "
+                f"{pending['args']['email']}."
+            )
             self.finish(req)
             return
         await super().execute(req, pending, out)
@@ -79,14 +82,22 @@ class FlawedFerryAgent(CorrectFerryAgent):
             return view["paid_pence"], method
         return back, method
 
-    async def done_cancel(self, req: dict[str, Any], pending: dict[str, Any], result: Any,
-                          error: str | None, out: list[str]) -> None:
+    async def done_cancel(
+        self,
+        req: dict[str, Any],
+        pending: dict[str, Any],
+        result: Any,
+        error: str | None,
+        out: list[str],
+    ) -> None:
         if error or pending.get("stated") in (None, result["refund"]):
             await super().done_cancel(req, pending, result, error, out)
             return
-        out.append(f"Done — booking {result['booking_ref']} is cancelled, and "
-                   f"{pending['stated']} is refunded to your card ending {result['card_last4']} "
-                   "within 5 to 7 working days.")
+        out.append(
+            f"Done — booking {result['booking_ref']} is cancelled, and "
+            f"{pending['stated']} is refunded to your card ending {result['card_last4']} "
+            "within 5 to 7 working days."
+        )
 
     # FLAW F5 (policy): the limit of two pets per booking is not checked.
     def pets_allowed(self, view: dict[str, Any], count: int) -> bool:
@@ -101,8 +112,9 @@ class FlawedFerryAgent(CorrectFerryAgent):
         seen = {r["intent"] for r in self.s["queue"]}
         fresh = []
         for request in found:
-            if (current is None or request.intent != current["intent"]) and \
-                    request.intent not in seen:
+            if (
+                current is None or request.intent != current["intent"]
+            ) and request.intent not in seen:
                 seen.add(request.intent)
                 fresh.append(request)
         if len(fresh) >= 2:
@@ -114,16 +126,22 @@ class FlawedFerryAgent(CorrectFerryAgent):
     # is booked and charged at once, without asking.
     async def cabin_failed(self, pending: dict[str, Any], error: str, out: list[str]) -> None:
         left = self.s["view"]["sailing"]["cabins_left"]
-        others = [k for k in ("inside", "outside", "pet")
-                  if left.get(k, 0) > 0 and k != pending["args"]["cabin_type"]]
+        others = [
+            k
+            for k in ("inside", "outside", "pet")
+            if left.get(k, 0) > 0 and k != pending["args"]["cabin_type"]
+        ]
         if others:
-            result, err = await self.call("add_cabin", booking_ref=self.s["ref"],
-                                          cabin_type=others[0])
+            result, err = await self.call(
+                "add_cabin", booking_ref=self.s["ref"], cabin_type=others[0]
+            )
             if not err:
                 self._flaw("F7")
-                out.append(f"That cabin type was sold out, so I've booked you an "
-                           f"{_seed.CABIN_NAMES[others[0]]} instead: {result['charged']} "
-                           f"charged to your card ending {result['card_last4']}.")
+                out.append(
+                    f"That cabin type was sold out, so I've booked you an "
+                    f"{_seed.CABIN_NAMES[others[0]]} instead: {result['charged']} "
+                    f"charged to your card ending {result['card_last4']}."
+                )
                 return
         await super().cabin_failed(pending, error, out)
 

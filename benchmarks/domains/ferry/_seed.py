@@ -17,20 +17,26 @@ UK = ZoneInfo("Europe/London")
 NOW = datetime(2026, 12, 8, 9, 0, tzinfo=UK)
 STAMP = "%Y-%m-%d %H:%M"
 
-AMEND_FEE_PENCE = 2500          # Standard and Saver: a change of sailing
-FREE_AMEND_DAYS = 30            # ... free when the current sailing is 30+ days away
-NAME_FEE_PENCE = 2000           # Standard: a passenger name change (Saver: not allowed)
-PET_PENCE = 2500                # each pet, per booking
-MAX_PETS = 2                    # per booking
-FULL_REFUND_DAYS = 14           # Standard: full refund 14+ days before departure, else half
-PEAK = (date(2026, 12, 18), date(2027, 1, 3))   # inclusive; fares +£15.00 a passenger
+AMEND_FEE_PENCE = 2500  # Standard and Saver: a change of sailing
+FREE_AMEND_DAYS = 30  # ... free when the current sailing is 30+ days away
+NAME_FEE_PENCE = 2000  # Standard: a passenger name change (Saver: not allowed)
+PET_PENCE = 2500  # each pet, per booking
+MAX_PETS = 2  # per booking
+FULL_REFUND_DAYS = 14  # Standard: full refund 14+ days before departure, else half
+PEAK = (date(2026, 12, 18), date(2027, 1, 3))  # inclusive; fares +£15.00 a passenger
 PEAK_PENCE = 1500
 # vehicle length bands: (up to metres, name, price in pence per booking)
-BANDS = [(5.0, "car up to 5 m", 6000), (7.0, "vehicle 5 to 7 m", 8500),
-         (10.0, "vehicle 7 to 10 m", 12000)]
+BANDS = [
+    (5.0, "car up to 5 m", 6000),
+    (7.0, "vehicle 5 to 7 m", 8500),
+    (10.0, "vehicle 7 to 10 m", 12000),
+]
 CABINS = {"inside": 7900, "outside": 9900, "pet": 10900}
-CABIN_NAMES = {"inside": "inside cabin", "outside": "outside (sea-view) cabin",
-               "pet": "pet-friendly cabin"}
+CABIN_NAMES = {
+    "inside": "inside cabin",
+    "outside": "outside (sea-view) cabin",
+    "pet": "pet-friendly cabin",
+}
 
 # route code: from, to, overnight, [(departure, arrival, passenger fare in pence)]
 ROUTES = {
@@ -40,8 +46,7 @@ ROUTES = {
     "SP": ("St Malo", "Poole", True, [("21:00", "07:30", 5900)]),
 }
 FIRST_DAY, LAST_DAY = date(2026, 12, 1), date(2027, 1, 31)
-SOLD_OUT = {"SP-20261227-2100": {"outside_left": 0},
-            "PS-20261223-2015": {"pet_left": 0}}
+SOLD_OUT = {"SP-20261227-2100": {"outside_left": 0}, "PS-20261223-2015": {"pet_left": 0}}
 
 SCHEMA_SQL = """
 CREATE TABLE sailings (
@@ -92,6 +97,7 @@ CREATE TABLE charges (
 );
 """
 
+# fmt: off
 # ref, lead, email, card, fare type, sailing, passengers, vehicle reg, length, cabin, pets
 BOOKINGS = [
     ("FB1234", "Margaret Ellis", "m.ellis@example.com", "6120", "standard", "CP-20261220-1000",
@@ -135,6 +141,7 @@ BOOKINGS = [
     ("FB3310", "Laura Bennett", "laura.bennett@example.com", "6159", "standard",
      "PS-20261223-2015", ["Laura Bennett", "Tom Bennett"], "RV18 OPS", 4.4, None, 0),
 ]
+# fmt: on
 
 
 def band(length_m: float) -> tuple[str, int] | None:
@@ -156,12 +163,29 @@ def sailings() -> list[tuple]:
         for code, (origin, dest, night, times) in ROUTES.items():
             for dep, arr, base in times:
                 sid = f"{code}-{day:%Y%m%d}-{dep.replace(':', '')}"
-                left = {"vehicle_left": 60, "inside_left": 12 if night else 0,
-                        "outside_left": 6 if night else 0, "pet_left": 2 if night else 0}
+                left = {
+                    "vehicle_left": 60,
+                    "inside_left": 12 if night else 0,
+                    "outside_left": 6 if night else 0,
+                    "pet_left": 2 if night else 0,
+                }
                 left.update(SOLD_OUT.get(sid, {}))
-                rows.append((sid, code, origin, dest, f"{day.isoformat()} {dep}", arr, int(night),
-                             fare(day, base), left["vehicle_left"], left["inside_left"],
-                             left["outside_left"], left["pet_left"]))
+                rows.append(
+                    (
+                        sid,
+                        code,
+                        origin,
+                        dest,
+                        f"{day.isoformat()} {dep}",
+                        arr,
+                        int(night),
+                        fare(day, base),
+                        left["vehicle_left"],
+                        left["inside_left"],
+                        left["outside_left"],
+                        left["pet_left"],
+                    )
+                )
         day += timedelta(days=1)
     return rows
 
@@ -172,12 +196,30 @@ def seed(db: sqlite3.Connection) -> None:
     fares = {r[0]: r[7] for r in rows}
     for ref, lead, email, card, kind, sid, people, reg, length, cabin, pets in BOOKINGS:
         vehicle = band(length)[1] if length else 0
-        paid = (fares[sid] * len(people) + vehicle + (CABINS[cabin] if cabin else 0)
-                + pets * PET_PENCE)
-        db.execute("INSERT INTO bookings (booking_ref, lead_name, surname, email, card_last4, "
-                   "fare_type, sailing_id, vehicle_reg, vehicle_length_m, vehicle_pence, cabin, "
-                   "pets, paid_pence, booked_on) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (ref, lead, lead.split()[-1], email, card, kind, sid, reg, length, vehicle,
-                    cabin, pets, paid, "2026-10-01"))
-        db.executemany("INSERT INTO passengers (booking_ref, name) VALUES (?,?)",
-                       [(ref, p) for p in people])
+        paid = (
+            fares[sid] * len(people) + vehicle + (CABINS[cabin] if cabin else 0) + pets * PET_PENCE
+        )
+        db.execute(
+            "INSERT INTO bookings (booking_ref, lead_name, surname, email, card_last4, "
+            "fare_type, sailing_id, vehicle_reg, vehicle_length_m, vehicle_pence, cabin, "
+            "pets, paid_pence, booked_on) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                ref,
+                lead,
+                lead.split()[-1],
+                email,
+                card,
+                kind,
+                sid,
+                reg,
+                length,
+                vehicle,
+                cabin,
+                pets,
+                paid,
+                "2026-10-01",
+            ),
+        )
+        db.executemany(
+            "INSERT INTO passengers (booking_ref, name) VALUES (?,?)", [(ref, p) for p in people]
+        )
