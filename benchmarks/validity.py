@@ -61,6 +61,7 @@ BLIND = (
     ("dental", "Dental"),
     ("boxoffice", "Boxoffice"),
     ("storage", "Storage"),
+    ("ferry", "Ferry"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
