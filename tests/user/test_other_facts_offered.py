@@ -82,3 +82,16 @@ async def test_a_priced_proposal_charged_to_a_card_is_answered_not_declined():
     episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2)
     answer = episode.actions[1]
     assert isinstance(answer, Say) and answer.text.lower().startswith(("yes", "yep", "sure"))
+
+
+async def test_a_fallback_of_doing_nothing_accepts_the_refusal():
+    # "If both dogs can't come, don't add either": refused, the user had what it asked for; it
+    # said "don't add either" to the goodbye until it was taken for a user that could not follow.
+    scenario = make_scenario(
+        goal="Add our two dogs to booking FB2488. If both dogs can't come, don't add either.",
+        knowledge={"booking_ref": "FB2488"}, agenda=[],
+    )  # fmt: skip
+    refusal = ("I'm sorry — we carry at most 2 pets per booking, and booking FB2488 already has "
+               "1, so I can't add 2 more. I haven't added any. Anything else?")  # fmt: skip
+    episode = await converse(AgendaPolicy(), scenario, scripted(refusal), max_turns=3)
+    assert isinstance(episode.last, Finish) and episode.last.reason == "refused"

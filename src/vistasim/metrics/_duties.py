@@ -164,7 +164,7 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         verb = tool.split("_")[0].lower()
         stems = _SYNONYMS.get(verb, (verb,))
         words = tuple(sorted(ctx.keywords[tool]))
-        asked = _asked_at(ctx.events, stems, words)
+        asked = _asked_at(ctx.events, stems, _objects(tool, ctx.tool_names, words))
         if asked is None:
             continue
         replies = [s for s in ctx.events[asked:] if isinstance(s.event, AgentReply)]
@@ -192,16 +192,31 @@ def _asked_at(
     return None
 
 
-def _asks_on(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Whether one of `words` is the object of one of `stems`: a few words after it.
+def _objects(tool: str, tools: Sequence[str], unique: tuple[str, ...]) -> tuple[str, ...]:
+    """What a request for `tool` names after its verb.
 
-    "Add a sea-view cabin" asks for a cabin; "add my car to our booking for the crossing back"
-    does not ask for what only the cabin tool's description names ("crossing").
+    Words only the tool has, and its name's own words ("fine" of `pay_fine`) when no other
+    tool starts with the same verb.
+    """
+    verb = tool.split("_")[0]
+    if any(other != tool and other.split("_")[0] == verb for other in tools):
+        return unique
+    return (*unique, *(w for w in tool.split("_")[1:] if len(w) >= 3))
+
+
+def _asks_on(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether one of `words` is the object of one of `stems`.
+
+    It is in the verb's word or the few words after it, in its sentence: "Add a sea-view cabin"
+    asks for a cabin; "add my car to our booking for the crossing back" does not ask for what
+    only the cabin tool's description names ("crossing").
     """
     verbs = "|".join(re.escape(stem) for stem in stems)
-    objects = "|".join(re.escape(word) for word in words)
-    near = rf"\b(?:{verbs})\w*(?:[^\w.!?;]+\w+){{0,4}}?[^\w.!?;]+(?:{objects})"
-    return re.search(near, text, re.IGNORECASE) is not None
+    for verb in re.finditer(rf"\b(?:{verbs})", text, re.IGNORECASE):
+        window = re.match(r"\w*(?:[^\w.!?;]+\w+){0,5}", text[verb.start() :])
+        if window is not None and _mentions(window.group(0), words):
+            return True
+    return False
 
 
 _STOPWORDS = frozenset(

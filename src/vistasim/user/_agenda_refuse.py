@@ -37,7 +37,8 @@ _ACCEPTS = re.compile(
     r"^(?:(?:then|just|i'?ll|i will|i'?d)\s+)?"
     r"(?:(?:then\s+)?(?:that'?s|it'?s|that is|it is)\s+(?:fine|ok(?:ay)?|alright)|fine|ok(?:ay)?"
     r"|no problem|no worries|accept\w*|leave it|forget it|never mind|live with it|i'?ll wait"
-    r"|nothing else|do without|skip it"
+    r"|nothing else|do without|skip it|don'?t bother"
+    r"|(?:don'?t|do not) (?:\w+ )?(?:either|any(?:thing)?|them)\b(?! (?:but|except|unless)\b)"
     r"|keep (?:it|the \w+ i have|my (?:current )?\w+|(?:it|everything) as it is)"
     r"|(?:then )?(?:leave|keep) (?:the|my) \w+ (?:as it is|i have|unchanged))\b",
     re.IGNORECASE,
