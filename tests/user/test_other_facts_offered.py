@@ -95,3 +95,12 @@ async def test_a_fallback_of_doing_nothing_accepts_the_refusal():
                "1, so I can't add 2 more. I haven't added any. Anything else?")  # fmt: skip
     episode = await converse(AgendaPolicy(), scenario, scripted(refusal), max_turns=3)
     assert isinstance(episode.last, Finish) and episode.last.reason == "refused"
+
+
+async def test_a_wrong_count_is_put_right_as_a_count():
+    knowledge = {"booking_ref": "FB2488", "pets": "2"}
+    scenario = make_scenario(goal="Add our two dogs to booking FB2488.", knowledge=knowledge,
+                             agenda=[])  # fmt: skip
+    proposal = "Adding 3 pets to booking FB2488 costs £75.00. Shall I go ahead?"
+    episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2)
+    assert "2 pets" in episode.said[1] and "pets 2" not in episode.said[1]

@@ -85,6 +85,9 @@ def mismatch(
     if found is not None and (found.kind.startswith("id:") or found.kind == "email"):
         label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
         text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)
+        if found.right.isdigit() and label.endswith("s"):  # a count: "2 pets", not "pets 2"
+            counted = f"{found.right} {label}"
+            text = ph.pick(ph.templates.object_value, value=counted, wrong=found.wrong)
         return Reaction(text=text, progress=True, rejected=found.wrong)
     if ids_only:
         return None
