@@ -195,13 +195,13 @@ def _asked_at(
 def _objects(tool: str, tools: Sequence[str], unique: tuple[str, ...]) -> tuple[str, ...]:
     """What a request for `tool` names after its verb.
 
-    Words only the tool has, and its name's own words ("fine" of `pay_fine`) when no other
-    tool starts with the same verb.
+    Words only the tool has, and its name's own words that no other tool with the same verb
+    has in its name: "fine" of `pay_fine`, "cabin" of `add_cabin` beside `add_pets` (though
+    "a pet cabin" is in the pets tool's description).
     """
-    verb = tool.split("_")[0]
-    if any(other != tool and other.split("_")[0] == verb for other in tools):
-        return unique
-    return (*unique, *(w for w in tool.split("_")[1:] if len(w) >= 3))
+    verb, *own = tool.split("_")
+    others = {w for o in tools if o != tool and o.split("_")[0] == verb for w in o.split("_")}
+    return (*unique, *(w for w in own if len(w) >= 3 and w not in others))
 
 
 def _asks_on(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> bool:
