@@ -1,6 +1,8 @@
 """Facts offered instead ("Or, if easier, ..."), a done report with its record's id, and a
 question asked again for a fact the user said it does not have."""
 
+import pytest
+
 from vistasim.user import AgendaPolicy, Finish, Say
 
 from ._driver import converse, make_scenario, scripted
@@ -104,3 +106,17 @@ async def test_a_wrong_count_is_put_right_as_a_count():
     proposal = "Adding 3 pets to booking FB2488 costs £75.00. Shall I go ahead?"
     episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2)
     assert "2 pets" in episode.said[1] and "pets 2" not in episode.said[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_a_name_that_is_not_the_users_own_is_not_called_its_own(seed):
+    scenario = make_scenario(
+        goal="Change the name on booking FB2533 from my husband Mark Walsh to my sister.",
+        knowledge={"booking_ref": "FB2533", "old_name": "Mark Walsh", "pet_name": "Max"},
+        agenda=[],
+    )
+    ask = "What is the old name on the booking? And what is your pet's name, for the file?"
+    episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2, seed=seed)
+    said = episode.said[1].lower()
+    assert "mark walsh" in said and "max" in said
+    assert "my old name" not in said and "pet name" not in said

@@ -106,12 +106,16 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
     ['permit']
     """
     asked = " ".join(ruled_out_removed(s) for s in _asking_sentences(text))
-    asked = _PLURAL_OWNERS.sub(r"\1 \2", asked)
+    asked = _PLURAL_OWNERS.sub(lambda m: " ".join(g for g in m.groups() if g), asked)
     return mentioned_slots(_SHARED_NOUN.sub(r"\1 \3 or \2 \3", asked), lexicon)
 
 
-_PLURAL_OWNERS = re.compile(r"\b(\w+?)s['’] (name|number|id|date)s?\b", re.IGNORECASE)
-""""one of your pets' names" asks for a pet name."""
+_PLURAL_OWNERS = re.compile(
+    r"\b(\w+?)s['’] (name|number|id|date)s?\b|\b(?!(?:what|that|it|who|there)['’])(\w+)['’]s "
+    r"(name|number|id|date)\b",
+    re.IGNORECASE,
+)
+""""one of your pets' names" and "your pet's name" ask for a pet name."""
 
 
 _ALTERNATIVE = re.compile(

@@ -200,6 +200,8 @@ class Phrasing:
         if variants is None:
             sentence = isinstance(value, str) and len(text.split()) >= 3
             variants = self.templates.facts["sentence" if sentence else "default"]
+            if _others_name(slot):  # "my old name is Mark Walsh" for the husband's name
+                variants = [v for v in variants if not v.startswith("my ")] or variants
         return self.pick(variants, value=text, label=self.label(slot, context))
 
     def facts(self, pairs: list[tuple[str, Scalar]]) -> str:
@@ -228,6 +230,8 @@ class Phrasing:
         if len(words) > 1 and words[-1] in _ID_WORDS:
             return f"{words[-2]} number"
         spaced = " ".join(words)
+        if _others_name(slot) and len(words) == 2 and words[0] not in _NAME_QUALIFIERS:
+            return f"{words[0]}'s name"  # "pet's name", "passenger's name"
         # "My name is Bella" would be the user's own name: a name keeps whose it is.
         if len(words) == 1 or spaced in context.lower() or words[-1] == "name":
             return spaced
@@ -255,6 +259,18 @@ class Phrasing:
         elif prefix:
             body = f"{prefix} {body}"
         return f"{body} {suffix}".strip()
+
+
+_OWN_NAME = frozenset({"first", "last", "full", "given", "family", "middle", "maiden", "user"})
+"""First words of a `*_name` slot that is the user's own name."""
+_NAME_QUALIFIERS = frozenset({"old", "new", "current", "previous", "other", "account", "company"})
+"""First words of a `*_name` slot that qualify the name rather than say whose it is."""
+
+
+def _others_name(slot: str) -> bool:
+    """Whether a slot is a name that is not the user's own (`pet_name`, `old_name`)."""
+    words = [w for w in slot.lower().split("_") if w]
+    return len(words) > 1 and words[-1] == "name" and words[0] not in _OWN_NAME
 
 
 def sentence(clause: str) -> str:
