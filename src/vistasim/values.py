@@ -53,6 +53,7 @@ UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
     "seat": ("seat", "seats"),
     "ticket": ("ticket", "tickets"),
     "bag": ("bag", "bags"),
+    "metre": ("metre", "metres", "meter", "meters"),
 }
 """Units whose quantities replies and arguments state; a key named like a unit carries one."""
 
@@ -178,7 +179,13 @@ def _quantities(text: str) -> set[Value]:
         if amount in ("a", "an") and re.search(r"\bhalf\s+$", before):
             number = 0.5  # "half an hour"
         found.add((f"quantity:{_UNITS[match.group(2).lower()]}", _number(number)))
+    for match in _DECIMAL_METRES.finditer(text):  # "5.5 m", "4.4m": a length, as on a vehicle
+        found.add(("quantity:metre", _number(float(match.group(1)))))
     return found
+
+
+_DECIMAL_METRES = re.compile(r"(?<![\d.£$€])(\d+\.\d+)\s?m\b(?!\s*(?:£|\$|€))")
+"""A length in metres with its decimals ("5.5 m"): a bare "5 m" may be minutes or millions."""
 
 
 def json_values(value: JsonValue, key: str = "") -> set[Value]:

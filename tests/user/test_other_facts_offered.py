@@ -120,3 +120,20 @@ async def test_a_name_that_is_not_the_users_own_is_not_called_its_own(seed):
     said = episode.said[1].lower()
     assert "mark walsh" in said and "max" in said
     assert "my old name" not in said and "pet name" not in said
+
+
+def test_lengths_in_metres_are_read():
+    from vistasim.values import text_values
+
+    assert ("quantity:metre", "5.5") in text_values("LM19 KTR (5.5 m, vehicle 5 to 7 m)")
+    assert ("quantity:metre", "4.4") in text_values("It's a hatchback, 4.4 metres long.")
+    assert not any(k == "quantity:metre" for k, _ in text_values("£5.5m deal, ready in 5 m"))
+
+
+async def test_a_proposal_of_another_length_is_objected_to():
+    scenario = make_scenario(goal="Add my car, 4.4 metres long, to booking FB2117.",
+                             knowledge={"booking_ref": "FB2117"}, agenda=[])  # fmt: skip
+    proposal = "To add LM19 KTR (5.5 m, vehicle 5 to 7 m) costs £85.00. Shall I go ahead?"
+    episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2)
+    assert "4.4 metres" in episode.said[1]
+    assert not episode.said[1].lower().startswith(("yes", "yep", "sure"))
