@@ -1,6 +1,8 @@
 """Facts offered instead ("Or, if easier, ..."), a done report with its record's id, and a
 question asked again for a fact the user said it does not have."""
 
+from datetime import UTC, datetime
+
 import pytest
 
 from vistasim.user import AgendaPolicy, Finish, Say
@@ -137,3 +139,17 @@ async def test_a_proposal_of_another_length_is_objected_to():
     episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2)
     assert "4.4 metres" in episode.said[1]
     assert not episode.said[1].lower().startswith(("yes", "yep", "sure"))
+
+
+async def test_the_day_a_reading_was_taken_is_not_the_goals_day():
+    # "I'm moving out this Friday": the reading's own day is not the move's (energy, DIVERT).
+    scenario = make_scenario(
+        goal="I'm moving out this Friday. Close my account and take my final meter reading, "
+             "22340.",
+        knowledge={"account_number": "GE-1005", "move_out_date": "this Friday"}, agenda=[],
+    )  # fmt: skip
+    proposal = ("To confirm: I'll submit a reading of 22340 for your electricity meter, read on "
+                "Monday 14 September 2026. Shall I go ahead?")  # fmt: skip
+    episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2,
+                             now=datetime(2026, 9, 14, 9, 0, tzinfo=UTC))  # fmt: skip
+    assert episode.said[1].lower().startswith(("yes", "yep", "sure"))
