@@ -191,6 +191,7 @@ def _only_lacking_again(
 
 
 _LACKS = re.compile(r"\bdon't have (?:that|my|the)\b|\bnot (?:on|to) hand\b", re.IGNORECASE)
+"""The user's own "I don't have that on hand" (the `dont_have` templates say it these ways)."""
 
 
 def proposes(step: Step, message: str) -> bool:

@@ -250,6 +250,8 @@ def is_done(text: str) -> bool:
     >>> is_done("Your claim is open, reference CL-55101.")
     True
     """
+    lowered = text.lower()
+    proposal = any(p in lowered for p in _PROPOSAL_WORDS) and is_confirmation_request(text)
     for sentence in split_sentences(text):
         if sentence.endswith("?"):
             continue
@@ -258,7 +260,7 @@ def is_done(text: str) -> bool:
         if frame is not None and not _negated(sentence, frame.start()):
             return True
         for phrase in DONE_PHRASES:
-            if phrase in _PROPOSAL_WORDS and is_confirmation_request(text):
+            if proposal and phrase in _PROPOSAL_WORDS:
                 continue  # "That's £55.00 in total, charged to your card. Shall I go ahead?"
             for match in _phrase_regex(phrase).finditer(sentence):
                 if not _negated(sentence, match.start()):

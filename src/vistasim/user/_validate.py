@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from vistasim.agent._types import Utterance
-from vistasim.browser._types import (
+from vistasim.browser import (
     Back,
     Click,
     Navigate,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from urllib.parse import urljoin
 
-from vistasim.browser._types import (
+from vistasim.browser import (
     NOT_TYPEABLE_ROLES,
     Click,
     ElementView,
