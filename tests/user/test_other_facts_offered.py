@@ -153,3 +153,17 @@ async def test_the_day_a_reading_was_taken_is_not_the_goals_day():
     episode = await converse(AgendaPolicy(), scenario, scripted(proposal), max_turns=2,
                              now=datetime(2026, 9, 14, 9, 0, tzinfo=UTC))  # fmt: skip
     assert episode.said[1].lower().startswith(("yes", "yep", "sure"))
+
+
+async def test_asked_for_the_postcode_the_user_gives_no_address():
+    # "postcode" is among the address slot's phrases: the energy user gave its new address
+    # with the account's postcode when asked for the postcode alone.
+    scenario = make_scenario(
+        goal="I'm moving out this Friday; send the final bill to 14 Harbour Row, Leith, EH6 6LU.",
+        knowledge={"account_number": "GE-1005", "postcode": "EH7 5QR",
+                   "new_address": "14 Harbour Row, Leith, EH6 6LU"},
+        agenda=[],
+    )  # fmt: skip
+    ask = "Could you give me your account number and the postcode of the property?"
+    episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "EH7 5QR" in episode.said[1] and "Harbour Row" not in episode.said[1]

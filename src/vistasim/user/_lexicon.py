@@ -169,11 +169,20 @@ def mentioned_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str
     """Return the slots a text names (asked or not), in order of mention, most specific first."""
     matches = _phrase_matches(text, lexicon)
     kept = [m for m in matches if not any(_strictly_inside(m, other) for other in matches)]
+    # "the postcode": the slot named `postcode` itself, not the address slots that list
+    # "postcode" among their phrases (the user would give its new address for it).
+    named = {(start, end) for start, end, slot in kept if _names(text, start, end, slot)}
+    kept = [m for m in kept if m[:2] not in named or _names(text, *m)]
     ordered: list[str] = []
     for _, _, slot in sorted(kept):
         if slot not in ordered:
             ordered.append(slot)
     return ordered
+
+
+def _names(text: str, start: int, end: int, slot: str) -> bool:
+    """Whether the words at `start:end` are the slot's own name ("postcode" for `postcode`)."""
+    return slot.replace("_", " ") == text[start:end].lower()
 
 
 def shadowed_slots(
