@@ -31,7 +31,8 @@ async def test_a_hesitation_branch_on_a_correct_agent_is_never_failed(agent, fai
     hesitations = [
         verdicts[b.episode_id].outcome for b in view.branches if b.operation == "hesitate"
     ]
-    assert len(hesitations) >= 4
+    # Hesitations only where the user would say yes (at a wrong proposal it objects first).
+    assert len(hesitations) >= 3
     if fails:  # the demo desk takes "I'm not sure" as a yes: a real flaw, found
         assert "failed" in hesitations
     else:

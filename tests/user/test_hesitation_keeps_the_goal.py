@@ -62,10 +62,11 @@ async def test_a_question_refused_then_offered_as_its_fallback_is_carried_out():
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
 
 
-async def test_after_holding_off_the_user_does_not_approve_a_day_it_never_asked_for():
-    # "picking up on 22 December and returning on 29 December": the proposal restates 29
-    # December, so the owner check let its pick-up on the 21st through; the user hesitated
-    # at it, and "please go ahead" would approve the wrong day.
+async def test_a_wrong_proposal_is_objected_to_before_the_user_hesitates():
+    # "picking up on 22 December and returning on 29 December": a hesitation holds off a yes,
+    # and the user would not say yes to a pick-up on the 21st. It objects first (a branch's
+    # "hold on, don't go ahead yet" at a proposal it had refused five times was no customer),
+    # then hesitates at the right proposal, then asks for it.
     scenario = desk(
         "Move my estate car hire one day later at both ends, picking up on 22 December and "
         "returning on 29 December.",
@@ -73,10 +74,34 @@ async def test_after_holding_off_the_user_does_not_approve_a_day_it_never_asked_
     )
     wrong = ("I can change booking CLH-20412 to pick-up on Monday 21 December 2026 at 09:00 and "
              "return on Tuesday 29 December 2026 at 09:00. Shall I go ahead?")  # fmt: skip
-    held = "No problem — I haven't changed anything. Just say yes when you're ready."
     right = wrong.replace("Monday 21", "Tuesday 22")
-    ep = await converse(_Hesitant(), scenario, scripted(wrong, held, right, "Done."))
-    assert any(w in ep.said[1].lower() for w in ("not yet", "wait", "hold on")), ep.said
-    objection = ep.said[2]
-    assert "22 December" in objection and "21 December" in objection, ep.said
-    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+    held = "No problem — I haven't changed anything. Just say yes when you're ready."
+    ep = await converse(_Hesitant(), scenario, scripted(wrong, wrong, right, held, "Done."))
+    for objection in ep.said[1:3]:
+        assert "22 December" in objection and "21 December" in objection, ep.said
+        assert not any(w in objection.lower() for w in ("not yet", "hold on")), ep.said
+    assert any(w in ep.said[3].lower() for w in ("not yet", "wait", "hold on")), ep.said
+    assert any(w in ep.said[4].lower() for w in ("go ahead", "do it", "proceed")), ep.said
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said
+
+
+async def test_a_hesitation_that_calls_it_off_waits_for_a_proposal_it_would_accept():
+    scenario = desk(
+        "Move my estate car hire one day later at both ends, picking up on 22 December and "
+        "returning on 29 December.",
+        {"booking_ref": "CLH-20412"},
+    )
+
+    class _CallsOff(AgendaPolicy):
+        def initial_state(self, scenario, seed=0):
+            state = super().initial_state(scenario, seed=seed)
+            off = Behaviour(op="hesitate", then="stop")
+            return apply_operation(state, Operation(source="hesitate", behaviour=off))
+
+    wrong = ("I can change booking CLH-20412 to pick-up on Monday 21 December 2026 at 09:00 and "
+             "return on Tuesday 29 December 2026 at 09:00. Shall I go ahead?")  # fmt: skip
+    right = wrong.replace("Monday 21", "Tuesday 22")
+    ep = await converse(_CallsOff(), scenario, scripted(wrong, right, right, "Fine."))
+    assert "21 December" in ep.said[1], ep.said  # objected to, not declined
+    assert any(w in ep.said[2].lower() for w in ("not yet", "wait", "hold on")), ep.said
+    assert ep.said[3].lower().startswith("no"), ep.said  # then it calls the change off

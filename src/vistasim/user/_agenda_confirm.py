@@ -2,8 +2,9 @@
 
 Split from `_agenda_react.py`, which reads the agent's message and calls `on_confirmation` for
 a yes/no question and `held_off` for the agent's reply after the user hesitated. The goal
-always wins over a played behaviour: a cost it rules out is declined before any hesitation,
-and the yes after holding off is checked against the proposal it hesitated at.
+always wins over a played behaviour: a cost it rules out is declined and a wrong value objected
+to before any hesitation, and the yes after holding off is checked against the proposal it
+hesitated at.
 """
 
 from __future__ import annotations
@@ -38,13 +39,26 @@ def on_confirmation(
     if costly is not None:
         return costly
     hesitate = entry.has("hesitate")
-    if hesitate is not None and "hesitate" not in entry.played:
+    objection = _objection(step, state, message, previous)
+    # A wrong proposal is objected to first: a hesitation holds off a yes, and this user would
+    # not say yes here ("hold on, don't go ahead yet" after five "I need Mochi, not Bella").
+    # The hesitation waits for a proposal the user would accept.
+    if hesitate is not None and "hesitate" not in entry.played and objection is None:
         return Reaction(text=ph.pick(ph.templates.hesitate), progress=True, played=("hesitate",))
-    if hesitate is not None and hesitate.then == "stop":
+    if hesitate is not None and "hesitate" in entry.played and hesitate.then == "stop":
         return Reaction(text=ph.pick(ph.templates.decline), progress=True, done=True)
     switched = _switch(step, entry, message)  # `amend`: a yes that changes it ("Yes, but B")
     if switched is not None:
         return switched
+    if objection is not None:
+        return objection
+    return Reaction(text=ph.styled("confirm"), progress=True)
+
+
+def _objection(
+    step: Step, state: AgendaState, message: str, previous: str | None
+) -> Reaction | None:
+    """What the user objects to in a proposal (`None`: nothing, it would say yes)."""
     objection = mismatch(step, state, message)
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
@@ -55,9 +69,7 @@ def on_confirmation(
         if again is not None and again.rejected in state.rejected:
             # It asked for a yes or a no: the objection now starts with the no it asked for.
             return replace(again, text=f"No. {again.text}")
-    if objection is not None:
-        return objection
-    return Reaction(text=ph.styled("confirm"), progress=True)
+    return objection
 
 
 def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:
