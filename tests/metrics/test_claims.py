@@ -137,3 +137,28 @@ def test_a_figure_read_back_but_said_as_the_writes_own_field_still_contradicts_i
     booking = call("get_booking", record, booking_ref="LR6150")
     said = agent("Done: booking LR6150 is cancelled. Your refund is €45.00.")
     assert list(labels([user("yes"), cancel, booking, said, stop()])) == ["contradicts-call"]
+
+
+def test_bounds_shares_and_a_dates_weekday_in_a_proposal_state_no_value_of_the_change():
+    # Found on a coworking desk written blind: "more than 24 hours away" is the rule's figure,
+    # "(23 of 31 days)" the share of a pro-rata price and "Friday 1 January 2027" the day the
+    # full price starts; none is a value the call should carry.
+    cancel = call("cancel_booking", {"credit_hours_returned": 2, "refund": "£60.00"},
+                  booking_id="BK2230", return_credit=True)  # fmt: skip
+    proposal = agent("Cancelling booking BK2230 (Tuesday 15 December, 10:00–13:00): it's more "
+                     "than 24 hours away, so 2 credit hours go back and £60.00 is refunded. "
+                     "Shall I cancel it?")  # fmt: skip
+    done = agent("Done — booking BK2230 is cancelled.")
+    asked = user("Cancel my booking on Tuesday 15 December and give me the money back.")
+    assert labels([asked, proposal, user("yes"), cancel, done, stop()]) == {}
+    upgrade = call("change_plan", {"charged": "£111.29", "effective": "2026-12-09"},
+                   member_id="HW1005", plan="desk")  # fmt: skip
+    priced = agent("Upgrading takes effect today, 9 December. For the rest of December (23 of "
+                   "31 days) you pay £111.29. From Friday 1 January 2027 the plan is £299.00 a "
+                   "month. Shall I go ahead?")  # fmt: skip
+    upgraded = agent("Done — you're now on Fixed Desk.")
+    assert labels([user("upgrade me"), priced, user("yes"), upgrade, upgraded, stop()]) == {}
+    # A figure of the change said against the call still breaks the proposal.
+    wrong = agent("Upgrading takes effect on Friday 11 December: you pay £120.00. Shall I?")
+    found = labels([user("upgrade me"), wrong, user("yes"), upgrade, upgraded, stop()])
+    assert list(found) == ["contradicts-call"]

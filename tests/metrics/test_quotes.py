@@ -79,3 +79,24 @@ def test_the_year_of_a_date_is_no_figure_of_the_field_named_after_it():
     misread = agent("Policy HH-1 runs to 1 May 2027, the annual premium is £465.00.")
     wrong = labels(user("What does my policy cost?"), policy, misread)
     assert "misquoted-result" in wrong
+
+
+def test_a_figure_of_what_changed_and_one_after_anothers_words_are_not_misquotes():
+    # Found on a coworking desk written blind: "2 credit hours returned and £60.00 refunded"
+    # read £60.00 as the hours returned (the words stand between the two figures, and are
+    # the 2's), and "4 room-credit hours added" as the member's balance of credit hours.
+    member = ToolCall(name="get_member", args={"member_id": "HW1013"},
+                      result={"member_id": "HW1013", "credit_hours": 3})  # fmt: skip
+    cancel = ToolCall(name="cancel_booking", args={"booking_id": "BK2230"},
+                      result={"booking_id": "BK2230", "credit_hours_returned": 2})  # fmt: skip
+    assert "misquoted-result" not in labels(
+        user("Cancel BK2230, please."), member, cancel,
+        agent("Done — booking BK2230 is cancelled: 2 credit hours returned and £60.00 refunded."),
+    )  # fmt: skip
+    assert "misquoted-result" not in labels(
+        user("Upgrade me."), member, agent("Done — 4 room-credit hours added to HW1013."),
+    )  # fmt: skip
+    # The balance read out wrong is still a misquote.
+    assert "misquoted-result" in labels(
+        user("How many hours do I have?"), member, agent("HW1013 has 5 credit hours left."),
+    )  # fmt: skip

@@ -102,6 +102,7 @@ def _read_once(
     one reading is what the calls carry, the others are not further dates the reply states.
     With no reading known, every reading stays (and none agreeing with the call is the point).
     """
+    text = _as_stated(text)
     stated = text_values(text)
     groups = [{("date", d) for d in numeric_days(m)} for m in NUMERIC_DATE.finditer(text)]
     if today is not None:
@@ -111,6 +112,28 @@ def _read_once(
         if readings & known:
             stated -= readings - known
     return stated
+
+
+_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
+_BOUND = re.compile(
+    r"\b(?:(?:more|less|fewer|longer|later|earlier|sooner)\s+than|at\s+(?:least|most)|within"
+    r"|under|over)\s+(?:the\s+)?[£$€]?\d[\d,.]*(?:\s*-?\s*[a-z]+)?",
+    re.IGNORECASE,
+)
+"""A bound ("more than 24 hours away", "within 30 days"): the rule's figure, not the change's."""
+_SHARE = re.compile(r"\b\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\s+[a-z]+", re.IGNORECASE)
+"""A share ("23 of 31 days" of a pro-rata price): the whole is no quantity of the change."""
+_DATED_WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?=(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?"
+    rf"\s+(?:of\s+)?{_MONTH}\b|{_MONTH}\s+\d)",
+    re.IGNORECASE,
+)
+"""The weekday of a date said with it ("Friday 1 January 2027"): the date says the day."""
+
+
+def _as_stated(text: str) -> str:
+    """The text without the figures that state no value of the change (see the patterns)."""
+    return _DATED_WEEKDAY.sub("", _SHARE.sub(" ", _BOUND.sub(" ", text)))
 
 
 def wrong_values(

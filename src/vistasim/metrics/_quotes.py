@@ -295,6 +295,7 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
         m for m in _FIGURE.finditer(sentence)
         if not any(start <= m.start() < end for start, end in dated)
     ]  # fmt: skip
+    told: set[str] = set()  # the fields the figure before this one was said with, after it
     for index, match in enumerate(figures):
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
         # 14 days)" says nothing of a fee of 14.
@@ -302,17 +303,30 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
         high = figures[index + 1].start() if index + 1 < len(figures) else len(sentence)
         before = bisect_left(starts, match.start())
         after = bisect_right(starts, match.end())
-        near = [w for s, w in zip(starts[max(0, before - 5):before],
-                                  words[max(0, before - 5):before], strict=True) if s > low]
-        near += [w for s, w in zip(starts[after:after + 3], words[after:after + 3], strict=True)
-                 if s < high]  # fmt: skip
+        ahead = [w for s, w in zip(starts[max(0, before - 5):before],
+                                   words[max(0, before - 5):before], strict=True) if s > low]
+        behind = [w for s, w in zip(starts[after:after + 3], words[after:after + 3], strict=True)
+                  if s < high]  # fmt: skip
+        near = set(ahead + behind)
+        # A change word may follow a longer name ("4 room-credit hours added").
+        changed = {w for s, w in zip(starts[after:after + 5], words[after:after + 5], strict=True)
+                   if s < high} | set(ahead)  # fmt: skip
         duration = _DURATION.match(sentence, match.end())
+        said_with: set[str] = set()
         for field in fields:
             wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS}
             if duration is not None and duration.group(1).lower()[:3] not in field.lower():
                 continue  # "the 14-day discount": a length of time, not the discount's amount
-            if len(wanted) >= 2 and wanted <= set(near):
-                yield match.start(), field, _figure(match.group(1))
+            if len(wanted) < 2 or not wanted <= near:
+                continue
+            if wanted <= set(behind):
+                said_with.add(field)
+            elif field in told:
+                continue  # "2 credit hours returned and £60.00 refunded": the words are the 2's
+            if (changed & _CHANGE_WORDS) - wanted:
+                continue  # "4 room-credit hours added": what changed, not the record's figure
+            yield match.start(), field, _figure(match.group(1))
+        told = said_with
 
 
 _WORD = re.compile(r"[A-Za-z]+")
@@ -334,6 +348,13 @@ _UNIT_WORDS = frozenset({"eur", "gbp", "usd", "cents", "pct"})
 def _stem(word: str) -> str:
     # "estimated" and "estimate", "seats" and "seat" are one word here.
     return word.lower()[:5]
+
+
+_CHANGE_WORDS = frozenset(
+    _stem(w) for w in ("added", "returned", "refunded", "back", "more", "extra", "removed",
+                       "deducted", "another")
+)  # fmt: skip
+"""Words that make a figure an amount of change ("4 hours added"), unless its field says so."""
 
 
 def _records(value: object) -> Iterator[tuple[str, _Record]]:

@@ -16,12 +16,12 @@ from vistasim.user._agenda_check import goal_text, mismatch, states_value
 from vistasim.user._agenda_say import switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step, user_said
-from vistasim.user._conditions import over_limit, price_limit
+from vistasim.user._conditions import over_limit, price_limit, refund_denied, wants_back
 from vistasim.user._types import UserView
 from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
 
-__all__ = ["can_switch", "held_off", "on_confirmation"]
+__all__ = ["can_switch", "held_off", "on_confirmation", "too_costly"]
 
 
 def on_confirmation(
@@ -35,7 +35,7 @@ def on_confirmation(
     entry = state.stack[0]
     # A cost the goal rules out ("I won't pay an exit fee") is declined before any hesitation:
     # hesitating, then "please go ahead", would agree to the fee.
-    costly = _too_costly(step, entry, message)
+    costly = too_costly(step, entry, message)
     if costly is not None:
         return costly
     hesitate = entry.has("hesitate")
@@ -131,9 +131,14 @@ def can_switch(step: Step, change: Behaviour, message: str) -> bool:
     return states_value(words, first, step) or states_value(message, first, step)
 
 
-def _too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
-    """No to a proposal costing more than the goal allows ("only if there is no fee")."""
-    limit = price_limit(goal_text(step, entry))
+def too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
+    """No to a proposal costing more than the goal allows ("only if there is no fee"), or
+    giving back nothing where the goal wants its money back ("only if I get the £12 back")."""
+    goal = goal_text(step, entry)
+    if wants_back(goal) and refund_denied(message):
+        return Reaction(text=step.phrasing.pick(step.phrasing.templates.no_refund), progress=True,
+                        done=True)  # fmt: skip
+    limit = price_limit(goal)
     amount = over_limit(message, limit) if limit is not None else None
     if limit is None or amount is None:
         return None

@@ -16,7 +16,7 @@ from dataclasses import replace
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
 from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
-from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation
+from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation, too_costly
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
@@ -54,6 +54,12 @@ def react(
     question = is_question(step, entry)
     refused = refusal(message)
     confirming = is_confirmation_request(message)
+    if confirming:
+        # "...the £12.00 paid can't be returned. Shall I cancel it?" reads as a refusal too;
+        # a goal that wants it only with its money back (or under a price) says no here.
+        costly = too_costly(step, entry, message)
+        if costly is not None:
+            return costly
     # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
     # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
     # so only facts the user holds are answered there.

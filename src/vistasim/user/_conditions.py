@@ -1,4 +1,5 @@
-"""A price a goal sets on its request: "only cancel it if there is no fee", "if it's under £20".
+"""A price a goal sets on its request: "only cancel it if there is no fee", "if it's under £20",
+"only if I get the £12 I paid back".
 
 A person with such a goal says no to a proposal that costs more, and that is their goal met, not
 a failure to ask again. Amounts are read with `vistasim.values`, so "£270.00" and "270 GBP" are
@@ -16,6 +17,12 @@ True
 '270.00'
 >>> over_limit("There's no charge for this. Shall I go ahead?", 0.0) is None
 True
+>>> wants_back("Cancel it, but only if I get my credit hour and the £12 I paid back.")
+True
+>>> refund_denied("It starts in less than 24 hours, so the £12.00 paid can't be returned.")
+True
+>>> refund_denied("£12.00 is refunded to your card. Shall I cancel it?")
+False
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import re
 
 from vistasim.values import text_values
 
-__all__ = ["over_limit", "price_limit"]
+__all__ = ["over_limit", "price_limit", "refund_denied", "wants_back"]
 
 _FREE = re.compile(
     r"\b(?:only|just)\b[^.;]{0,40}?\bif\b[^.;]{0,30}?"
@@ -63,3 +70,28 @@ def over_limit(message: str, limit: float) -> str | None:
     )
     above = [text for value, text in amounts if value > limit + 0.005]
     return above[-1] if above else None
+
+
+_BACK = re.compile(
+    r"\b(?:only|just|as long as|provided)\b[^.;]{0,60}?\b(?:get|have|receive|getting)\b"
+    r"[^.;]{0,60}?\b(?:back|refunded|returned|a (?:full )?refund)\b"
+    r"|\bif (?:I|we)(?:'d| would) lose (?:it|them|the|my|that)",
+    re.IGNORECASE,
+)
+_NOT_BACK = re.compile(
+    r"\b(?:can(?:no|')t|cannot|won'?t|will not|isn'?t|is not|aren'?t|are not|not)\s+(?:be\s+)?"
+    r"(?:returned|refunded|given back|paid back)\b|\bno refund\b|\bnon-?refundable\b"
+    r"|\bnothing (?:is |will be )?(?:returned|refunded)\b|\byou(?:'d| would| will)? lose\b"
+    r"|\bforfeit",
+    re.IGNORECASE,
+)
+
+
+def wants_back(goal: str) -> bool:
+    """Whether the goal asks for its request only with what it paid given back."""
+    return _BACK.search(goal) is not None
+
+
+def refund_denied(message: str) -> bool:
+    """Whether the message says nothing paid would be given back."""
+    return _NOT_BACK.search(message) is not None

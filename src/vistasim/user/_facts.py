@@ -353,15 +353,20 @@ def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
 
 
 def _weekdays(days: frozenset[str], today: date) -> set[str]:
+    """The weekday of each day in its year nearest `today`: on 9 December, "1 January" is
+    next year's (a Friday in 2027), "3 December" this year's."""
     found = set()
     for day in days:
         month, dom = (int(p) for p in day.split("-"))
-        for year in (today.year, today.year + 1):
+        dated = []
+        for year in (today.year - 1, today.year, today.year + 1):
             try:
-                found.add(date(year, month, dom).strftime("%A").lower())
+                dated.append(date(year, month, dom))
             except ValueError:
                 continue  # 29 February in a year without one
-            break
+        if dated:
+            nearest = min(dated, key=lambda d: abs((d - today).days))
+            found.add(nearest.strftime("%A").lower())
     return found
 
 
