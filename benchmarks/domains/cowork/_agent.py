@@ -153,7 +153,7 @@ class CorrectCoworkAgent(Flows):
             self.s["asked"] = None
             req = self.current()
             if req is not None and asked not in IDENTITY_ASKS:
-                req["chunks"].append(message)
+                req["chunks"].append(self._answer_chunk(asked, message))
                 found = [f for f in found if f.intent != req["intent"]]
                 if found and len(found) == 1 and asked not in {"new_email"}:
                     # an answer is not a new request unless it plainly asks for something else
@@ -181,6 +181,22 @@ class CorrectCoworkAgent(Flows):
             )
             return
         await self.advance(out)
+
+    @staticmethod
+    def _answer_chunk(asked: str, message: str) -> str:
+        """A bare number answers the question asked: "3" to "how many hours?" is 3 hours."""
+        n = rd.bare_number(message)
+        if n is None:
+            return message
+        if asked == "hours":
+            return f"{n} hours"
+        if asked == "start":
+            return f"at {n}"
+        if asked == "attendees":
+            return f"{n} people"
+        if asked == "months":
+            return f"{n} months"
+        return message
 
     def closing(self) -> str:
         """Hook: what the desk says when the queue is empty."""

@@ -137,7 +137,8 @@ class Flows(FlowBase):
         out.append(
             f"Done — {result['room']} is booked for you on {rd.say_day(result['day'])}, "
             f"{result['start']}–{result['end']} (booking {result['booking_id']}): "
-            f"{result['credit_hours_used']} credit hours used, {money}."
+            f"{result['credit_hours_used']} credit hour{'' if result['credit_hours_used'] == 1 else 's'}"
+            f" used, {money}."
         )
 
     async def book_failed(

@@ -133,10 +133,24 @@ def _date(m: re.Match[str], today: date) -> date | None:
         return None
 
 
+ORDINAL_RE = re.compile(r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+
+
 def dates(text: str, today: date, *, all_said: bool = False) -> list[date]:
     found = list(DATE_RE.finditer(text))
     chosen = found if all_said else _keep(found, text)
-    return [d for d in (_date(m, today) for m in chosen) if d is not None]
+    out = [d for d in (_date(m, today) for m in chosen) if d is not None]
+    if not out:
+        for m in ORDINAL_RE.finditer(text):
+            day = int(m.group(1))
+            month, year = today.month, today.year
+            if day < today.day:
+                month, year = (1, year + 1) if month == 12 else (month + 1, year)
+            try:
+                out.append(date(year, month, day))
+            except ValueError:
+                continue
+    return out
 
 
 def _hour(h: str, ampm: str | None) -> int:
@@ -153,7 +167,8 @@ def _hour(h: str, ampm: str | None) -> int:
 
 RANGE_RE = re.compile(
     r"\b(\d{1,2})(?:[:.](\d\d))?\s*(am|pm)?\s*(?:-|–|to|till|until|and)\s*"
-    r"(\d{1,2})(?:[:.](\d\d))?\s*(am|pm)?(?!\s*(?:hours?|hrs?|people|guests|months?))\b",
+    r"(\d{1,2})(?:[:.](\d\d))?\s*(am|pm)?(?:\s*(?:noon|midday))?"
+    r"(?!\s*(?:hours?|hrs?|people|guests|months?))\b",
     re.I,
 )
 TIME_RE = re.compile(
@@ -166,29 +181,31 @@ TIME_RE = re.compile(
 
 def times(text: str) -> list[tuple[int, int | None]]:
     """(start hour, end hour or None) for each time or time range said, in order."""
-    out: list[tuple[int, int | None]] = []
+    out: list[tuple[int, tuple[int, int | None]]] = []
     spans: list[tuple[int, int]] = []
     for m in RANGE_RE.finditer(text):
         end_ampm = m.group(6)
-        start_ampm = m.group(3) or (end_ampm if end_ampm and int(m.group(1)) < int(m.group(4)) else None)
+        start_ampm = m.group(3) or (
+            end_ampm if end_ampm and int(m.group(1)) < int(m.group(4)) else None
+        )
         start = _hour(m.group(1), start_ampm)
         end = _hour(m.group(4), end_ampm)
         if not (m.group(3) or m.group(6) or m.group(2) or m.group(5)):
             if re.search(r"\bhours?\b|\bpeople\b", text[m.end() : m.end() + 8], re.I):
                 continue
         if start < end <= 24:
-            out.append((start, end))
+            out.append((m.start(), (start, end)))
             spans.append(m.span())
     for m in TIME_RE.finditer(text):
         if any(m.start() < b and m.end() > a for a, b in spans):
             continue
         if m.group(6):
-            out.append((12, None))
+            out.append((m.start(), (12, None)))
             continue
         hour = _hour(m.group(1) or m.group(4) or m.group(7), m.group(3) or m.group(5))
         if hour < 24:
-            out.append((hour, None))
-    return out
+            out.append((m.start(), (hour, None)))
+    return [t for _, t in sorted(out)]
 
 
 def kept_times(text: str) -> list[tuple[int, int | None]]:
@@ -209,9 +226,16 @@ def hours(text: str) -> int | None:
 
 
 def attendees(text: str) -> int | None:
-    m = list(re.finditer(NUM + r"\s+(?:of us|people|persons|attendees|colleagues)\b", text, re.I))
+    m = list(
+        re.finditer(
+            NUM + r"\s+(?:of us|people|persons|attendees|colleagues)\b|"
+            r"\b(?:team|group|party) of\s+" + NUM + r"\b",
+            text,
+            re.I,
+        )
+    )
     if m:
-        word = m[-1].group(1).lower().replace(" of", "")
+        word = (m[-1].group(1) or m[-1].group(2)).lower().replace(" of", "")
         return int(word) if word.isdigit() else NUMBER_WORDS.get(word.split()[-1])
     return None
 
@@ -312,7 +336,9 @@ def answer(text: str) -> str | None:
         low,
     ):
         return "hedge"
-    if re.match(
+    if re.match(r"no (?:problem|worries)\b", low):
+        low = low[3:]
+    elif re.match(
         r"(?:no\b|nope|nah|don'?t|do not|leave it|not now|no thanks|cancel that|keep it)", low
     ) or re.search(
         r"\b(?:don'?t (?:do|go|bother|change|book|add|cancel)|leave it|keep (?:it|the booking)|"
@@ -323,7 +349,8 @@ def answer(text: str) -> str | None:
     if re.search(
         r"\b(?:yes|yeah|yep|yup|sure|please do|go ahead|ok|okay|confirm(?:ed)?|do it|"
         r"that'?s (?:fine|right|correct|great|ok)|correct|sounds good|fine|agreed|"
-        r"absolutely|of course|please|proceed|book it|happy (?:with that|to))\b",
+        r"absolutely|of course|please|proceed|book it|happy (?:with that|to)|perfect|great|"
+        r"lovely|brilliant|that works|alright|all right|go on|yes,?)\b",
         low,
     ):
         return "yes"
@@ -354,7 +381,7 @@ def dont_know(text: str) -> bool:
 
 # -- requests --------------------------------------------------------------------------------
 INTENTS: list[tuple[str, str]] = [
-    ("pause", r"\bpause|\bfreeze|\bsuspend|\bon hold\b|\bbreak from\b"),
+    ("pause", r"\bpaus|\bfreez|\bsuspend|\bon hold\b|\bbreak from\b|\btake a break\b"),
     (
         "dispute",
         r"\bdispute|\bquery (?:a|the|one|this)|\bcharged (?:me )?(?:for|wrongly)|\bovercharg|"
@@ -369,7 +396,7 @@ INTENTS: list[tuple[str, str]] = [
               r"\be-?mail\b.*\b(?:change|update|to be|instead|new|switch)"),
     (
         "plan",
-        r"\bupgrade|\bdowngrade|\b(?:change|switch|move|go|swap)\b.*\b(?:plan|membership|"
+        r"\bupgrad|\bdowngrad|\b(?:change|switch|move|go|swap)\b.*\b(?:plan|membership|"
         r"flex|fixed desk|private office|dedicated desk)\b",
     ),
     ("cancel", r"\bcancel(?!\s+that)|\bcall off\b|\bdon'?t need (?:the|my) (?:room|booking)"),
@@ -388,7 +415,7 @@ INTENTS: list[tuple[str, str]] = [
     ("invoice", r"\binvoice|\bbill\b|\bstatement"),
     (
         "book",
-        r"\bbook|\breserve|\bmeeting room|\b(?:room|nectar|honeycomb|queen'?s hall|bee room)\b.*"
+        r"\bbook(?!ings?\b)|\breserve|\bmeeting room|\b(?:need|want|like|get) (?:a|the) room\b|\b(?:room|nectar|honeycomb|queen'?s hall|bee room)\b.*"
         r"\b(?:for|on|at)\b",
     ),
 ]
@@ -445,3 +472,17 @@ def pounds(pence: int) -> str:
 
 def hh(hour: int) -> str:
     return f"{hour:02d}:00"
+
+
+def bare_number(text: str) -> int | None:
+    """A reply that is only a number: "3", "three", "just two"."""
+    m = re.fullmatch(
+        r"\W*(?:just\s+|about\s+|it'?s\s+)?(\d{1,2}|one|two|three|four|five|six|seven|eight|"
+        r"nine|ten|eleven|twelve)\W*",
+        text,
+        re.I,
+    )
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return int(word) if word.isdigit() else NUMBER_WORDS[word]
