@@ -176,9 +176,7 @@ class CorrectCoworkAgent(Flows):
             await self.no_identity(message, out)
             return
         if not self.s["queue"] and not self.s["pending"]:
-            out.append(
-                self._small_talk(message) if not out else self.closing()
-            )
+            out.append(self._small_talk(message) if not out else self.closing())
             return
         await self.advance(out)
 
@@ -352,7 +350,9 @@ class CorrectCoworkAgent(Flows):
         intent = req["intent"]
         if intent in {"book", "move"}:
             return bool(
-                rd.dates(message, self.today) or rd.times(message) or rd.rooms(message)
+                rd.dates(message, self.today)
+                or rd.times(message)
+                or rd.rooms(message)
                 or rd.hours(message)
             )
         if intent in {"guest", "daypass"}:

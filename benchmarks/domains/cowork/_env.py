@@ -107,7 +107,11 @@ class CoworkEnvironment(CoworkSystem):
         room = self._room(args.room_id)
         day = self._future_day(args.day)
         hour = self._hour(args.start)
-        if (room["room_id"], day.isoformat(), f"{hour:02d}:00") == (b["room_id"], b["day"], b["start"]):
+        if (room["room_id"], day.isoformat(), f"{hour:02d}:00") == (
+            b["room_id"],
+            b["day"],
+            b["start"],
+        ):
             raise ToolFailure("that is the booking's current room and time")
         if b["attendees"] and b["attendees"] > room["capacity"]:
             raise ToolFailure(f"{room['name']} seats {room['capacity']}, not {b['attendees']}")
@@ -277,7 +281,11 @@ class CoworkEnvironment(CoworkSystem):
         )
         month = start.month - 1 + args.months
         back = date(start.year + month // 12, month % 12 + 1, 1)
-        return {"pause_start": start.isoformat(), "months": args.months, "resumes": back.isoformat()}
+        return {
+            "pause_start": start.isoformat(),
+            "months": args.months,
+            "resumes": back.isoformat(),
+        }
 
     @tool("Change the email address on the member's account.")
     def update_email(self, args: UpdateEmail) -> dict[str, Any]:
@@ -285,9 +293,7 @@ class CoworkEnvironment(CoworkSystem):
         email = args.email.strip()
         if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", email, re.I):
             raise ToolFailure(f"{email!r} is not an email address")
-        self.db.execute(
-            "UPDATE members SET email = ? WHERE member_id = ?", (email, m["member_id"])
-        )
+        self.db.execute("UPDATE members SET email = ? WHERE member_id = ?", (email, m["member_id"]))
         return {"member_id": m["member_id"], "email": email}
 
     # -- lockers ---------------------------------------------------------------------------

@@ -272,9 +272,7 @@ class FlowBase:
             )
         deposit = v["locker_deposit_pence"]
         back = max(0, deposit - (_seed.LOST_KEY_PENCE if lost else 0))
-        why = (
-            f" (the {rd.pounds(_seed.LOST_KEY_PENCE)} lost-key fee is kept)" if lost else ""
-        )
+        why = f" (the {rd.pounds(_seed.LOST_KEY_PENCE)} lost-key fee is kept)" if lost else ""
         return self.propose(
             req,
             out,
@@ -318,9 +316,7 @@ class FlowBase:
         for line in inv["lines"]:
             if line["amount_pence"] in said:
                 return line
-        words = {
-            w for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in WORD_STOP
-        }
+        words = {w for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in WORD_STOP}
         scored = []
         for line in inv["lines"]:
             desc = set(re.findall(r"[a-z]{4,}", line["description"].lower())) - WORD_STOP

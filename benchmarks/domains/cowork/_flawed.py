@@ -136,6 +136,5 @@ class FlawedCoworkAgent(CorrectCoworkAgent):
         name = _seed.ROOMS[a["room_id"]][0]
         end = int(a["start"][:2]) + a["hours"]
         out.append(
-            f"Done — {name} is booked for you on {rd.say_day(a['day'])}, "
-            f"{a['start']}–{end:02d}:00."
+            f"Done — {name} is booked for you on {rd.say_day(a['day'])}, {a['start']}–{end:02d}:00."
         )

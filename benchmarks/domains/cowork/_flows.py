@@ -97,8 +97,7 @@ class Flows(FlowBase):
         if credit:
             parts.append(
                 f"{credit} hour{'s' if credit > 1 else ''} from your room credit (you have "
-                f"{v['credit_hours']} left)"
-                + (" and" if pay else ", so there's nothing to pay.")
+                f"{v['credit_hours']} left)" + (" and" if pay else ", so there's nothing to pay.")
             )
         if pay:
             extra = hours - credit
@@ -134,11 +133,11 @@ class Flows(FlowBase):
             if result["charged"] != "£0.00"
             else "nothing to pay"
         )
+        used = result["credit_hours_used"]
         out.append(
             f"Done — {result['room']} is booked for you on {rd.say_day(result['day'])}, "
             f"{result['start']}–{result['end']} (booking {result['booking_id']}): "
-            f"{result['credit_hours_used']} credit hour{'' if result['credit_hours_used'] == 1 else 's'}"
-            f" used, {money}."
+            f"{used} credit hour{'' if used == 1 else 's'} used, {money}."
         )
 
     async def book_failed(
@@ -279,9 +278,8 @@ class Flows(FlowBase):
             lost = [f"the {credit} credit hour{'s' if credit != 1 else ''}"] if credit else []
             if paid:
                 lost.append(f"the {rd.pounds(paid)} paid")
-            money = (
-                "it starts in less than 24 hours, so "
-                + (" and ".join(lost) + " can't be returned" if lost else "nothing is returned")
+            money = "it starts in less than 24 hours, so " + (
+                " and ".join(lost) + " can't be returned" if lost else "nothing is returned"
             )
         else:
             back = []
@@ -318,9 +316,7 @@ class Flows(FlowBase):
         if result["credit_hours_returned"]:
             back.append(f"{result['credit_hours_returned']} credit hours returned")
         if result["refund"] != "£0.00":
-            back.append(
-                f"{result['refund']} refunded to your card ending {result['card_last4']}"
-            )
+            back.append(f"{result['refund']} refunded to your card ending {result['card_last4']}")
         out.append(
             f"Done — booking {result['booking_id']} is cancelled"
             + (f": {' and '.join(back)}." if back else "; nothing was returned.")

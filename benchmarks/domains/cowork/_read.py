@@ -42,8 +42,10 @@ NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "fourteen": 14, "sixteen": 16, "couple": 2, "half": 0,
 }  # fmt: skip
-NUM = r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|" \
+NUM = (
+    r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"fourteen|sixteen|a couple of|couple of)"
+)
 ROOM_PATTERNS = [
     ("nectar", r"\bnectar\b|\bphone booth\b|\bbooth\b"),
     ("bee", r"\bbee\b"),
@@ -68,8 +70,8 @@ STOP = {
     "queen's", "hall", "flex", "fixed", "desk", "private", "office", "plan", "locker",
     "invoice", "register", "book", "add", "a", "an", "me", "us", "them", "their",
     "visitor", "visitors", "both", "are", "be", "coming", "who", "called", "named",
-    "hw", "bk", "email", "member", "number", "membership", "thank", "you", "there",
-    "morning", "afternoon", "hour", "hours", "both", "one", "two", "guys", "team",
+    "hw", "bk", "email", "member", "number", "membership", "you", "there",
+    "morning", "afternoon", "hour", "hours", "one", "two", "guys", "team",
 }  # fmt: skip
 
 
@@ -91,8 +93,11 @@ def invoices(text: str) -> list[str]:
     return [f"INV-{m.group(1)}-{m.group(2)}" for m in INVOICE_RE.finditer(text)]
 
 
-NEW_MARK = re.compile(r"(?:\bto|\bnew(?: one| address| email)?(?: is| will be)?|\bnow|"
-                      r"\bbecome|\bswitch(?:ing)? to|\binstead)\s*:?\s*$", re.I)
+NEW_MARK = re.compile(
+    r"(?:\bto|\bnew(?: one| address| email)?(?: is| will be)?|\bnow|"
+    r"\bbecome|\bswitch(?:ing)? to|\binstead)\s*:?\s*$",
+    re.I,
+)
 
 
 def emails(text: str) -> list[str]:
@@ -256,7 +261,9 @@ def plans(text: str) -> list[str]:
     found = []
     for plan, pattern in PLAN_PATTERNS:
         for m in re.finditer(pattern, text, re.I):
-            found.append((m.start(), plan, OLD_MARK.search(text[max(0, m.start() - 24) : m.start()])))
+            found.append(
+                (m.start(), plan, OLD_MARK.search(text[max(0, m.start() - 24) : m.start()]))
+            )
             break
     kept = [(s, p) for s, p, old in found if not old] or [(s, p) for s, p, _ in found]
     return [p for _, p in sorted(kept)]
@@ -298,8 +305,11 @@ def key_lost(text: str) -> bool | None:
         low,
     ):
         return True
-    if re.search(r"\b(?:have (?:it|the key)|got (?:it|the key)|hand (?:it|the key) back|"
-                 r"still have|i do|yes)\b", low):
+    if re.search(
+        r"\b(?:have (?:it|the key)|got (?:it|the key)|hand (?:it|the key) back|"
+        r"still have|i do|yes)\b",
+        low,
+    ):
         return False
     return None
 
@@ -388,12 +398,18 @@ INTENTS: list[tuple[str, str]] = [
         r"\bwrong(?:ly)? charg|\bshouldn'?t (?:have been|be) (?:charged|on)|\bchallenge|"
         r"\bdidn'?t (?:use|print|have|bring|book)\b.*\b(?:invoice|charge|bill)",
     ),
-    ("locker_return", r"\b(?:return|give (?:up|back)|hand (?:in|back)|end|stop|cancel|"
-                      r"close|release|no longer need)\b.*\blocker|\blocker\b.*\b(?:back|return|"
-                      r"no longer|give up|lost (?:the|my) key)"),
+    (
+        "locker_return",
+        r"\b(?:return|give (?:up|back)|hand (?:in|back)|end|stop|cancel|"
+        r"close|release|no longer need)\b.*\blocker|\blocker\b.*\b(?:back|return|"
+        r"no longer|give up|lost (?:the|my) key)",
+    ),
     ("locker", r"\blocker"),
-    ("email", r"\b(?:change|update|new|switch|replace|different)\b.*\be-?mail|"
-              r"\be-?mail\b.*\b(?:change|update|to be|instead|new|switch)"),
+    (
+        "email",
+        r"\b(?:change|update|new|switch|replace|different)\b.*\be-?mail|"
+        r"\be-?mail\b.*\b(?:change|update|to be|instead|new|switch)",
+    ),
     (
         "plan",
         r"\bupgrad|\bdowngrad|\b(?:change|switch|move|go|swap)\b.*\b(?:plan|membership|"
@@ -415,13 +431,15 @@ INTENTS: list[tuple[str, str]] = [
     ("invoice", r"\binvoice|\bbill\b|\bstatement"),
     (
         "book",
-        r"\bbook(?!ings?\b)|\breserve|\bmeeting room|\b(?:need|want|like|get) (?:a|the) room\b|\b(?:room|nectar|honeycomb|queen'?s hall|bee room)\b.*"
+        r"\bbook(?!ings?\b)|\breserve|\bmeeting room|\b(?:need|want|like|get) (?:a|the) room\b|"
+        r"\b(?:room|nectar|honeycomb|queen'?s hall|bee room)\b.*"
         r"\b(?:for|on|at)\b",
     ),
 ]
 SPLIT = re.compile(
     r"(?<=[!?;])\s+|(?<=\.)\s+(?=[A-Z])|,?\s+(?:and|also|plus|then)\s+(?:also\s+)?(?="
-    r"(?:can you|could you|please|i'?d (?:also )?like|i would|we would|i'?ll|i want|i need|we'?d like|add|change|"
+    r"(?:can you|could you|please|i'?d (?:also )?like|i would|we would|i'?ll|i want|i need|"
+    r"we'?d like|add|change|"
     r"update|move|cancel|book|register|rent|return|pause|dispute|upgrade|downgrade|buy|"
     r"get|switch|put|give|hand|sign|my|i'?m)\b)",
     re.I,

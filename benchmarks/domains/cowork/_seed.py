@@ -208,12 +208,8 @@ INVOICES = [
 
 
 def seed(db: sqlite3.Connection) -> None:
-    db.executemany(
-        "INSERT INTO plans VALUES (?,?,?,?)", [(k, *v) for k, v in PLANS.items()]
-    )
-    db.executemany(
-        "INSERT INTO rooms VALUES (?,?,?,?)", [(k, *v) for k, v in ROOMS.items()]
-    )
+    db.executemany("INSERT INTO plans VALUES (?,?,?,?)", [(k, *v) for k, v in PLANS.items()])
+    db.executemany("INSERT INTO rooms VALUES (?,?,?,?)", [(k, *v) for k, v in ROOMS.items()])
     for member, name, email, card, plan, credit, paused in MEMBERS:
         db.execute(
             "INSERT INTO members (member_id, name, email, card_last4, plan, credit_hours, "

@@ -297,9 +297,7 @@ class CoworkSystem(SqliteEnvironment):
             "SELECT member_id, email FROM members WHERE member_id = ?", norm_member(args.member_id)
         )
         if found is None or found["email"].lower() != args.email.strip().lower():
-            raise ToolFailure(
-                "verification failed: no member matches that member number and email"
-            )
+            raise ToolFailure("verification failed: no member matches that member number and email")
         return self.view(found["member_id"])
 
     @tool(
@@ -314,7 +312,9 @@ class CoworkSystem(SqliteEnvironment):
         "Policy: a member may only be told about their own bookings."
     )
     def get_booking(self, args: BookingRef) -> dict[str, Any]:
-        found = self._one("SELECT * FROM bookings WHERE booking_id = ?", norm_booking(args.booking_id))
+        found = self._one(
+            "SELECT * FROM bookings WHERE booking_id = ?", norm_booking(args.booking_id)
+        )
         if found is None:
             raise ToolFailure(f"no booking {args.booking_id}")
         view = self.booking_view(found)
