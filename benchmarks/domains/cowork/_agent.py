@@ -143,6 +143,7 @@ class CorrectCoworkAgent(Flows):
         if said:
             self.s["last_day"] = said[-1].isoformat()
         asked = self.s["asked"]
+        offer, self.s["offer"] = self.s["offer"], None
         had = dict(self.s["facts"])
         self._take_identity(message)
         if self.s["pending"]:
@@ -159,13 +160,11 @@ class CorrectCoworkAgent(Flows):
                     # an answer is not a new request unless it plainly asks for something else
                     found = [f for f in found if f.intent in {"cancel", "pause", "locker"}]
         elif (
-            self.s["offer"]
+            offer
             and not found
             and (rd.rooms(message) or rd.times(message) or rd.dates(message, self.today))
         ):
-            offer = self.s["offer"]
             found = [rd.Request(offer["intent"], f"{offer['text']} {message}")]
-        self.s["offer"] = None
         self.queue_new(found)
         if (
             asked in IDENTITY_ASKS
@@ -237,7 +236,7 @@ class CorrectCoworkAgent(Flows):
         if not mails and self.s["asked"] == "email":
             mails = rd.emails(message)[:1]
         if mails:
-            facts["email"] = mails[0]
+            facts["email"] = mails[-1]
 
     async def no_identity(self, message: str, out: list[str]) -> bool:
         """Hook: the customer cannot give the member number or email: nothing is shared."""

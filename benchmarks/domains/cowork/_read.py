@@ -426,7 +426,8 @@ INTENTS: list[tuple[str, str]] = [
     (
         "lookup",
         r"\b(?:what time|when (?:is|does)|details of|look up|check (?:my |the |a )?booking|"
-        r"what'?s on|who (?:has )?booked|which room)\b|\bBK\s*\d{4}\b",
+        r"what'?s on|who (?:has )?booked|which room|(?:my|what|which|any) (?:room )?bookings|"
+        r"what have i (?:got )?booked)\b|\bBK\s*\d{4}\b",
     ),
     ("invoice", r"\binvoice|\bbill\b|\bstatement"),
     (
