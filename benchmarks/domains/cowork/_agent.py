@@ -341,6 +341,9 @@ class CorrectCoworkAgent(Flows):
         if found and found[0].intent != req["intent"]:
             out.append("I'll come to that next. First: " + pending["text"])
             return False
+        if "?" in message:
+            out.append("Here's what I'd do, with every amount: " + pending["text"])
+            return False
         out.append("Sorry, I didn't catch that. " + pending["text"] + " Please answer yes or no.")
         return False
 
