@@ -62,6 +62,7 @@ BLIND = (
     ("boxoffice", "Boxoffice"),
     ("storage", "Storage"),
     ("ferry", "Ferry"),
+    ("cowork", "Cowork"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
