@@ -1,6 +1,6 @@
 """A goal that wants its request only with its money back says no when the proposal keeps it."""
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
@@ -13,7 +13,7 @@ KEEP = Scenario.model_validate(
              "get my credit hour and the £12 I paid back. If I'd lose them, keep the booking.",
      "knowledge": {"member_id": "HW1015"}}
 )  # fmt: skip
-NOW = datetime(2026, 12, 9, 10, 0)
+NOW = datetime(2026, 12, 9, 10, 0, tzinfo=UTC)
 
 
 async def test_nothing_given_back_is_declined_and_the_goal_is_met():

@@ -132,8 +132,11 @@ def can_switch(step: Step, change: Behaviour, message: str) -> bool:
 
 
 def too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
-    """No to a proposal costing more than the goal allows ("only if there is no fee"), or
-    giving back nothing where the goal wants its money back ("only if I get the £12 back")."""
+    """No to a proposal the goal rules out: one costing more than it allows.
+
+    "Only if there is no fee", or giving back nothing where the goal wants its money back ("only
+    if I get the £12 back").
+    """
     goal = goal_text(step, entry)
     if wants_back(goal) and refund_denied(message):
         return Reaction(text=step.phrasing.pick(step.phrasing.templates.no_refund), progress=True,

@@ -1,5 +1,6 @@
-"""A price a goal sets on its request: "only cancel it if there is no fee", "if it's under £20",
-"only if I get the £12 I paid back".
+"""A price a goal sets on its request: "only cancel it if there is no fee", "if it's under £20".
+
+Or the money back it asks for: "only if I get the £12 I paid back".
 
 A person with such a goal says no to a proposal that costs more, and that is their goal met, not
 a failure to ask again. Amounts are read with `vistasim.values`, so "£270.00" and "270 GBP" are

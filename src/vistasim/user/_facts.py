@@ -131,7 +131,13 @@ def _task_values(
 ) -> list[Stated]:
     """The values the goal asks for, not the held facts it states."""
     found = []
-    for value in stated_values(goal, today):
+    stated = stated_values(goal, today)
+    dates = [(v.start, v.end) for v in stated if v.kind == "date"]
+    for value in stated:
+        # The end of the date a weekday is part of ("Thursday 17 December — sorry, I meant").
+        end = max([e for s, e in dates if s <= value.start < e] + [value.end])
+        if _TAKEN_BACK_AFTER.match(goal[end:]):
+            continue  # "Thursday 17 December — sorry, I meant Friday 18 December"
         if value.kind.startswith("id:") or value.kind == "email":
             continue  # ids are checked against the slots that hold them
         if value.kind == "quantity" and _is_shift(goal, value):
@@ -145,6 +151,12 @@ def _task_values(
     return found
 
 
+_TAKEN_BACK_AFTER = re.compile(
+    r"\s*(?:[—–-]+|,|\.)?\s*(?:(?:sorry|oops|no wait|wait|actually)\b[,.!]?\s*)+"
+    r"(?:I\s+)?(?:mean|meant|make (?:that|it))\b",
+    re.IGNORECASE,
+)
+"""Words after a value the goal takes back itself: what it asks for is the one after them."""
 _REPLACED_BEFORE = re.compile(
     r"(?:\binstead of|\brather than|,\s*not)\s+(?:the\s+|my\s+|on\s+|at\s+)?$", re.IGNORECASE
 )
@@ -353,8 +365,10 @@ def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
 
 
 def _weekdays(days: frozenset[str], today: date) -> set[str]:
-    """The weekday of each day in its year nearest `today`: on 9 December, "1 January" is
-    next year's (a Friday in 2027), "3 December" this year's."""
+    """The weekday of each day in its year nearest `today`.
+
+    On 9 December, "1 January" is next year's (a Friday in 2027), "3 December" this year's.
+    """
     found = set()
     for day in days:
         month, dom = (int(p) for p in day.split("-"))

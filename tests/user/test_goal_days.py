@@ -1,0 +1,52 @@
+"""The days a goal asks for: one without a year is the nearest today, one it takes back is not."""
+
+from datetime import UTC, datetime
+
+from vistasim.scenario import Scenario
+from vistasim.user import AgendaPolicy
+
+from ._driver import converse, scripted
+
+PAUSE = Scenario.model_validate(
+    {"id": "pause", "persona": {"name": "James Whitfield", "style": {"patience": 4}},
+     "goal": "Pause my membership for two months from 1 January.",
+     "knowledge": {"member_id": "HW1010", "months": "2", "start_month": "1 January"}}
+)  # fmt: skip
+
+
+async def test_on_9_december_1_january_is_next_years_friday():
+    # Found on a coworking desk written blind: on 9 December 2026 the user took "1 January"
+    # for 1 January 2026, a Thursday, and objected "I need 1 January, not Friday" to "from
+    # Friday 1 January 2027" three times.
+    proposal = ("I'll pause your membership from Friday 1 January 2027 for 2 months, resuming "
+                "on Monday 1 March 2027. Shall I book it?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), PAUSE, scripted(proposal, "Done."),
+                        now=datetime(2026, 12, 9, 10, 0, tzinfo=UTC))  # fmt: skip
+    assert ep.said[1].lower().startswith("yes"), ep.said
+
+
+async def test_a_wrong_weekday_for_that_day_is_still_objected_to():
+    proposal = ("I'll pause your membership from Friday 8 January 2027 for 2 months. Shall I "
+                "book it?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), PAUSE, scripted(proposal, "Done."),
+                        now=datetime(2026, 12, 9, 10, 0, tzinfo=UTC))  # fmt: skip
+    assert "1 January" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
+
+
+async def test_a_day_the_goal_takes_back_itself_is_not_asked_for():
+    # Found on a coworking desk written blind: the goal "...on Thursday 17 December — sorry, I
+    # meant Friday 18 December" held both days, and the user said "Yeah, go for it" to a
+    # booking on the 17th.
+    scenario = Scenario.model_validate(
+        {"id": "book", "persona": {"name": "Isla Grant", "style": {"patience": 4}},
+         "goal": "Book the Nectar phone room at 9am for one hour on Thursday 17 December — "
+                 "sorry, I meant Friday 18 December.",
+         "knowledge": {"member_id": "HW1012"}}
+    )  # fmt: skip
+    wrong = ("To book Nectar on Thursday 17 December, 09:00–10:00 (1 hour): nothing to pay. "
+             "Shall I book it?")  # fmt: skip
+    right = wrong.replace("Thursday 17", "Friday 18")
+    ep = await converse(AgendaPolicy(), scenario, scripted(wrong, right, "Done."),
+                        now=datetime(2026, 12, 9, 10, 0, tzinfo=UTC))  # fmt: skip
+    assert "18 December" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
