@@ -508,3 +508,18 @@ def test_a_second_call_in_one_go_needs_its_own_mention_in_the_confirmation():
     run = make_run([episode("e1", "s1", events)])
     [failure] = [f for f in detect_failures(run, [STEPS]) if f.label == "steps"]
     assert failure.event_ids == [run.episodes[0].events[2].id]
+
+
+def test_a_day_the_user_took_back_and_booked_anyway_is_flagged_in_any_domain():
+    # Found on a coworking desk written blind (its flaw F2 reached the verdict by the criteria
+    # only): "on Thursday 17 December — sorry, I meant Friday 18 December", booked on the 17th.
+    said = user("Book the Nectar room at 9am on Thursday 17 December — sorry, I meant Friday "
+                "18 December.")  # fmt: skip
+    wrong = [said, tool("book_room", room_id="nectar", day="2026-12-17", start="09:00")]
+    assert labels(wrong, BehaviourSpec()) == ["ignored-correction"]
+    right = [said, tool("book_room", room_id="nectar", day="2026-12-18", start="09:00")]
+    assert labels(right, BehaviourSpec()) == []
+    # Two days asked for together take nothing back.
+    both = [user("Book it on 17 December and on 18 December."),
+            tool("book_room", day="2026-12-17"), tool("book_room", day="2026-12-18")]  # fmt: skip
+    assert labels(both, BehaviourSpec()) == []

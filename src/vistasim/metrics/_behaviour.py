@@ -31,6 +31,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
@@ -48,7 +49,7 @@ from vistasim.metrics._mentions import (
 from vistasim.metrics._outcome import is_errored
 from vistasim.metrics._writes import WriteTools
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
-from vistasim.values import iter_strings, text_ids
+from vistasim.values import iter_strings, json_values, text_ids
 
 __all__ = ["DETECTORS", "BehaviourSpec", "detect_behaviour"]
 
@@ -225,8 +226,10 @@ def _ignored_correction(episode: _Episode) -> list[int]:
     for stored in episode.events:
         event = stored.event
         if isinstance(event, UserMessage):
-            mentions = episode.mentions(event.text)
-            now = {(c.kind, c.old) for c in episode.corrections(event.text)}
+            days = _days(event.text)
+            mentions = [*episode.mentions(event.text), *days]
+            now = {(c.kind, c.old) for c in [*episode.corrections(event.text),
+                                             *corrections(event.text, days)]}  # fmt: skip
             for mention in mentions:
                 # Naming a taken-back value again, outside a correction, asks for it again.
                 if (mention.kind, mention.value) not in now:
@@ -236,12 +239,32 @@ def _ignored_correction(episode: _Episode) -> list[int]:
         elif isinstance(event, ToolCall) and event.error is None:
             hits = [
                 message_id
-                for (_, old), message_id in taken_back.items()
-                if mentions_value(event.args, old)
-            ]
+                for (kind, old), message_id in taken_back.items()
+                if (("date", old) in json_values(event.args) if kind == _DAY
+                    else mentions_value(event.args, old))
+            ]  # fmt: skip
             if hits:
                 evidence.extend([*hits, stored.id])
     return evidence
+
+
+_DAY = "day"
+"""The kind of a day a user names ("Thursday 17 December — sorry, I meant Friday 18 December").
+
+A product's own kinds name ids; a day taken back is checked in every domain.
+"""
+
+
+def _days(text: str) -> list[Mention]:
+    """The single days a message names, as mentions (value `MM-DD`).
+
+    No ranges, and no relative days: without the environment's day "Friday" is no date.
+    """
+    return [
+        Mention(kind=_DAY, value=next(iter(m.days)), start=m.start, end=m.end)
+        for m in find_dates(text, None)
+        if len(m.days) == 1 and any(c.isdigit() for c in m.surface)
+    ]
 
 
 def _partial_items(episode: _Episode) -> list[int]:
