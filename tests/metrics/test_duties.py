@@ -382,3 +382,16 @@ def test_a_tool_word_far_from_the_verb_is_no_request_for_that_tool():
         agent("Done — Tom is on A7 too. All sorted!"),
     )
     assert "dropped-request" not in far
+
+
+def test_a_request_to_register_what_an_add_tool_adds_is_one_for_it():
+    # Found on a coworking desk written blind: "register my guest Mei Chen for that day" asked
+    # for `add_guest_passes` ("Register guests for a day..."), the flawed agent booked the room
+    # only and said "That's everything you asked for done".
+    dropped = labels(
+        user("Please cancel A7 and register a text reminder for my next visit."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        agent("A7 has been cancelled. That's everything you asked for done."),
+    )
+    assert "dropped-request" in dropped

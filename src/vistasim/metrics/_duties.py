@@ -71,7 +71,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "freeze": ("freez", "block", "lock"),
     "replace": ("replac", "new card"),
     "order": ("order",),
-    "add": ("add",),
+    "add": ("add", "regist", "sign up"),
     "remove": ("remov",),
     "extend": ("extend", "extension", "longer"),
     "refund": ("refund", "money back"),
