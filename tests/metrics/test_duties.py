@@ -6,6 +6,8 @@ evidence (`changes`), as every call of a run with an environment does.
 
 from vistasim.events import StateChange, ToolCall
 from vistasim.metrics import find_all
+from vistasim.metrics._duties import detect_duties
+from vistasim.metrics._writes import WriteTools
 
 from ._builders import agent, criteria, episode, make_run, stop, user
 
@@ -395,3 +397,22 @@ def test_a_request_to_register_what_an_add_tool_adds_is_one_for_it():
         agent("A7 has been cancelled. That's everything you asked for done."),
     )
     assert "dropped-request" in dropped
+
+
+def test_a_tool_named_only_by_its_name_is_still_asked_for():
+    # Found on a coworking desk written blind: "change the email ..., and rent me a locker";
+    # `rent_locker`'s description shares every word with `return_locker`'s, so the detector
+    # skipped the tool, though its name's "locker" is its own among the `rent_` tools.
+    tools = [*TOOLS, "update_email", "rent_locker", "return_locker"]
+    view = episode("e1", "cowork-1", [
+        user("Please change my email to ann@new.org, and rent me a locker."),
+        VERIFY,
+        call("update_email", {"email": "ann@new.org"}, email="ann@new.org"),
+        agent("Done — your email is now ann@new.org. That's everything you asked for done."),
+        criteria(True), stop(),
+    ])  # fmt: skip
+    descriptions = {"rent_locker": "Rent a locker for a member.",
+                    "return_locker": "Return a member's locker."}  # fmt: skip
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    assert "dropped-request" in {f.label for f in found}

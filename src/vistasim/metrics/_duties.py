@@ -159,12 +159,14 @@ def _dropped_request(ctx: _Duties) -> list[int]:
     attempted = {s.event.name for s in ctx.events if isinstance(s.event, ToolCall)}
     evidence: list[int] = []
     for tool in ctx.tool_names:
-        if tool in attempted or not ctx.writes.tool(tool) or not ctx.keywords.get(tool):
+        if tool in attempted or not ctx.writes.tool(tool):
             continue
         verb = tool.split("_")[0].lower()
         stems = _SYNONYMS.get(verb, (verb,))
-        words = tuple(sorted(ctx.keywords[tool]))
-        asked = _asked_at(ctx.events, stems, _objects(tool, ctx.tool_names, words))
+        # A tool whose description has no word of its own is still named by its name's words:
+        # "rent me a locker" for `rent_locker` beside `return_locker`.
+        words = _objects(tool, ctx.tool_names, tuple(sorted(ctx.keywords.get(tool, ()))))
+        asked = _asked_at(ctx.events, stems, words) if words else None
         if asked is None:
             continue
         replies = [s for s in ctx.events[asked:] if isinstance(s.event, AgentReply)]
