@@ -131,7 +131,7 @@ class DrivingEnvironment(SqliteEnvironment):
 
     def _start(self, text: str) -> datetime:
         try:
-            when = datetime.strptime(text.strip(), _seed.STAMP)
+            when = datetime.strptime(text.strip(), _seed.STAMP).replace(tzinfo=_seed.UK)
         except ValueError as exc:
             raise ToolFailure(f"{text!r} is not a start time (YYYY-MM-DD HH:MM)") from exc
         return when
@@ -151,7 +151,7 @@ class DrivingEnvironment(SqliteEnvironment):
             "AND lesson_id != ?",
             (learner["instructor_id"], skip),
         ):
-            other = datetime.strptime(row["start"], _seed.STAMP)
+            other = datetime.strptime(row["start"], _seed.STAMP).replace(tzinfo=_seed.UK)
             if other < end and when < other + timedelta(hours=row["hours"]):
                 raise ToolFailure("the instructor is already teaching at that time")
 

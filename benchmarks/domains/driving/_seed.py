@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Clearway Driving School: schema, the fixed clock, prices and the seed data.
 
 The desk's clock is fixed at Monday 7 December 2026, 09:00 (UK, GMT). Learners are known by a
