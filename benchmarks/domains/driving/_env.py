@@ -84,6 +84,7 @@ class DrivingEnvironment(SqliteEnvironment):
         "dob": ["date of birth", "birthday"],
         "date": ["which day", "what date", "which date"],
         "time": ["what time", "which time"],
+        "other_time": ["which other time", "other time"],
         "hours": ["how long", "1 or 2 hours", "one or two hours"],
         "package_hours": ["which package", "5, 10 or 20"],
         "instructor": ["which instructor"],

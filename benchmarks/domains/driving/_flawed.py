@@ -125,8 +125,8 @@ class FlawedDrivingAgent(CorrectDrivingAgent):
             found = [r for r in found if r is not fresh[1]]
         super().queue_new(found)
 
-    async def advance(self, out: list[str]) -> None:
-        await super().advance(out)
+    async def _handle(self, message: str, out: list[str]) -> None:
+        await super()._handle(message, out)
         if self.s.get("dropped") and not self.s["queue"] and not self.s["pending"]:
             self.s["dropped"] = False
             if out and out[-1] == "Is there anything else I can help with?":

@@ -523,13 +523,14 @@ class Flows:
             return "done"
         pack = fresh[0]
         back = self.refund_quote(pack)
+        full = pack["hours_left"] * pack["price_per_hour_pence"]
+        fee = f", less our {rd.pounds(_seed.REFUND_ADMIN_PENCE)} admin fee" if back < full else ""
         return self.propose(
             req,
             out,
             f"Your {pack['hours']}-hour package ({pack['package_id']}) has "
             f"{pack['hours_left']} unused hours at the {pack['price_per_hour']} an hour you "
-            f"paid, {rd.pounds(pack['hours_left'] * pack['price_per_hour_pence'])}, less our "
-            f"{rd.pounds(_seed.REFUND_ADMIN_PENCE)} admin fee: {rd.pounds(back)} back to "
+            f"paid, {rd.pounds(full)}{fee}: {rd.pounds(back)} back to "
             f"{self.card(v)}. The hours are then gone. Shall I go ahead?",
             tool="refund_package",
             args={"learner_no": v["learner_no"], "package_id": pack["package_id"]},
