@@ -35,6 +35,7 @@ def _fresh_state() -> dict[str, Any]:
         "pending": None,
         "next_id": 1,
         "started": False,
+        "last_args": None,
     }
 
 
@@ -340,6 +341,7 @@ class CorrectDrivingAgent(Flows):
 
     async def execute(self, req: dict[str, Any], pending: dict[str, Any], out: list[str]) -> None:
         """Hook: run the agreed call and report what the system returned."""
+        self.s["last_args"] = pending["args"]
         result, error = await self.call(pending["tool"], **pending["args"])
         await getattr(self, f"done_{req['intent']}")(req, pending, result, error, out)
         self.finish(req)

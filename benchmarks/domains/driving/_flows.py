@@ -21,6 +21,14 @@ def hrs(n: int) -> str:
     return f"{n} hour{'' if n == 1 else 's'}"
 
 
+def goes(n: int) -> str:
+    return "goes" if n == 1 else "go"
+
+
+def are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
 class Flows:
     """Mixin: the flows of `CorrectDrivingAgent` (which supplies the state and helpers)."""
 
@@ -171,6 +179,13 @@ class Flows:
                 "from 08:00 (the last 2-hour lesson starts at 16:00).",
                 out,
             )
+        if f"{day.isoformat()} {at}" in req.get("refused", []):
+            return self.ask(
+                "time",
+                f"{at} on {rd.say_date(day.isoformat())} is taken. Which other time would suit "
+                "you?",
+                out,
+            )
         hours = rd.lesson_hours(text)
         if hours is None:
             return self.ask("hours", "Would you like a 1-hour or a 2-hour lesson?", out)
@@ -210,6 +225,7 @@ class Flows:
         self.failed(error, out)
         if "already teaching" in error:
             again = self.new_request("book", self.text(req))
+            again["refused"] = [*req.get("refused", []), self.s["last_args"]["start"]]
             self.s["queue"].insert(1, again)
             self.ask("time", "Which other time that day would suit you?", out)
 
@@ -297,13 +313,13 @@ class Flows:
         h = lesson["hours"]
         hours = hrs(h)
         if keep and self.late(lesson):
-            what = f"with the note, the {hours} go back on your package."
+            what = f"with the note, the {hours} {goes(h)} back on your package."
         elif keep:
-            what = f"it's 48 or more hours away, so the {hours} go back on your package."
+            what = f"it's 48 or more hours away, so the {hours} {goes(h)} back on your package."
         else:
             what = (
-                f"it's less than 48 hours away, so the {hours} for it are lost and won't go "
-                "back on your package."
+                f"it's less than 48 hours away, so the {hours} for it {are(h)} lost and won't "
+                "go back on your package."
             )
         return self.propose(
             req,

@@ -281,8 +281,9 @@ INTENTS: list[tuple[str, str]] = [
     ("book", r"\bbook\b|\blesson\b.*\b(?:on|at|for)\b|\bschedule\b|\bslot\b"),
     (
         "lookup",
-        r"\bupcoming|\bwhat lessons|\bwhen (?:is|are) my|\bhours (?:left|remaining)|"
-        r"\bhow many hours|\bbalance\b|\bmy lessons\b|\bnext lesson",
+        r"\bupcoming|\bwhat lessons|\bwhen (?:is|are) (?:my|his|her)|\bhours (?:left|remaining)|"
+        r"\bhow many (?:\w+ )?hours|\bbalance\b|\b(?:my|his|her) lessons\b|"
+        r"\bnext (?:\w+ )?lessons?\b|\bwhen (?:\w+ )?lessons? (?:is|are)\b",
     ),
 ]
 SPLIT = re.compile(
