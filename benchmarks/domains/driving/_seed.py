@@ -93,7 +93,7 @@ INSTRUCTORS = [
     ("I2", "Raj Patel", "automatic", 5),
     ("I3", "Tom Greaves", "manual", 4),
     ("I4", "Helen Marsh", "automatic", 5),
-    ("I5", "Gary Dunn", "manual", 3),
+    ("I5", "Gary Dunn", "manual", 2),
 ]
 
 # fmt: off
