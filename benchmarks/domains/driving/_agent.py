@@ -289,7 +289,12 @@ class CorrectDrivingAgent(Flows):
             pending["reworked"] = True
             req["chunks"].append(message)
             return True
-        if reply == "yes" and not rd.question(message):
+        if rd.question(message):
+            out.append(
+                "Nothing has been done yet — here's exactly what it involves. " + pending["text"]
+            )
+            return False
+        if reply == "yes":
             self.s["pending"] = None
             await self.execute(req, pending, out)
             return True
@@ -301,15 +306,14 @@ class CorrectDrivingAgent(Flows):
         if found and found[0].intent != req["intent"]:
             out.append("I'll come to that next. First: " + pending["text"])
             return False
-        if rd.question(message):
-            out.append("To answer that: nothing has been done yet. " + pending["text"])
-            return False
         out.append("Sorry, I didn't catch that. " + pending["text"] + " Please answer yes or no.")
         return False
 
     def changes_proposal(self, req: dict[str, Any], message: str) -> bool:
         """A reply that names a different value ("no, the 11am") reworks the proposal."""
         intent = req["intent"]
+        if intent in {"move", "cancel"} and (rd.ill(message) or rd.has_note(message)):
+            return True
         if intent in {"book", "move", "cancel", "test"}:
             return bool(
                 rd.dates(message, self.today)

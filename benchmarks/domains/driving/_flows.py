@@ -171,7 +171,9 @@ class Flows:
             return self.ask("date", "Lessons can be booked from tomorrow. Which day?", out)
         if day.weekday() == 6:
             return self.ask("date", "We don't teach on Sundays. Which other day?", out)
-        at = self.pick_time(text)
+        refused = [r[11:] for r in req.get("refused", []) if r[:10] == day.isoformat()]
+        said = [t for t in rd.times(text) if t not in refused]
+        at = self.pick_time(" ".join(said)) if said else None
         if not at:
             return self.ask(
                 "time",

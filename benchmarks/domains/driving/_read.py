@@ -67,6 +67,9 @@ def _keep(matches: list[re.Match[str]], text: str) -> list[re.Match[str]]:
 
 def learner_nos(text: str, *, bare: bool = False) -> list[str]:
     found = [f"L{m.group(1)}" for m in _keep(list(NO_RE.finditer(text)), text)]
+    if not found:
+        said = re.finditer(r"\blearner (?:number|no\.?|#)\D{0,12}?(\d{5})\b", text, re.I)
+        found = [f"L{m.group(1)}" for m in said]
     if not found and bare:
         found = [f"L{m.group(1)}" for m in BARE_NO_RE.finditer(text)]
     return found
@@ -216,8 +219,9 @@ def answer(text: str) -> str | None:
     if re.match(
         r"(?:no\b|nope|nah|don'?t|do not|leave it|not now|no thanks|cancel that|never mind)", low
     ) or re.search(
-        r"\b(?:don'?t (?:do|go|bother|change|book|cancel|move|buy|refund)|leave it|"
-        r"not worth it|i'?ll keep)\b",
+        r"\b(?:don'?t (?:do|go|bother|change|book|cancel|move|buy|refund|want)|leave it|"
+        r"do not want|not worth it|i'?ll keep|rather keep|keep (?:it|the lesson|my lesson|"
+        r"the test|my test)|rather not|forget it|not then|in that case,? no)\b",
         low,
     ):
         return "no"
@@ -232,7 +236,15 @@ def answer(text: str) -> str | None:
 
 
 def question(text: str) -> bool:
-    return "?" in text and answer(text) != "yes"
+    """A question about a proposal ("Can you confirm I keep my hours?"), not an answer."""
+    low = text.strip().lower()
+    return low.endswith("?") and bool(
+        re.match(
+            r"(?:and |but |so )?(?:can|could|will|would|is|are|do|does|did|what|how|when|"
+            r"which|why|where|who|have|has)\b",
+            low,
+        )
+    )
 
 
 def thanks_or_bye(text: str) -> bool:
@@ -265,7 +277,8 @@ INTENTS: list[tuple[str, str]] = [
     (
         "instructor",
         r"\b(?:change|switch|swap|new|different|another|move to)\b.*\binstructor|"
-        r"\binstructor\b.*\b(?:change|switch|instead)",
+        r"\binstructor\b.*\b(?:change|switch|instead)|"
+        r"\b(?:have|want|like|prefer|request)\b.*\b(?:as|be) my (?:\w+ )?instructor",
     ),
     (
         "package",
