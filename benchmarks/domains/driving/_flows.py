@@ -495,11 +495,11 @@ class Flows:
         old = v["test"]["start"]
         close = (date.fromisoformat(old[:10]) - self.today).days < _seed.TEST_LOCK_DAYS
         cost = (
-            f"Your test is less than {_seed.TEST_LOCK_DAYS} days away, so the "
+            f"your test is less than {_seed.TEST_LOCK_DAYS} days away, so the "
             f"{rd.pounds(_seed.TEST_FEE_PENCE)} fee you paid is lost and a new "
             f"{rd.pounds(_seed.TEST_FEE_PENCE)} fee is charged to {self.card(v)}."
             if close
-            else "There's no charge, as your test is 14 or more days away."
+            else "there's no charge, as your test is 14 or more days away."
         )
         return self.propose(
             req,
