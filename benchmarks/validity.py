@@ -63,6 +63,7 @@ BLIND = (
     ("storage", "Storage"),
     ("ferry", "Ferry"),
     ("cowork", "Cowork"),
+    ("driving", "Driving"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
