@@ -416,3 +416,23 @@ def test_a_tool_named_only_by_its_name_is_still_asked_for():
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" in {f.label for f in found}
+
+
+def test_the_verbs_own_word_in_a_description_names_no_object():
+    # Found on a driving-school desk written blind: `update_address` ("Change the learner's
+    # pick-up address") read "I need to change my regular instructor" as asking for it.
+    tools = [*TOOLS, "change_instructor", "update_address"]
+    view = episode("e1", "driving-1", [
+        user("Hello. I need to change my regular instructor from Gary Dunn to Sandra Wilkes."),
+        VERIFY,
+        call("change_instructor", {"instructor": "Sandra Wilkes"}, instructor_id="I1"),
+        agent("Done — your regular instructor is now Sandra Wilkes."),
+        criteria(True), stop(),
+    ])  # fmt: skip
+    descriptions = {
+        "update_address": "Change the learner's pick-up address (service postcodes).",
+        "change_instructor": "Make another instructor the learner's regular one.",
+    }
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    assert "dropped-request" not in {f.label for f in found}

@@ -100,3 +100,21 @@ def test_a_figure_of_what_changed_and_one_after_anothers_words_are_not_misquotes
     assert "misquoted-result" in labels(
         user("How many hours do I have?"), member, agent("HW1013 has 5 credit hours left."),
     )  # fmt: skip
+
+
+def test_one_hour_and_two_hours_are_one_words_figures():
+    # Found on a driving-school desk written blind: "1 hour returned to your package, 0 hours
+    # lost" read 0 as the hours returned: "hour" and "hours" were two words, so the words
+    # after the 1 were not taken as the 1's.
+    cancel = ToolCall(name="cancel_lesson", args={"lesson_id": "LS108"},
+                      result={"lesson_id": "LS108", "hours_returned": 1, "hours_lost": 0,
+                              "hours_left": 8})  # fmt: skip
+    assert "misquoted-result" not in labels(
+        user("Cancel my lesson, please."), cancel,
+        agent("Done — your lesson is cancelled: 1 hour returned to your package, 0 hours lost. "
+              "You have 8 hours of package time left."),
+    )  # fmt: skip
+    assert "misquoted-result" in labels(
+        user("Cancel my lesson, please."), cancel,
+        agent("Done — LS108 is cancelled. You have 9 hours left."),
+    )  # fmt: skip

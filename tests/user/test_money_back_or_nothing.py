@@ -35,3 +35,29 @@ async def test_money_given_back_is_accepted():
              "cancel it?")  # fmt: skip
     ep = await converse(AgendaPolicy(), KEEP, scripted(early, "Done."), now=NOW)
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+
+
+async def test_hours_lost_or_a_fee_paid_again_are_declined_as_the_goal_says():
+    # Found on a driving-school desk written blind: both said yes.
+    lesson = Scenario.model_validate(
+        {"id": "lesson", "persona": {"name": "Ben Shaw", "style": {"patience": 4}},
+         "goal": "Cancel my lesson tomorrow morning — but if I'd lose the hours for it, I'd "
+                 "rather keep the lesson.",
+         "knowledge": {"learner_no": "L20433"}}
+    )  # fmt: skip
+    late = ("To cancel your lesson on Tuesday 8 December 2026 at 10:00: it's less than 48 hours "
+            "away, so the 2 hours for it are lost and won't go back on your package. Shall I "
+            "cancel it?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), lesson, scripted(late, "Okay."), now=NOW)
+    assert ep.said[1].lower().startswith(("no", "then no")), ep.said
+    test = Scenario.model_validate(
+        {"id": "test", "persona": {"name": "Kate Moss", "style": {"patience": 4}},
+         "goal": "Move my practical test to Thursday 14 January — but not if it means paying the "
+                 "test fee again.",
+         "knowledge": {"learner_no": "L20575"}}
+    )  # fmt: skip
+    fee = ("To move your test to Thursday 14 January 2027 at 13:40: the £75.00 fee you paid is "
+           "lost and a new £75.00 fee is charged to your card. Shall I go ahead?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), test, scripted(fee, "Okay."), now=NOW)
+    assert ep.said[1].lower().startswith(("no", "then no")), ep.said
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said

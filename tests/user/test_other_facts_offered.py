@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish, Say
 
 from ._driver import converse, make_scenario, scripted
@@ -167,3 +168,25 @@ async def test_asked_for_the_postcode_the_user_gives_no_address():
     ask = "Could you give me your account number and the postcode of the property?"
     episode = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
     assert "EH7 5QR" in episode.said[1] and "Harbour Row" not in episode.said[1]
+
+
+async def test_the_users_own_alternative_proposed_back_is_not_objected_to():
+    # Found on a driving-school desk written blind: asked "Which other time that day would
+    # suit you?" after 2pm was refused, the user offered "10am the same day, if 2pm is taken",
+    # then objected "it should be 2pm, not 10:00" to the 10am booking until the turns ran out.
+    scenario = Scenario.model_validate(
+        {"id": "lesson", "persona": {"name": "Mia Lowe", "style": {"patience": 4}},
+         "goal": "Book a 2-hour lesson on Friday 18 December at 2pm.",
+         "knowledge": {"learner_no": "L20603", "time": "2pm", "hours": "2"},
+         "hidden": {"other_time": "10am the same day, if 2pm is taken"}}
+    )  # fmt: skip
+    agent = scripted(
+        "A 2-hour lesson on Friday 18 December 2026 at 14:00 uses 2 of your 9 hours. Shall I?",
+        "Sorry — the instructor is already teaching at that time. Nothing has been changed. "
+        "Which other time that day would suit you?",
+        "A 2-hour lesson on Friday 18 December 2026 at 10:00 uses 2 of your 9 hours. Shall I?",
+        "Done — booked for 10:00.",
+    )
+    ep = await converse(AgendaPolicy(), scenario, agent, now=datetime(2026, 12, 7, 9, tzinfo=UTC))
+    assert "10am" in ep.said[2], ep.said
+    assert ep.said[3].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said

@@ -165,7 +165,10 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         stems = _SYNONYMS.get(verb, (verb,))
         # A tool whose description has no word of its own is still named by its name's words:
         # "rent me a locker" for `rent_locker` beside `return_locker`.
-        words = _objects(tool, ctx.tool_names, tuple(sorted(ctx.keywords.get(tool, ()))))
+        # The verb is no object: "change" in `update_address`'s description ("Change the
+        # pick-up address") made "change my regular instructor" a request for it.
+        own = tuple(w for w in sorted(ctx.keywords.get(tool, ())) if not w.startswith(stems))
+        words = _objects(tool, ctx.tool_names, own)
         asked = _asked_at(ctx.events, stems, words) if words else None
         if asked is None:
             continue

@@ -346,8 +346,11 @@ _UNIT_WORDS = frozenset({"eur", "gbp", "usd", "cents", "pct"})
 
 
 def _stem(word: str) -> str:
-    # "estimated" and "estimate", "seats" and "seat" are one word here.
-    return word.lower()[:5]
+    # "estimated" and "estimate", "seats" and "seat", "hours" and "hour" are one word here.
+    word = word.lower()
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return word[:5]
 
 
 _CHANGE_WORDS = frozenset(

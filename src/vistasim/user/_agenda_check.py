@@ -14,7 +14,7 @@ import re
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_say import spoken_goal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
-from vistasim.user._agenda_step import Reaction, Step
+from vistasim.user._agenda_step import Reaction, Step, held_facts, user_said
 from vistasim.user._facts import TASK, Fact, build_facts, contradiction
 from vistasim.user._fallback import kept_from_request, split_fallback
 from vistasim.user._lexicon import is_done, question_sentences, split_sentences
@@ -73,6 +73,16 @@ def goal_facts(step: Step, state: AgendaState) -> list[Fact]:
     return kept_from_request(facts, held, request, entry.task, step.today, step.lexicon)
 
 
+def _offered(step: Step, state: AgendaState, slot: str, wrong: str) -> bool:
+    """Whether the user has itself offered `wrong` in another fact it said in this chat."""
+    values = text_values(wrong)
+    said = user_said(step.view).casefold()
+    return bool(values) and any(
+        other != slot and str(value).casefold() in said and values <= text_values(str(value))
+        for other, value in held_facts(step, state).items()
+    )
+
+
 def mismatch(
     step: Step, state: AgendaState, message: str, *, ids_only: bool = False
 ) -> Reaction | None:
@@ -82,6 +92,8 @@ def mismatch(
     """
     ph = step.phrasing
     found = contradiction(message, goal_facts(step, state), step.lexicon, step.today)
+    if found is not None and _offered(step, state, found.slot, found.wrong):
+        found = None  # "10am the same day, if 2pm is taken": the user's own alternative
     if found is not None and (found.kind.startswith("id:") or found.kind == "email"):
         label = ph.templates.value_labels.get(found.slot, ph.label(found.slot))
         text = ph.pick(ph.templates.correct, label=label, value=found.right, wrong=found.wrong)

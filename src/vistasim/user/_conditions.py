@@ -14,16 +14,22 @@ the same figure.
 10.0
 >>> price_limit("Cancel my line.") is None
 True
+>>> price_limit("Move my test to 14 January — but not if it means paying the test fee again.")
+0.0
 >>> over_limit("That means a fee of £270.00. Shall I cancel?", 0.0)
 '270.00'
 >>> over_limit("There's no charge for this. Shall I go ahead?", 0.0) is None
 True
 >>> wants_back("Cancel it, but only if I get my credit hour and the £12 I paid back.")
 True
+>>> wants_back("Cancel my lesson — but if I'd lose the hours for it, I'd rather keep it.")
+True
 >>> refund_denied("It starts in less than 24 hours, so the £12.00 paid can't be returned.")
 True
 >>> refund_denied("£12.00 is refunded to your card. Shall I cancel it?")
 False
+>>> refund_denied("It's under 48 hours away, so the 2 hours are lost and won't go back.")
+True
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ _FREE = re.compile(
     r"|it (?:costs|is) nothing)\b"
     r"|\bif (?:it(?:'s| is) free|there(?:'s| is) no (?:fee|charge|cost))\b[^.;]{0,20}?\bonly\b"
     r"|\b(?:won'?t|will not|don'?t want to|do not want to|not willing to|refuse to|can'?t) pay"
-    r" (?:an?|the|any) (?:\w+ )?(?:fee|charge|penalty)",
+    r" (?:an?|the|any) (?:\w+ )?(?:fee|charge|penalty)"
+    r"|\bnot if (?:it|that|this) (?:means|involves) paying\b[^.;]{0,30}?\b(?:fee|charge|penalty)",
     re.IGNORECASE,
 )
 _CEILING = re.compile(
@@ -83,7 +90,9 @@ _NOT_BACK = re.compile(
     r"\b(?:can(?:no|')t|cannot|won'?t|will not|isn'?t|is not|aren'?t|are not|not)\s+(?:be\s+)?"
     r"(?:returned|refunded|given back|paid back)\b|\bno refund\b|\bnon-?refundable\b"
     r"|\bnothing (?:is |will be )?(?:returned|refunded)\b|\byou(?:'d| would| will)? lose\b"
-    r"|\bforfeit",
+    r"|\b(?:is|are|will be|would be) lost\b|\bforfeit"
+    r"|\b(?:won'?t|will not|wouldn'?t|would not|don'?t|do not|doesn'?t|does not|can'?t|cannot)"
+    r" (?:go|come|be put|be added) back\b",
     re.IGNORECASE,
 )
 
