@@ -114,7 +114,7 @@ def _read_once(
     return stated
 
 
-_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 _BOUND = re.compile(
     r"\b(?:(?:more|less|fewer|longer|later|earlier|sooner)\s+than|at\s+(?:least|most)|within"
     r"|under|over)\s+(?:the\s+)?[£$€]?\d[\d,.]*(?:\s*-?\s*[a-z]+)?",

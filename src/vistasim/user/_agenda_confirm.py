@@ -33,11 +33,8 @@ def on_confirmation(
     """
     ph = step.phrasing
     entry = state.stack[0]
-    # A cost the goal rules out ("I won't pay an exit fee") is declined before any hesitation:
-    # hesitating, then "please go ahead", would agree to the fee.
-    costly = too_costly(step, entry, message)
-    if costly is not None:
-        return costly
+    # A cost the goal rules out ("I won't pay an exit fee") was declined before this is asked
+    # (`react`, ahead of any reading): hesitating, then "please go ahead", would agree to it.
     hesitate = entry.has("hesitate")
     objection = _objection(step, state, message, previous)
     # A wrong proposal is objected to first: a hesitation holds off a yes, and this user would
