@@ -162,3 +162,17 @@ def test_bounds_shares_and_a_dates_weekday_in_a_proposal_state_no_value_of_the_c
     wrong = agent("Upgrading takes effect on Friday 11 December: you pay £120.00. Shall I?")
     found = labels([user("upgrade me"), wrong, user("yes"), upgrade, upgraded, stop()])
     assert list(found) == ["contradicts-call"]
+
+
+def test_a_rule_stated_beside_a_proposal_is_no_claim():
+    # Found on a driving-school desk written blind: "There's no charge; lessons already
+    # booked stay with the instructor they were booked with. Shall I go ahead?" was read as a
+    # claim of a booking no call had made.
+    rule = agent("I'll make Sandra Wilkes your regular instructor. There's no charge; lessons "
+                 "already booked stay with the instructor they were booked with. Shall I go "
+                 "ahead?")  # fmt: skip
+    assert labels([user("Change my instructor to Sandra Wilkes."), rule, stop()]) == {}
+    # Said of the user's own record, beside a proposal, it is still a claim.
+    claim = agent("Your lesson has been booked. Shall I also add a reminder?")
+    found = labels([user("Book me a lesson on Friday."), claim, criteria(True), stop()])
+    assert list(found) == ["claimed-without-action"]

@@ -70,6 +70,8 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _MONEY_SUBJECT = re.compile(
     r"\b(?:fee|charge|surcharge|cost|amount|difference|supplement)\b|[€$£]\s?\d", re.IGNORECASE
 )
+_PARTY = re.compile(r"\b(?:you|your|yours|i|i'?ve|i'?ll|we|we'?ve|our|it|its)\b", re.IGNORECASE)
+"""Words that make a sentence about this conversation's parties or its record."""
 _SOMEONE_ELSE = re.compile(
     r"\b(?:by|for|to) (?:another|someone else|somebody else|a different|other)\b", re.IGNORECASE
 )
@@ -217,9 +219,15 @@ class _Context:
         """
         cues = self.claim_cues if at_stake else self.claim_cues[len(GENERIC_CLAIMS) :]
         verbs: list[str] = []
+        proposing = _PROPOSAL.search(turn.reply_text) is not None
         for sentence in _SENTENCES.split(turn.reply_text):
             if sentence.rstrip().endswith("?") or _SOMEONE_ELSE.search(sentence):
                 continue  # "was just booked by another patient": it is no longer available
+            if proposing and not _PARTY.search(sentence) and not text_ids(sentence):
+                # Beside a proposal, a sentence naming neither the user, the agent nor a record
+                # states a rule: "lessons already booked stay with the instructor they were
+                # booked with. Shall I go ahead?"
+                continue
             for number, cue in enumerate(cues):
                 for match in cue.finditer(sentence):
                     if _NEGATION.search(sentence[: match.start()]):
