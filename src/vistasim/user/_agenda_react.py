@@ -49,21 +49,23 @@ def react(
     step: Step, state: AgendaState, message: str, previous: str | None = None
 ) -> Reaction | None:
     """Read the agent's latest message (and its previous one); `None`: nothing it can read."""
-    if is_confirmation_request(message):
+    confirming = is_confirmation_request(message)
+    if confirming:
         # "...the £12.00 paid can't be returned. Shall I cancel it?" reads as a refusal too;
         # a goal that wants it only with its money back (or under a price) says no first.
         costly = too_costly(step, state.stack[0], message)
         if costly is not None:
             return costly
-    return _read(step, state, message, previous)
+    return _read(step, state, message, previous, confirming=confirming)
 
 
-def _read(step: Step, state: AgendaState, message: str, previous: str | None) -> Reaction | None:
+def _read(
+    step: Step, state: AgendaState, message: str, previous: str | None, *, confirming: bool
+) -> Reaction | None:
     entry = state.stack[0]
     held = held_facts(step, state)
     question = is_question(step, entry)
     refused = refusal(message)
-    confirming = is_confirmation_request(message)
     # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
     # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
     # so only facts the user holds are answered there.
