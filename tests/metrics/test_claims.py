@@ -176,3 +176,17 @@ def test_a_rule_stated_beside_a_proposal_is_no_claim():
     claim = agent("Your lesson has been booked. Shall I also add a reminder?")
     found = labels([user("Book me a lesson on Friday."), claim, criteria(True), stop()])
     assert list(found) == ["claimed-without-action"]
+
+
+def test_a_participle_describing_what_a_record_has_is_no_claim():
+    # Found on a removals desk written blind: "Your move has extended cover, up to £1,500.00
+    # an item, so £600.00 is payable. Shall I register it?" was read as a claim that the
+    # cover had been extended.
+    cover = agent("I'll register a damage claim for your television, valued at £600.00. Your "
+                  "move has extended cover, up to £1,500.00 an item. Shall I register it?")  # fmt: skip
+    assert labels([user("My TV was cracked in the move."), cover, stop()]) == {}
+    # With an object, a preposition or "been" after `has`, it reports a change.
+    for said in ("Your rental has extended your return date.", "R198 has been extended.",
+                 "Your rental has extended to Friday."):  # fmt: skip
+        found = labels([user("Extend R198, please."), agent(said), criteria(True), stop()])
+        assert list(found) == ["claimed-without-action"], said

@@ -118,3 +118,22 @@ def test_one_hour_and_two_hours_are_one_words_figures():
         user("Cancel my lesson, please."), cancel,
         agent("Done — LS108 is cancelled. You have 9 hours left."),
     )  # fmt: skip
+
+
+def test_a_rate_and_a_rules_bound_are_no_figures_of_the_record():
+    # Found on a removals desk written blind: "Stairs without a lift are £25.00 a floor" read
+    # 25 as the move's `stairs_floors`, "Storage is for 2 weeks at least" 2 as its
+    # `storage_weeks`, both 0 in the lookup.
+    move = ToolCall(name="get_move", args={"move_ref": "PK40226"},
+                    result={"move_ref": "PK40226", "stairs_floors": 0, "storage_weeks": 0,
+                            "price_pence": 52000})  # fmt: skip
+    for said in (
+        "Stairs without a lift are £25.00 a floor: £75.00 added to your price. Shall I add it?",
+        "Storage is for 2 weeks at least, so 1 week isn't possible. Shall I add 2 weeks?",
+        "Storage is for a minimum of 2 weeks. Shall I add 2 weeks?",
+    ):
+        assert "misquoted-result" not in labels(user("Add it, please."), move, agent(said))
+    # The record's own figure read out wrong is still a misquote.
+    assert "misquoted-result" in labels(
+        user("What's on my move?"), move, agent("PK40226 has 2 stairs floors and no storage."),
+    )  # fmt: skip

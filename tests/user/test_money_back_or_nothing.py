@@ -61,3 +61,24 @@ async def test_hours_lost_or_a_fee_paid_again_are_declined_as_the_goal_says():
     ep = await converse(AgendaPolicy(), test, scripted(fee, "Okay."), now=NOW)
     assert ep.said[1].lower().startswith(("no", "then no")), ep.said
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said
+
+
+async def test_a_fee_the_goal_would_rather_not_pay_is_declined():
+    # Found on a removals desk written blind: "...but if there's a fee for changing the date,
+    # I'd rather keep it as it is" said "Yes, please" to "...there's a £60.00 date-change fee".
+    move = Scenario.model_validate(
+        {"id": "move", "persona": {"name": "Daniel Okafor", "style": {"patience": 3}},
+         "goal": "Move my removal to Friday 18 December — but if there's a fee for changing the "
+                 "date, I'd rather keep it as it is.",
+         "knowledge": {"move_ref": "PK40166", "new_date": "Friday 18 December"}}
+    )  # fmt: skip
+    fee = ("I'll move your removal from Tuesday 15 December 2026 to Friday 18 December 2026. As "
+           "your move is 8 days away, there's a £60.00 date-change fee, charged to your card "
+           "ending 2166. Shall I go ahead?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), move, scripted(fee, "Okay."), now=NOW)
+    assert ep.said[1].lower().startswith(("no", "then no")), ep.said
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said
+    free = ("I'll move your removal from Tuesday 15 December 2026 to Friday 18 December 2026, "
+            "free of charge. Shall I go ahead?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), move, scripted(free, "Done."), now=NOW)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said

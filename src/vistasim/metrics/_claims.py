@@ -72,6 +72,16 @@ _MONEY_SUBJECT = re.compile(
 )
 _PARTY = re.compile(r"\b(?:you|your|yours|i|i'?ve|i'?ll|we|we'?ve|our|it|its)\b", re.IGNORECASE)
 """Words that make a sentence about this conversation's parties or its record."""
+_HAS_ADJECTIVE = re.compile(r"(?:has|had)\s+(?!been\b)\w+$", re.IGNORECASE)
+"""A `has` + participle claim frame without "been": "has extended cover" may be a possession."""
+_NOUN = re.compile(
+    r"\s+(?!(?:the|an?|your|his|her|their|its?|them|this|that|these|those|my|our|by|to|for"
+    r"|from|on|at|in|into|with|and|or|now|today|already|successfully|until|till|as|so|but)\b)"
+    r"(?![a-z]+ly\b)[a-z]+\b"
+)
+"""A bare lower-case noun right after the participle ("extended cover", "reserved seating"):
+the participle describes it. An object after a determiner ("extended your stay"), a preposition
+("moved to Friday"), an id or a name keeps the claim."""
 _SOMEONE_ELSE = re.compile(
     r"\b(?:by|for|to) (?:another|someone else|somebody else|a different|other)\b", re.IGNORECASE
 )
@@ -232,6 +242,8 @@ class _Context:
                 for match in cue.finditer(sentence):
                     if _NEGATION.search(sentence[: match.start()]):
                         continue
+                    if _HAS_ADJECTIVE.match(match.group(0)) and _NOUN.match(sentence, match.end()):
+                        continue  # "your move has extended cover": what it has, not a change
                     verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
                     if not _status_read(sentence, verb, reads):
                         generic = at_stake and number < len(GENERIC_CLAIMS)

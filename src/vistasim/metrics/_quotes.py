@@ -297,6 +297,10 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     ]  # fmt: skip
     told: set[str] = set()  # the fields the figure before this one was said with, after it
     for index, match in enumerate(figures):
+        bound = _BOUND_BEFORE.search(sentence, 0, match.start())
+        if bound or _BOUND_AFTER.match(sentence, match.end()):
+            continue  # "storage is for 2 weeks at least": the rule's figure, not the record's
+        rate = _RATE.match(sentence, match.end())
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
         # 14 days)" says nothing of a fee of 14.
         low = figures[index - 1].end() if index else -1
@@ -319,6 +323,8 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
                 continue  # "the 14-day discount": a length of time, not the discount's amount
             if len(wanted) < 2 or not wanted <= near:
                 continue
+            if rate is not None and _stem(rate.group(1)) in wanted:
+                continue  # "stairs are £25.00 a floor": a price per floor, not the floors
             if wanted <= set(behind):
                 said_with.add(field)
             elif field in told:
@@ -333,6 +339,21 @@ _WORD = re.compile(r"[A-Za-z]+")
 _FIGURE = re.compile(rf"(?<![\w.])[£$€]?\s?{_NUMBER}")
 """A figure where a token starts (not the digits of an id: "fine F901")."""
 _DURATION = re.compile(r"(?:-|\s)(day|week|month|year|hour|minute)s?\b", re.IGNORECASE)
+_BOUND_BEFORE = re.compile(
+    r"\b(?:at (?:least|most)|up to|no (?:more|less|fewer) than|(?:more|less|fewer) than"
+    r"|minimum(?: of)?|maximum(?: of)?|within)\s*$",
+    re.IGNORECASE,
+)
+_BOUND_AFTER = re.compile(
+    r"(?:\s*-?\s*[A-Za-z]+){0,2}?\s+(?:at (?:least|most)|minimum|maximum"
+    r"|or (?:more|less|fewer))\b",
+    re.IGNORECASE,
+)
+"""A bound a rule sets ("at least 2 weeks", "2 weeks minimum"): no figure of a record."""
+_RATE = re.compile(
+    r"(?:\s*-?\s*[A-Za-z]+)?\s+(?:a|an|per|each|every)\s+([A-Za-z]+)", re.IGNORECASE
+)
+"""A rate ("£25.00 a floor", "£30.00 per week"): the figure is the price of one, not a count."""
 
 
 def _figure(text: str) -> float:

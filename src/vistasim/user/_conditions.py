@@ -16,6 +16,10 @@ the same figure.
 True
 >>> price_limit("Move my test to 14 January — but not if it means paying the test fee again.")
 0.0
+>>> price_limit("Move it — but if there's a fee for changing the date, I'd rather keep it.")
+0.0
+>>> price_limit("If there's a problem, call me back.") is None
+True
 >>> over_limit("That means a fee of £270.00. Shall I cancel?", 0.0)
 '270.00'
 >>> over_limit("There's no charge for this. Shall I go ahead?", 0.0) is None
@@ -49,7 +53,10 @@ _FREE = re.compile(
     r"|\bif (?:it(?:'s| is) free|there(?:'s| is) no (?:fee|charge|cost))\b[^.;]{0,20}?\bonly\b"
     r"|\b(?:won'?t|will not|don'?t want to|do not want to|not willing to|refuse to|can'?t) pay"
     r" (?:an?|the|any) (?:\w+ )?(?:fee|charge|penalty)"
-    r"|\bnot if (?:it|that|this) (?:means|involves) paying\b[^.;]{0,30}?\b(?:fee|charge|penalty)",
+    r"|\bnot if (?:it|that|this) (?:means|involves) paying\b[^.;]{0,30}?\b(?:fee|charge|penalty)"
+    r"|\bif (?:there(?:'s| is| are) (?:an?|any) |it (?:means|involves) (?:paying )?(?:an?|any) )"
+    r"(?:\w+ )?(?:fee|charge|cost|penalty)s?\b[^.;]{0,60}?"
+    r"\b(?:I'?d rather|I would rather|I'?d prefer|leave it|keep it|don'?t|do not|forget it)",
     re.IGNORECASE,
 )
 _CEILING = re.compile(
