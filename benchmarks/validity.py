@@ -64,6 +64,7 @@ BLIND = (
     ("ferry", "Ferry"),
     ("cowork", "Cowork"),
     ("driving", "Driving"),
+    ("garage", "Garage"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""

@@ -36,7 +36,7 @@ def keywords(description: str) -> set[str]:
 
 def names_line(text: str, description: str) -> bool:
     low = text.lower()
-    return any(re.search(rf"\b{re.escape(w)}\b", low) for w in keywords(description))
+    return any(re.search(rf"\b{re.escape(w)}s?\b", low) for w in keywords(description))
 
 
 class Extras(Flows):
