@@ -65,6 +65,7 @@ BLIND = (
     ("cowork", "Cowork"),
     ("driving", "Driving"),
     ("removals", "Removals"),
+    ("garage", "Garage"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
