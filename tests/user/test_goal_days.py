@@ -50,3 +50,22 @@ async def test_a_day_the_goal_takes_back_itself_is_not_asked_for():
                         now=datetime(2026, 12, 9, 10, 0, tzinfo=UTC))  # fmt: skip
     assert "18 December" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
     assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+
+
+async def test_the_weekday_of_a_day_taken_back_is_not_asked_for():
+    # Found on a removals desk written blind: in "...to Tuesday 26 January — sorry, I meant
+    # Thursday 28 January, the Tuesday is my first day at work" the user took "the Tuesday" for
+    # a day it asked for, and objected "it should be Tuesday, not Tuesday 26 January 2027".
+    scenario = Scenario.model_validate(
+        {"id": "move", "persona": {"name": "Ben Turner", "style": {"patience": 4}},
+         "goal": "Change my move date to Tuesday 26 January — sorry, I meant Thursday 28 "
+                 "January, the Tuesday is my first day at work.",
+         "knowledge": {"move_ref": "PK40244"}}
+    )  # fmt: skip
+    wrong = ("I'll move your removal from Friday 15 January 2027 to Tuesday 26 January 2027. "
+             "Shall I go ahead?")  # fmt: skip
+    right = wrong.replace("Tuesday 26", "Thursday 28")
+    ep = await converse(AgendaPolicy(), scenario, scripted(wrong, right, "Done."),
+                        now=datetime(2026, 12, 7, 9, 0, tzinfo=UTC))  # fmt: skip
+    assert "28 January" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said

@@ -138,6 +138,8 @@ def _task_values(
         end = max([e for s, e in dates if s <= value.start < e] + [value.end])
         if _TAKEN_BACK_AFTER.match(goal[end:]):
             continue  # "Thursday 17 December — sorry, I meant Friday 18 December"
+        if _refers_back(goal, value, stated):
+            continue  # "26 January — sorry, I meant 28 January, the Tuesday is my first day"
         if value.kind.startswith("id:") or value.kind == "email":
             continue  # ids are checked against the slots that hold them
         if value.kind == "quantity" and _is_shift(goal, value):
@@ -157,6 +159,28 @@ _TAKEN_BACK_AFTER = re.compile(
     re.IGNORECASE,
 )
 """Words after a value the goal takes back itself: what it asks for is the one after them."""
+_BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
+_ARTICLE_BEFORE = re.compile(r"\b(?:the|that)\s+$", re.IGNORECASE)
+
+
+def _refers_back(goal: str, value: Stated, stated: Sequence[Stated]) -> bool:
+    """Whether a bare weekday after "the" names a date the goal said before ("the Tuesday").
+
+    "Tuesday 26 January — sorry, I meant Thursday 28 January, the Tuesday is my first day at
+    work": the Tuesday is the 26th, taken back, not a day asked for.
+    """
+    if value.kind != "date" or not _BARE_WEEKDAY.fullmatch(value.surface):
+        return False
+    if not _ARTICLE_BEFORE.search(goal[: value.start]):
+        return False
+    day = value.surface.lower()
+    return any(
+        v.kind == "date" and v.end <= value.start and v.surface.lower().startswith(day)
+        and v.surface.lower() != day
+        for v in stated
+    )
+
+
 _REPLACED_BEFORE = re.compile(
     r"(?:\binstead of|\brather than|,\s*not)\s+(?:the\s+|my\s+|on\s+|at\s+)?$", re.IGNORECASE
 )
