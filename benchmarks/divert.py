@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python benchmarks/divert.py [--domains shop,school|all|bikes,bank,...]
      [--scenarios unwritten|all] [--linear 1,2,4,8] [--perturb 0.5] [--mode chat] [--quick]
-     [--ablation] [--no-fixed-user] [--seed N] [--keep DIR] [--out DIR] [--reuse FILE]
+     [--ablation] [--no-fixed-user] [--seed N | --seeds 0,1,2] [--keep DIR] [--out DIR]
+     [--reuse FILE]
 
 Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop and school with
 their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
@@ -33,6 +34,12 @@ counted within the smaller of their agent tokens, episodes in the order they end
 replay exactly) and plays only the branch rows: a change of the branching policy is measured in
 a third of the time.
 
+`--seeds 0,1,2` plays every row once per seed (figures in OUT/s0, OUT/s1...) and then prints
+each branch row against its baseline pooled over the seeds (`_divert_pooled.py`): failures and
+agent tokens summed before they are divided, and the seeds on which branching was at least the
+baseline. One seed's ratio rests on a handful of distinct failures and moves by a third from
+seed to seed.
+
 `--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
 `flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
 """
@@ -62,6 +69,7 @@ from benchmarks._divert_desks import desk as desk_named  # noqa: E402
 from benchmarks._divert_desks import desk_names, scenarios_of  # noqa: E402
 from benchmarks._divert_matched import branch_budget, curve_of, matched  # noqa: E402
 from benchmarks._divert_matched import curve as _curve  # noqa: E402
+from benchmarks._divert_pooled import pooled, print_pooled  # noqa: E402
 from benchmarks.validity import Subject  # noqa: E402
 from vistasim.config import RunConfig  # noqa: E402
 from vistasim.domains import get_domain  # noqa: E402
@@ -519,30 +527,71 @@ async def main() -> None:
     parser.add_argument("--agent", choices=["rule", "model"], default="rule",
                         help="model: the rule agent as a tool-calling model behind the loopback"
                         " fake OpenAI-compatible server (metered agent tokens)")  # fmt: skip
+    parser.add_argument("--seeds", help="comma-separated seeds, e.g. 0,1,2: each plays as "
+                        "--seed N (figures in OUT/sN), then a table pooled over them; --reuse "
+                        "then needs {seed} in its path")  # fmt: skip
     args = parser.parse_args()
     args.explore = dict(args.explore)
     args.linear = [int(x) for x in args.linear.split(",")]
+    seeds = _seeds(parser, args)
     os.environ.setdefault("VISTASIM_HOME", tempfile.mkdtemp(prefix="vistasim-divert-"))
-    rows: list[dict] = []
-    timings: dict[str, dict] = {}
+    names = desk_names() if args.domains == "all" else args.domains.split(",")
+    desks = [desk_named(name) for name in names]  # every name checked before any run
+    for desk in desks:
+        if args.agent == "model" and desk.scenarios is not None:
+            parser.error(f"--agent model: {_short(desk)} has no rule agent to serve")
     # Outside the repo by default: a benchmark run must not leave files in the work tree.
     out = args.out or Path(tempfile.mkdtemp(prefix="vistasim-divert-results-"))
+    reuse, keep = args.reuse, args.keep
+    by_seed: dict[int, list[dict]] = {}
+    for seed in seeds:
+        args.seed = seed
+        several = len(seeds) > 1
+        args.reuse = Path(str(reuse).format(seed=seed)) if reuse is not None else None
+        args.keep = keep / f"s{seed}" if keep is not None and several else keep
+        by_seed[seed] = await _play(desks, args, out / f"s{seed}" if several else out)
+    if len(seeds) > 1:
+        table = pooled(by_seed)
+        print(f"\n## Pooled over seeds {','.join(map(str, seeds))}\n")
+        print_pooled(table)
+        figures = out / f"divert-{args.agent}-{args.mode}-{args.scenarios}-pooled.json"
+        figures.write_text(json.dumps({"pooled": table}, indent=2))
+        print(f"pooled figures: {figures}", file=sys.stderr)
+
+
+def _seeds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[int]:
+    """The seeds to play (`--seeds`, else `--seed`); a bad list is a one-line error."""
+    if args.seeds is None:
+        return [args.seed]
+    try:
+        seeds = [int(x) for x in args.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds: expected comma-separated integers, got {args.seeds!r}")
+    if len(set(seeds)) != len(seeds):
+        parser.error(f"--seeds: {args.seeds!r} names a seed twice")
+    if len(seeds) > 1 and args.reuse is not None and "{seed}" not in str(args.reuse):
+        parser.error("--reuse with several --seeds: put {seed} in its path, e.g. OUT/s{seed}/...")
+    return seeds
+
+
+async def _play(desks: list[Subject], args: argparse.Namespace, out: Path) -> list[dict]:
+    """Every desk at `args.seed`: the rows, printed and written to OUT as each desk ends."""
+    rows: list[dict] = []
+    timings: dict[str, dict] = {}
     out.mkdir(parents=True, exist_ok=True)
     figures = out / f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        names = desk_names() if args.domains == "all" else args.domains.split(",")
-        desks = [desk_named(name) for name in names]  # every name checked before any run
         for desk in desks:
-            if args.agent == "model" and desk.scenarios is not None:
-                parser.error(f"--agent model: {_short(desk)} has no rule agent to serve")
             domain_rows, timings[_short(desk)] = await bench_domain(desk, args, folder)
             rows += domain_rows
             # Written after every desk: a desk that stops the run loses only its own rows.
             figures.write_text(json.dumps({"rows": rows, "timings": timings}, indent=2))
     _print(rows, timings)
     print(f"figures: {figures}", file=sys.stderr)
+    return rows
+
 
 if __name__ == "__main__":
     anyio.run(main)
