@@ -3,7 +3,7 @@
 Run: .venv/bin/python benchmarks/divert.py [--domains shop,school|all|bikes,bank,...]
      [--scenarios unwritten|all] [--linear 1,2,4,8] [--perturb 0.5] [--mode chat] [--quick]
      [--ablation] [--no-fixed-user] [--seed N | --seeds 0,1,2] [--keep DIR] [--out DIR]
-     [--reuse FILE]
+     [--reuse FILE] | --pool OUT
 
 Agenda user, cache off, chat mode by default. Desks (`_divert_desks.py`): shop and school with
 their rule agents, bikes and every `benchmarks/domains` desk with its *flawed* agent. Per desk:
@@ -38,7 +38,8 @@ a third of the time.
 each branch row against its baseline pooled over the seeds (`_divert_pooled.py`): failures and
 agent tokens summed before they are divided, and the seeds on which branching was at least the
 baseline. One seed's ratio rests on a handful of distinct failures and moves by a third from
-seed to seed.
+seed to seed. `--pool OUT` plays nothing and pools the runs already in OUT/s*/ (one seed
+each, e.g. three processes side by side with `--seed N --out OUT/sN`).
 
 `--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
 `flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
@@ -530,7 +531,13 @@ async def main() -> None:
     parser.add_argument("--seeds", help="comma-separated seeds, e.g. 0,1,2: each plays as "
                         "--seed N (figures in OUT/sN), then a table pooled over them; --reuse "
                         "then needs {seed} in its path")  # fmt: skip
+    parser.add_argument("--pool", type=Path, metavar="OUT",
+                        help="play nothing: pool the figures of runs already in OUT/s*/ (one "
+                        "--seed each, e.g. played side by side with --out OUT/sN)")  # fmt: skip
     args = parser.parse_args()
+    if args.pool is not None:
+        _pool_only(parser, args)
+        return
     args.explore = dict(args.explore)
     args.linear = [int(x) for x in args.linear.split(",")]
     seeds = _seeds(parser, args)
@@ -557,6 +564,26 @@ async def main() -> None:
         figures = out / f"divert-{args.agent}-{args.mode}-{args.scenarios}-pooled.json"
         figures.write_text(json.dumps({"pooled": table}, indent=2))
         print(f"pooled figures: {figures}", file=sys.stderr)
+
+
+def _pool_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Print (and write to OUT) the pooled table of the per-seed figures found in OUT/s*/."""
+    name = f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
+    found = sorted(args.pool.glob(f"s*/{name}"))
+    by_seed: dict[int, list[dict]] = {}
+    for path in found:
+        rows = json.loads(path.read_text())["rows"]
+        seeds = {r.get("seed") for r in rows}
+        if len(seeds) != 1 or None in seeds:
+            parser.error(f"--pool: {path} holds the rows of seeds {sorted(map(str, seeds))}")
+        by_seed[seeds.pop()] = rows
+    if len(by_seed) < 2:
+        parser.error(f"--pool {args.pool}: fewer than two seeds' {name} in its s*/ folders")
+    table = pooled(by_seed)
+    print_pooled(table)
+    figures = args.pool / name.replace(".json", "-pooled.json")
+    figures.write_text(json.dumps({"pooled": table}, indent=2))
+    print(f"pooled figures: {figures}", file=sys.stderr)
 
 
 def _seeds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[int]:
