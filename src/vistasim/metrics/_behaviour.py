@@ -16,6 +16,8 @@ it:
   make it BIO101-B"); the next write call lacks the change.
 - `unclear-confirmation`: the agent acted on an answer to its confirmation question that said yes
   and no at once ("okay, hmm, wait, no, don't cancel it yet").
+- `ignored-objection`: the user turned a proposal down for a day or id it named ("No — it should
+  be Thursday 28 January"), and the agent proposed the same again (`metrics/_objection.py`).
 
 The code is domain-independent: what counts as a value, a write tool, a confirmation question or a
 "done" is data (`BehaviourSpec`, from a domain's `policy_rules.yaml`). Scenario ids and tags are
@@ -46,6 +48,7 @@ from vistasim.metrics._mentions import (
     mentions_value,
     records_in,
 )
+from vistasim.metrics._objection import ignored_objection
 from vistasim.metrics._outcome import is_errored
 from vistasim.metrics._writes import WriteTools
 from vistasim.store._view import EpisodeView, RunView, StoredEvent
@@ -69,6 +72,7 @@ DETECTORS: dict[str, str] = {
     "partial-items": "handled only some of the items the user asked for, then reported done",
     "ignored-amendment": "carried out a confirmed action without the change the user added",
     "unclear-confirmation": "acted on a confirmation that also said no or wait",
+    "ignored-objection": "proposed the same again after the user said no and named what it wanted",
 }
 """Detector ids (the failure labels) and their descriptions, worded the same every time."""
 
@@ -396,4 +400,5 @@ _DETECTORS: dict[str, Callable[[_Episode], list[int]]] = {
     "partial-items": _partial_items,
     "ignored-amendment": _ignored_amendment,
     "unclear-confirmation": _unclear_confirmation,
+    "ignored-objection": lambda episode: ignored_objection(episode, _days),
 }
