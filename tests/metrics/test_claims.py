@@ -183,10 +183,35 @@ def test_a_participle_describing_what_a_record_has_is_no_claim():
     # an item, so £600.00 is payable. Shall I register it?" was read as a claim that the
     # cover had been extended.
     cover = agent("I'll register a damage claim for your television, valued at £600.00. Your "
-                  "move has extended cover, up to £1,500.00 an item. Shall I register it?")  # fmt: skip
+                  "move has extended cover, up to £1,500.00 an item. Shall I register "
+                  "it?")  # fmt: skip
     assert labels([user("My TV was cracked in the move."), cover, stop()]) == {}
     # With an object, a preposition or "been" after `has`, it reports a change.
     for said in ("Your rental has extended your return date.", "R198 has been extended.",
                  "Your rental has extended to Friday."):  # fmt: skip
         found = labels([user("Extend R198, please."), agent(said), criteria(True), stop()])
         assert list(found) == ["claimed-without-action"], said
+
+
+def test_a_windows_end_a_rules_deadline_and_a_named_length_are_no_values_of_the_change():
+    # Found on a laundry desk written blind: "18:00–20:00" for a slot booked as 18:00 read 20:00
+    # as a time the call should carry; "free until 6 hours before the slot" and "express
+    # 24-hour turnaround" read as hours against the result's hours to the slot (57 and 25).
+    move = call("change_slot", {"delivery_slot": "2026-12-09 18:00", "hours_to_delivery": 57},
+                order_ref="PC20135", which="delivery", new_slot="2026-12-09 18:00")  # fmt: skip
+    proposal = agent("I'll move your delivery from Wednesday 9 December, 16:00–18:00 to Wednesday "
+                     "9 December, 18:00–20:00. Slot changes are free until 6 hours before the "
+                     "slot. Shall I go ahead?")  # fmt: skip
+    done = agent("Done — your delivery is now Wednesday 9 December, 18:00–20:00.")
+    asked = user("Move my delivery to 6 to 8 in the evening on Wednesday 9 December.")
+    assert labels([asked, proposal, user("yes"), move, done, stop()]) == {}
+    express = call("add_express", {"delivery_slot": "2026-12-09 10:00", "hours_to_delivery": 25},
+                   order_ref="PC20114")  # fmt: skip
+    offer = agent("I'll add express 24-hour turnaround for £9.95: your delivery moves to "
+                  "Wednesday 9 December, 10:00–12:00. Shall I add it?")  # fmt: skip
+    added = agent("Done — express is added; delivery is Wednesday 9 December, 10:00–12:00.")
+    assert labels([user("add express"), offer, user("yes"), express, added, stop()]) == {}
+    # A window that starts at another time than the call's still contradicts it.
+    wrong = agent("Done — your delivery is now Wednesday 9 December, 20:00–22:00.")
+    found = labels([asked, proposal, user("yes"), move, wrong, stop()])
+    assert list(found) == ["contradicts-call"]

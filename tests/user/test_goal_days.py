@@ -69,3 +69,40 @@ async def test_the_weekday_of_a_day_taken_back_is_not_asked_for():
                         now=datetime(2026, 12, 7, 9, 0, tzinfo=UTC))  # fmt: skip
     assert "28 January" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
     assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+
+
+async def test_the_day_the_user_asks_on_is_not_a_day_it_asks_for():
+    # Found on a storage desk when `ignored-objection` was added: "I'm only asking for the price
+    # today" made "today" a day the goal asked for, and the user objected "I need today (7
+    # December), not Tuesday 15 December 2026" to a price quote, until its turns ran out.
+    scenario = Scenario.model_validate(
+        {"id": "quote", "persona": {"name": "Daniel Evans", "style": {"patience": 4}},
+         "goal": "Find out what it would cost me to move up from my small unit to a 50 sq ft one. "
+                 "I'm only asking for the price today — I'll decide with my partner later.",
+         "knowledge": {"account_no": "KS-4133"}}
+    )  # fmt: skip
+    quote = ("Moving to unit B02 (50 sq ft) costs a £10.00 transfer fee, £18.00 in all. From "
+             "Tuesday 15 December 2026 your rent would be £79.00 a month. Shall I go "
+             "ahead?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(quote, "Okay."),
+                        now=datetime(2026, 12, 7, 9, 0, tzinfo=UTC))  # fmt: skip
+    assert "7 December" not in ep.said[1] and "today" not in ep.said[1].lower(), ep.said
+
+
+async def test_a_question_answered_with_an_offer_to_change_is_answered_no():
+    # Found on the same storage scenario once "today" was no day: the user said "Yes, please
+    # proceed" to the quote's "Shall I go ahead?" and was moved to the bigger unit.
+    scenario = Scenario.model_validate(
+        {"id": "quote", "persona": {"name": "Daniel Evans", "style": {"patience": 4}},
+         "goal": "Find out what it would cost me to move up from my small unit to a 50 sq ft one. "
+                 "I'm only asking for the price today — I'll decide with my partner later.",
+         "knowledge": {"account_no": "KS-4133"}}
+    )  # fmt: skip
+    quote = ("Moving from unit A02 (small, 25 sq ft) to unit B02 (medium, 50 sq ft) costs a "
+             "£10.00 transfer fee and £8.00 for the days already paid, £18.00 in all. From "
+             "Tuesday 15 December 2026 your rent would be £79.00 a month. Shall I go "
+             "ahead?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(quote, "Okay."),
+                        now=datetime(2026, 12, 7, 9, 0, tzinfo=UTC))  # fmt: skip
+    no = ep.said[1].lower()
+    assert no.startswith(("no", "not", "i'll", "that's")) and "proceed" not in no, ep.said

@@ -117,7 +117,7 @@ def _read_once(
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 _BOUND = re.compile(
     r"\b(?:(?:more|less|fewer|longer|later|earlier|sooner)\s+than|at\s+(?:least|most)|within"
-    r"|under|over)\s+(?:the\s+)?[£$€]?\d[\d,.]*(?:\s*-?\s*[a-z]+)?",
+    r"|under|over|until|up\s+to|no\s+later\s+than)\s+(?:the\s+)?[£$€]?\d[\d,.]*(?:\s*-?\s*[a-z]+)?",
     re.IGNORECASE,
 )
 """A bound ("more than 24 hours away", "within 30 days"): the rule's figure, not the change's."""
@@ -131,8 +131,20 @@ _DATED_WEEKDAY = re.compile(
 """The weekday of a date said with it ("Friday 1 January 2027"): the date says the day."""
 
 
+_WINDOW_END = re.compile(
+    r"(\b\d{1,2}(?:[:.]\d{2}\s*(?:am|pm)?|\s*(?:am|pm)))\s*(?:–|—|-|to|until|till)\s*"
+    r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b"
+    r"(?=\s*(?:[,.;:)]|$|\s(?:and|on|at|for|is|with|to|from|until)\b))",
+    re.IGNORECASE,
+)
+"""A time window ("18:00–20:00"): a slot is booked by its start, its end is the start's."""
+_NAMED_LENGTH = re.compile(r"\b\d+-(?:hour|day|week|month|year|minute)\b", re.IGNORECASE)
+"""A length that names a product or a rule ("24-hour turnaround", "48-hour rule")."""
+
+
 def _as_stated(text: str) -> str:
     """The text without the figures that state no value of the change (see the patterns)."""
+    text = _NAMED_LENGTH.sub(" ", _WINDOW_END.sub(r"\1", text))
     return _DATED_WEEKDAY.sub("", _SHARE.sub(" ", _BOUND.sub(" ", text)))
 
 

@@ -38,6 +38,7 @@ from vistasim.user._reading import (
     requested_kinds,
     statements,
 )
+from vistasim.user._tasks import goal_is_question
 from vistasim.user._types import UserView
 from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
@@ -297,6 +298,13 @@ def _after_done(
         # "Booked. Shall I also send you the reminder?" when the reminder is the next sub-goal.
         text = step.phrasing.styled("confirm")
         return Reaction(text=text, progress=True, done=True, asks_next=True)
+    answered = is_question(step, entry) and goal_is_question(step.view.scenario.goal)
+    if answered and not rest.stack and not entry.behaviours:
+        # "£18.00 in all ... Shall I go ahead?" to "Find out what it would cost; I'll decide
+        # later": the answer was the goal, the change it offers was never asked for. (A
+        # scripted or injected behaviour, a hesitation, plays at such a question as before.)
+        return Reaction(text=step.phrasing.pick(step.phrasing.templates.decline), done=True,
+                        progress=True)  # fmt: skip
     return on_confirmation(step, state, message, None)
 
 

@@ -140,6 +140,8 @@ def _task_values(
             continue  # "Thursday 17 December — sorry, I meant Friday 18 December"
         if _refers_back(goal, value, stated):
             continue  # "26 January — sorry, I meant 28 January, the Tuesday is my first day"
+        if _ASKING_NOW.fullmatch(value.surface) and _ASKING_BEFORE.search(goal[: value.start]):
+            continue  # "I'm only asking for the price today": when the user asks, not a day
         if value.kind.startswith("id:") or value.kind == "email":
             continue  # ids are checked against the slots that hold them
         if value.kind == "quantity" and _is_shift(goal, value):
@@ -159,6 +161,13 @@ _TAKEN_BACK_AFTER = re.compile(
     re.IGNORECASE,
 )
 """Words after a value the goal takes back itself: what it asks for is the one after them."""
+_ASKING_NOW = re.compile(r"today|tonight|now|this (?:morning|afternoon|evening)", re.IGNORECASE)
+_ASKING_BEFORE = re.compile(
+    r"\b(?:i'?m|i am|just|only)\s+(?:\w+\s+)?(?:asking|enquiring|inquiring|checking|wondering"
+    r"|calling)\b(?:(?!\b(?:whether|if|when|to|can|could|will|would|be|is|are)\b)[^.;,—–]){0,30}$",
+    re.IGNORECASE,
+)
+"""A verb of the user's own asking before "today" ("only asking for the price today")."""
 _BARE_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
 _ARTICLE_BEFORE = re.compile(r"\b(?:the|that)\s+$", re.IGNORECASE)
 
