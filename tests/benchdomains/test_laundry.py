@@ -241,3 +241,182 @@ def test_reading_values_corrections_and_requests():
     assert [r.intent for r in rd.requests("I don't want to cancel, just move my collection")] == [
         "slot"
     ]
+
+
+# -- the correct agent -----------------------------------------------------------------------
+def test_correct_verifies_first_and_waits_for_yes():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent, ["Add express to my order", *WHO["PC20114"], "hang on", "yes"]
+    )
+    assert replies[0].tool_calls == () and "order number" in replies[0].text
+    assert "email address" in replies[1].text and "£9.95" in replies[2].text
+    assert called(replies[:4], "add_express") == [] and "haven't changed" in replies[3].text
+    assert row(env, "orders", order_ref="PC20114")["express"] == 1 and flaws == []
+
+
+def test_correct_facts_given_before_they_are_asked():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent,
+        ["My order is PC20114, email olivia.grant@example.com. Move my collection to "
+         "tomorrow 4 to 6pm", "yes"],
+    )  # fmt: skip
+    assert "verified" in replies[0].text and "16:00–18:00" in replies[0].text
+    assert row(env, "orders", order_ref="PC20114")["collection_slot"] == "2026-12-08 16:00"
+    assert flaws == []
+
+
+def test_correct_answers_a_question_about_a_proposal_then_takes_yes():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent,
+        ["Cancel my order", *WHO["PC20135"], "Will I be charged for that?", "yes please"],
+    )
+    assert "Nothing has been done yet" in replies[3].text and "£15.00" in replies[3].text
+    assert payments(env, "PC20135", "cancel_fee") == [1500] and flaws == []
+
+
+def test_correct_value_corrected_mid_conversation():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent,
+        ["I'd like to add some washing", *WHO["PC20152"], "3 kg", "actually make it 4 kg", "yes"],
+    )
+    assert "£11.20" in replies[4].text
+    assert row(env, "order_items", order_ref="PC20152", item="wash")["qty"] == 10 and flaws == []
+
+
+def test_correct_answer_naming_an_item_is_no_new_request():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent,
+        ["I want to make a claim", *WHO["PC20171"], "the trousers", "£50", "yes"],
+    )
+    assert "Which item" in replies[2].text and "What are the trousers worth" in replies[3].text
+    assert "before collection" not in said(replies)
+    claim = row(env, "claims", order_ref="PC20171")
+    assert (claim["item"], claim["payable_pence"]) == ("trousers", 5000) and flaws == []
+
+
+def test_correct_full_slot_asks_for_another_slot():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent,
+        ["Move my Friday collection to 10 to 12", *WHO["PC20204"], "yes", "12 to 2", "yes"],
+    )
+    assert "refused" in replies[3].text and "other slot" in replies[3].text
+    assert row(env, "orders", order_ref="PC20204")["collection_slot"] == "2026-12-11 12:00"
+    assert flaws == []
+
+
+def test_correct_other_phrasings_of_a_slot_change():
+    for message, ref, slot in (
+        ("Could you collect my laundry later on Thursday instead, 6 to 8?", "PC20226",
+         "2026-12-10 18:00"),
+        ("Can I have my delivery later? Thursday 10 December, 6 to 8pm", "PC20135",
+         "2026-12-10 18:00"),
+    ):  # fmt: skip
+        env, replies, flaws = chat(CorrectLaundryAgent, [message, *WHO[ref], "yes"])
+        which = "delivery_slot" if "deliver" in message else "collection_slot"
+        assert row(env, "orders", order_ref=ref)[which] == slot and flaws == [], message
+
+
+def test_correct_refusals_change_nothing():
+    for messages in (
+        ["Move my collection today to 4 to 6pm", *WHO["PC20127"]],
+        ["Add express please", *WHO["PC20148"]],
+        ["Claim for my coat, the lining was torn, £120", *WHO["PC20193"]],
+        ["Change my address to 8 Mill Lane, NW6 1NY", *WHO["PC20244"]],
+    ):
+        env, replies, flaws = chat(CorrectLaundryAgent, messages)
+        assert env.select("payments", {}) == [] and flaws == [], messages
+        assert env.select("claims", {}) == [], messages
+        assert "Nothing has been changed" in said(replies), messages
+
+
+def test_correct_refuses_a_caller_without_the_email():
+    env, replies, flaws = chat(
+        CorrectLaundryAgent, ["When is my flatmate's collection? Order PC20152", "I don't know it"]
+    )
+    assert "can't share" in replies[-1].text and "Camberwell" not in said(replies)
+    assert called(replies, "get_order") == [] and flaws == []
+
+
+def test_correct_passes_one_scenario_end_to_end_offline(tmp_path):
+    """The engine: the offline agenda user plays one scenario against the correct agent."""
+    scenario = next(s for s in load_scenarios(SCENARIOS) if s.id == "laundry-add-items")
+    simulator = Simulator(tmp_path / "store.db", tmp_path)
+    result = asyncio.run(
+        simulator.simulate(
+            scenario, agent=CorrectLaundryAgent, environment=make_environment, user="agenda"
+        )
+    )
+    assert result.passed, result.explain()
+
+
+# -- each documented flaw fires under its trigger, and only the flawed agent has it ----------
+FLAWS = [
+    ("F1", ["When is my flatmate's collection? Order PC20152", "I don't know it"]),
+    ("F2", ["Change my address to 27 Stockwell Park Road, SW9 0DA", *WHO["PC20230"], "yes"]),
+    (
+        "F3",
+        [
+            "Change my delivery on Wednesday to 10 to 12 — sorry, I meant 6 to 8 in the evening",
+            *WHO["PC20135"],
+            "yes",
+        ],
+    ),  # fmt: skip
+    ("F4", ["Cancel my order", *WHO["PC20166"], "yes"]),
+    ("F5", ["Put my order on express", *WHO["PC20148"], "yes"]),
+    (
+        "F6",
+        [
+            "Change my address to 14 Clapham Road, SW9 0JJ and add express to the order",
+            *WHO["PC20244"],
+            "yes",
+            "yes",
+        ],
+    ),  # fmt: skip
+    ("F7", ["Move my Friday collection to 10 to 12", *WHO["PC20204"], "yes"]),
+    ("F8", ["My shirt came back ruined, it cost £80", *WHO["PC20171"], "yes"]),
+]
+
+
+@pytest.mark.parametrize(("flaw", "messages"), FLAWS, ids=[f for f, _ in FLAWS])
+def test_flaw_fires_in_flawed_agent_only(flaw, messages):
+    _, _, fired = chat(FlawedLaundryAgent, messages)
+    assert f"laundry:{flaw}" in fired
+    _, _, clean = chat(CorrectLaundryAgent, messages)
+    assert clean == []
+
+
+def test_flawed_agent_quiet_on_clean_requests():
+    for messages in (
+        ["Move my collection to Thursday 10 December, 2 to 4", *WHO["PC20114"], "yes"],
+        ["Cancel my order", *WHO["PC20230"], "yes"],
+        ["Add 2 shirts and a suit", *WHO["PC20152"], "yes"],
+        ["Add express to my order", *WHO["PC20114"], "yes"],
+        ["My dress never came back. I declared it at £250", *WHO["PC20189"], "yes"],
+        ["Use the promo code PRESS10", *WHO["PC20215"], "yes"],
+        ["Sign me up to Pressed Plus", *WHO["PC20215"], "yes"],
+    ):
+        _, _, fired = chat(FlawedLaundryAgent, messages)
+        assert fired == [], messages
+
+
+def test_flaw_outcomes_on_the_state():
+    _, replies, _ = chat(FlawedLaundryAgent, FLAWS[0][1])
+    assert "Camberwell" in replies[-1].text
+    env, replies, _ = chat(FlawedLaundryAgent, FLAWS[1][1])
+    assert "Done" in replies[-1].text and called(replies, "change_address") == []
+    assert row(env, "orders", order_ref="PC20230")["address"] == "3 Coldharbour Lane"
+    env, _, _ = chat(FlawedLaundryAgent, FLAWS[2][1])
+    assert row(env, "orders", order_ref="PC20135")["delivery_slot"] == "2026-12-09 10:00"
+    env, replies, _ = chat(FlawedLaundryAgent, FLAWS[3][1])
+    assert "no charge" in replies[2].text and payments(env, "PC20166", "cancel_fee") == []
+    env, _, _ = chat(FlawedLaundryAgent, FLAWS[4][1])
+    assert row(env, "orders", order_ref="PC20148")["express"] == 1
+    env, replies, _ = chat(FlawedLaundryAgent, FLAWS[5][1])
+    assert row(env, "orders", order_ref="PC20244")["express"] == 0
+    assert "everything" in said(replies)
+    env, replies, _ = chat(FlawedLaundryAgent, FLAWS[6][1])
+    assert "Done" in replies[-1].text
+    assert row(env, "orders", order_ref="PC20204")["collection_slot"] == "2026-12-11 16:00"
+    env, replies, _ = chat(FlawedLaundryAgent, FLAWS[7][1])
+    assert "£80.00 is payable" in replies[-1].text
+    assert row(env, "claims", order_ref="PC20171")["payable_pence"] == 3500
