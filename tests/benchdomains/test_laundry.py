@@ -388,6 +388,7 @@ def test_flaw_fires_in_flawed_agent_only(flaw, messages):
 def test_flawed_agent_quiet_on_clean_requests():
     for messages in (
         ["Move my collection to Thursday 10 December, 2 to 4", *WHO["PC20114"], "yes"],
+        ["Move my collection from 10 to 12 to 2 to 4 on Thursday", *WHO["PC20114"], "yes"],
         ["Cancel my order", *WHO["PC20230"], "yes"],
         ["Add 2 shirts and a suit", *WHO["PC20152"], "yes"],
         ["Add express to my order", *WHO["PC20114"], "yes"],

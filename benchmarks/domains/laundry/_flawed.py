@@ -76,7 +76,11 @@ class FlawedLaundryAgent(CorrectLaundryAgent):
     def pick_hour(self, text: str) -> int | None:
         right = super().pick_hour(text)
         said = rd.slot_hours(text, all_said=True)
-        if said and right is not None and said[0] != right:
+        view = self.s["view"] or {}
+        # The slot booked now, said as the one to move from, is no wrong value to pick.
+        key = "delivery_slot" if view.get("status") == "collected" else "collection_slot"
+        booked = int(view[key][11:13]) if key in view else None
+        if said and right is not None and said[0] != right and said[0] != booked:
             self._flaw("F3")
             return said[0]
         return right
