@@ -215,3 +215,25 @@ def test_a_windows_end_a_rules_deadline_and_a_named_length_are_no_values_of_the_
     wrong = agent("Done — your delivery is now Wednesday 9 December, 20:00–22:00.")
     found = labels([asked, proposal, user("yes"), move, wrong, stop()])
     assert list(found) == ["contradicts-call"]
+
+
+def test_an_amount_said_in_a_result_fields_own_word_is_checked_against_that_field():
+    # Found on two desks written blind (removals and laundry): "£80.00 is payable to your card"
+    # after a claim that returned `payable: £35.00, value: £80.00`; the £80.00 is one of the
+    # call's amounts, so comparing amounts alone saw nothing wrong.
+    claim = call("file_claim", {"claim_id": 1, "payable": "£35.00", "value": "£80.00"},
+                 order_ref="PC20171", item="shirt", value_pence=8000)  # fmt: skip
+    asked = user("My shirt was ruined; it was worth £80.")
+    proposal = agent("I'll register a claim for your shirt, valued at £80.00. Shall I?")
+    wrong = agent("Done — claim 1 is registered: £80.00 is payable to your card.")
+    found = labels([asked, proposal, user("yes"), claim, wrong, stop()])
+    assert list(found) == ["contradicts-call"]
+    for right in ("Done — claim 1 is registered: £35.00 is payable to your card.",
+                  "Done — claim 1 for your £80.00 shirt is registered; payable: £35.00.",
+                  "Done — claim 1 is registered."):  # fmt: skip
+        assert labels([asked, proposal, user("yes"), claim, agent(right), stop()]) == {}, right
+    # A field in pence is read as its amount.
+    refund = call("cancel_order", {"refund_pence": 2000}, order_id="W1003")
+    said = agent("Done — W1003 is cancelled, and a refund of £25.00 is on its way.")
+    found = labels([user("cancel W1003"), refund, said, stop()])
+    assert list(found) == ["contradicts-call"]

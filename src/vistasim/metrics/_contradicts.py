@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._named_amounts import misnamed_amount
 from vistasim.metrics._reread import read_after, summarised
 from vistasim.store import StoredEvent
 from vistasim.values import (
@@ -248,8 +249,10 @@ def contradicts_call(ctx: _Context) -> list[int]:
             # Only what the reply reports as done is checked: a next proposal in the same reply
             # ("Done. First class costs 32.00 more: shall I?") states values of its own.
             reread = read_after(turn.calls, writes)
-            wrong = wrong_values(claimed, writes, known, ctx.today, reread) or wrong_ids(
-                turn.reply_text, writes
+            wrong = (
+                wrong_values(claimed, writes, known, ctx.today, reread)
+                or wrong_ids(turn.reply_text, writes)
+                or misnamed_amount(claimed, writes)
             )
             if wrong:
                 evidence.extend([*(w.id for w in writes), turn.reply.id])

@@ -298,16 +298,23 @@ def _after_done(
         # "Booked. Shall I also send you the reminder?" when the reminder is the next sub-goal.
         text = step.phrasing.styled("confirm")
         return Reaction(text=text, progress=True, done=True, asks_next=True)
-    answered = is_question(step, entry) and goal_is_question(step.view.scenario.goal)
+    goal = step.view.scenario.goal
+    answered = is_question(step, entry) and goal_is_question(goal) and _ONLY_ASKING.search(goal)
     if answered and not rest.stack and not entry.behaviours:
-        # "£18.00 in all ... Shall I go ahead?" to "Find out what it would cost; I'll decide
-        # later": the answer was the goal, the change it offers was never asked for. (A
-        # scripted or injected behaviour, a hesitation, plays at such a question as before.)
+        # "£18.00 in all ... Shall I go ahead?" to "Find out what it would cost; I'm only asking
+        # today, I'll decide later": the answer was the goal, the change it offers is declined.
+        # (A scripted or injected behaviour, a hesitation, plays at such a question as before.)
         return Reaction(text=step.phrasing.pick(step.phrasing.templates.decline), done=True,
                         progress=True)  # fmt: skip
     return on_confirmation(step, state, message, None)
 
 
+_ONLY_ASKING = re.compile(
+    r"\b(?:only|just)\s+(?:asking|enquiring|inquiring|checking|want(?:ing)?\s+to\s+know|a\s+quote)"
+    r"\b|\bdecide\b[^.;]*\blater\b|\bthink\s+(?:it|about\s+it)\s+over\b",
+    re.IGNORECASE,
+)
+"""A goal that says it only asks, and decides later: a change offered with the answer is no."""
 _FROM_TO = re.compile(
     r"\bfrom\s+(?:(?:the|an?|your)\s+)?(?P<old>[\w£€$.:-]+)(?:[^.?!]|\.\d){0,40}?"
     r"\bto\s+(?:(?:the|an?|your)\s+)?(?P<new>[\w£€$.:-]+)",
