@@ -66,6 +66,7 @@ BLIND = (
     ("driving", "Driving"),
     ("removals", "Removals"),
     ("garage", "Garage"),
+    ("kennels", "Kennels"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
