@@ -67,6 +67,7 @@ BLIND = (
     ("removals", "Removals"),
     ("garage", "Garage"),
     ("laundry", "Laundry"),
+    ("kennels", "Kennels"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
