@@ -81,3 +81,15 @@ def test_how_late_a_record_was_is_no_length_in_place_of_the_goals():
     assert contradiction(waive, facts, {}, date(2026, 11, 10)) is None
     other = contradiction("I can note a stay of 2 weeks. OK?", facts, {}, date(2026, 11, 10))
     assert other is not None and other.wrong == "2 weeks"
+
+
+def test_a_day_the_plans_were_put_back_by_is_no_length_asked_for():
+    # Found on a kennels desk written blind: "My flight's been put back a day, so move Tiger's
+    # stay..." made "a day" a length the goal asked for, and the user objected "I need a day,
+    # not 7 days" to "The arrival is less than 7 days away, so there's a change fee".
+    goal = ("My flight's been put back a day, so move Tiger's stay to arrive on Thursday 17 "
+            "December. I'll pay the change fee if there is one.")  # fmt: skip
+    facts = build_facts({"account_id": "HB4006"}, goal, date(2026, 12, 14))
+    fee = ("To move Tiger's stay to Thursday 17 December to Saturday 19 December: the arrival is "
+           "less than 7 days away, so there's a change fee of £15.00. Shall I move it?")
+    assert contradiction(fee, facts, {}, date(2026, 12, 14)) is None

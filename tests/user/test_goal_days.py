@@ -106,3 +106,4 @@ async def test_a_question_answered_with_an_offer_to_change_is_answered_no():
                         now=datetime(2026, 12, 7, 9, 0, tzinfo=UTC))  # fmt: skip
     no = ep.said[1].lower()
     assert no.startswith(("no", "not", "i'll", "that's")) and "proceed" not in no, ep.said
+

@@ -23,6 +23,7 @@ one of the owner's values of a type is not read as contradicting it ("08:30, hel
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -290,13 +291,9 @@ def contradiction(
             mine = part.values[kind]
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
-        if kind == "weekday":
-            # "It started on Tuesday 10 November ... cancelled from today": that Tuesday is
-            # another date's weekday, not a day said for ours.
-            dates = by_slot[slot].values.get("date", frozenset())
-            values = [v for v in values if not _of_another_date(text, v, dates, today)]
-            if not values:
-                continue
+        values = _about_ours(text, kind, values, mine, by_slot[slot], today)
+        if not values:
+            continue
         # "Moving it from Friday at 09:00 to Monday at 14:00": the value it moves from is the
         # old one; the objection names the new one.
         values = sorted(values, key=lambda v: _FROM_BEFORE.search(text[: v.start]) is not None)
@@ -305,6 +302,29 @@ def contradiction(
         right = said.get(kind) or next(iter(said.values()), "")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
+
+
+def _about_ours(
+    text: str, kind: str, values: list[Stated], mine: frozenset[str], fact: Fact,
+    today: date | None,
+) -> list[Stated]:
+    """The values of the kind the text says of the fact's own record, not of another one."""
+    if kind.startswith("id:"):
+        # "Buddy's stay HS5005" beside the account HB4005: ids of one shape with another
+        # letter prefix number another kind of record.
+        prefixes = {_letters(v) for v in mine}
+        return [v for v in values if any(_letters(x) in prefixes for x in v.values)]
+    if kind == "weekday":
+        # "It started on Tuesday 10 November ... cancelled from today": that Tuesday is
+        # another date's weekday, not a day said for ours.
+        dates = fact.values.get("date", frozenset())
+        return [v for v in values if not _of_another_date(text, v, dates, today)]
+    return values
+
+
+def _letters(value: str) -> str:
+    """An id's leading letters ("HB" of "HB4005")."""
+    return "".join(itertools.takewhile(str.isalpha, value)).upper()
 
 
 def _of_another_date(
@@ -365,7 +385,12 @@ def _sentences_matching(text: str, pattern: re.Pattern[str]) -> list[re.Match[st
 _SHIFT_AFTER = re.compile(
     r"\s*(?:earlier|later|sooner|before|after|longer|shorter|more|less|fewer|extra)\b", re.I
 )
-_SHIFT_BEFORE = re.compile(r"\b(?:extra|another|additional|more)\s*$", re.IGNORECASE)
+_SHIFT_BEFORE = re.compile(
+    r"\b(?:extra|another|additional|more|(?:put|pushed|moved|brought|set)\s+(?:back|forward)"
+    r"(?:\s+by)?|delayed(?:\s+by)?)\s*$",
+    re.IGNORECASE,
+)
+"""Words before a length that make it a change by ("put back a day"), not the stay's length."""
 
 
 _LATENESS_AFTER = re.compile(r"\s*(?:late|overdue|early|ago|behind)\b", re.IGNORECASE)

@@ -104,9 +104,12 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
 
     >>> asked_slots("Could you check the permit or account number?", {"permit": ["permit number"]})
     ['permit']
+    >>> asked_slots("And the name of one of your pets?", {"pet_name": ["pet name"]})
+    ['pet_name']
     """
     asked = " ".join(ruled_out_removed(s) for s in _asking_sentences(text))
     asked = _PLURAL_OWNERS.sub(lambda m: " ".join(g for g in m.groups() if g), asked)
+    asked = _NAME_OF.sub(r"\1 name", asked)
     return mentioned_slots(_SHARED_NOUN.sub(r"\1 \3 or \2 \3", asked), lexicon)
 
 
@@ -116,6 +119,11 @@ _PLURAL_OWNERS = re.compile(
     re.IGNORECASE,
 )
 """"one of your pets' names" and "your pet's name" ask for a pet name."""
+_NAME_OF = re.compile(
+    r"\bname of (?:one of |any of |either of )?(?:your |the |his |her |their )(\w+?)s?\b",
+    re.IGNORECASE,
+)
+""""the name of one of your pets" asks for a pet name too."""
 
 
 _ALTERNATIVE = re.compile(

@@ -226,6 +226,8 @@ def goal_is_question(text: str) -> bool:
     (False, True)
     >>> goal_is_question("Find out what I owe and pay off whatever is genuinely mine.")
     False
+    >>> goal_is_question("Could Poppy have a groom on the day I collect her?")
+    False
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
     return "question" in kinds and "change" not in kinds
@@ -242,7 +244,15 @@ def _clause_kind(clause: Clause) -> str | None:
     at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
     if at is not None:
         return "question" if _asks_information(words, at) else "change"
+    if _ASKS_FOR_A_THING.match(clause.text):
+        return "change"  # "Could Poppy have a groom on the day I collect her?": a request
     return "question" if clause.text.endswith("?") else None
+
+
+_ASKS_FOR_A_THING = re.compile(
+    r"^\W*(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:have|get)\s+(?:a|an|some)\b", re.I
+)
+"""A polite question asking for a new thing or service: "Could Poppy have a groom?"."""
 
 
 def _asks_information(words: Sequence[str], at: int) -> bool:
