@@ -36,7 +36,8 @@ async def test_a_pets_name_is_not_said_as_the_users_own_name():
     for seed in range(4):
         ep = await converse(AgendaPolicy(), _BOOSTER, scripted(asks, "Thanks."), seed=seed)
         said = ep.said[1].lower()
-        assert "bella" in said and "my name is" not in said and "name: bella" not in said, said
+        own = said.replace("pet's name: bella", "")  # the pet's name labelled as the pet's
+        assert "bella" in said and "my name is" not in said and "name: bella" not in own, said
 
 
 _KITTEN = make_scenario(
