@@ -551,13 +551,13 @@ async def main() -> None:
     out = args.out or Path(tempfile.mkdtemp(prefix="vistasim-divert-results-"))
     reuse, keep = args.reuse, args.keep
     by_seed: dict[int, list[dict]] = {}
+    several = len(seeds) > 1
     for seed in seeds:
         args.seed = seed
-        several = len(seeds) > 1
         args.reuse = Path(str(reuse).format(seed=seed)) if reuse is not None else None
         args.keep = keep / f"s{seed}" if keep is not None and several else keep
         by_seed[seed] = await _play(desks, args, out / f"s{seed}" if several else out)
-    if len(seeds) > 1:
+    if several:
         table = pooled(by_seed)
         print(f"\n## Pooled over seeds {','.join(map(str, seeds))}\n")
         print_pooled(table)

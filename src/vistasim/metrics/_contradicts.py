@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._bounds import BOUND_WORDS
 from vistasim.metrics._named_amounts import misnamed_amount
 from vistasim.metrics._reread import read_after, summarised
 from vistasim.store import StoredEvent
@@ -117,9 +118,7 @@ def _read_once(
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 _BOUND = re.compile(
-    r"\b(?:(?:more|less|fewer|longer|later|earlier|sooner)\s+than|at\s+(?:least|most)|within"
-    r"|under|over|until|up\s+to|no\s+later\s+than)\s+(?:the\s+)?[£$€]?\d[\d,.]*(?:\s*-?\s*[a-z]+)?",
-    re.IGNORECASE,
+    rf"\b{BOUND_WORDS}\s+(?:the\s+)?[£$€]?\d[\d,.]*(?:\s*-?\s*[a-z]+)?", re.IGNORECASE
 )
 """A bound ("more than 24 hours away", "within 30 days"): the rule's figure, not the change's."""
 _SHARE = re.compile(r"\b\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\s+[a-z]+", re.IGNORECASE)

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall
+from vistasim.metrics._bounds import BOUND_WORDS
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import iter_strings, money_amount, text_ids
@@ -297,8 +298,9 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     ]  # fmt: skip
     told: set[str] = set()  # the fields the figure before this one was said with, after it
     for index, match in enumerate(figures):
-        bound = _BOUND_BEFORE.search(sentence, 0, match.start())
-        if bound or _BOUND_AFTER.match(sentence, match.end()):
+        if _BOUND_BEFORE.search(sentence, 0, match.start()) or _BOUND_AFTER.match(
+            sentence, match.end()
+        ):
             continue  # "storage is for 2 weeks at least": the rule's figure, not the record's
         rate = _RATE.match(sentence, match.end())
         # The words between this figure and its neighbours only: "a lab fee of $80.00 (due in
@@ -339,11 +341,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 _FIGURE = re.compile(rf"(?<![\w.])[£$€]?\s?{_NUMBER}")
 """A figure where a token starts (not the digits of an id: "fine F901")."""
 _DURATION = re.compile(r"(?:-|\s)(day|week|month|year|hour|minute)s?\b", re.IGNORECASE)
-_BOUND_BEFORE = re.compile(
-    r"\b(?:at (?:least|most)|up to|no (?:more|less|fewer) than|(?:more|less|fewer) than"
-    r"|minimum(?: of)?|maximum(?: of)?|within)\s*$",
-    re.IGNORECASE,
-)
+_BOUND_BEFORE = re.compile(rf"\b{BOUND_WORDS}\s*$", re.IGNORECASE)
 _BOUND_AFTER = re.compile(
     r"(?:\s*-?\s*[A-Za-z]+){0,2}?\s+(?:at (?:least|most)|minimum|maximum"
     r"|or (?:more|less|fewer))\b",
