@@ -215,6 +215,21 @@ def test_a_yes_with_a_change_that_the_write_carries_is_not_flagged():
     assert labels(events) == []
 
 
+def test_a_refused_write_without_the_change_still_ignored_it():
+    # The agent set out to enrol in the proposed section; the system refusing it for another
+    # reason does not make the agent's reading of "yes, but" right.
+    refused = "BIO220 requires BIO101, which S1001 has not passed."
+    events = [
+        agent("I can enroll you in section BIO220-A. Shall I proceed (yes/no)?"),
+        user("Okay, but make that BIO101 instead."),
+        tool("enroll", error=refused, section="BIO220-A"),
+        agent(f"I couldn't do that: {refused}"),
+    ]
+    assert labels(events) == ["ignored-amendment"]
+    events[2] = tool("enroll", error="BIO101-B is full", section="BIO101-B")
+    assert labels(events) == []
+
+
 def test_an_amendment_to_a_question_that_is_not_a_confirmation_is_not_checked():
     events = [
         agent("Which section would you like, BIO101-A?"),
@@ -235,6 +250,17 @@ def test_acting_on_a_yes_that_also_says_wait_no_is_flagged():
         agent("Done."),
     ]
     assert labels(events) == ["unclear-confirmation"]
+
+
+def test_trying_to_act_on_a_yes_that_also_says_wait_no_is_flagged_when_refused_too():
+    events = [
+        agent("I'll cancel order W1003. Shall I proceed (yes/no)?"),
+        user("Okay, hmm, wait, no — don't cancel it yet."),
+        tool("cancel_order", error="W1003 has shipped", order_id="W1003"),
+    ]
+    assert labels(events) == ["unclear-confirmation"]
+    events[2] = tool("get_order", error="W1003 has shipped", order_id="W1003")
+    assert labels(events) == []
 
 
 def test_a_plain_yes_is_not_unclear():

@@ -198,3 +198,23 @@ async def test_at_a_perturbed_rollouts_opening_the_plain_user_and_later_operatio
     assert later.action == found[0].action  # the plain user's first words: it acts later
     assert later.user_state["stack"][0]["behaviours"][0]["op"] == "hesitate"
     assert len(found) > len(elsewhere)
+
+
+def test_a_fact_made_from_one_already_said_counts_as_said():
+    # "Move my ECON301 final": the exam EX-ECON301-FIN is named, though not by its id; amending
+    # to it at the confirmation ("I'll move your ECON301 final") would change nothing.
+    move = AgendaEntry(
+        intent="reschedule_exam", slots={"course": "ECON301", "exam_id": "EX-ECON301-FIN"}
+    )
+    pool = ValuePool({"exams.id": ("EX-ECON301-FIN", "EX-ENGL101-FIN")})
+    before = {o.source for o in operations_for(move, more=False, pool=pool, said="")}
+    assert "amend:exam_id" in before
+    said = "I need to reschedule my ECON301 exam."
+    after = {o.source for o in operations_for(move, more=False, pool=pool, said=said)}
+    assert not any(s.endswith(":exam_id") or s.endswith(":course") for s in after)
+    # A short value inside another is no evidence that the longer one was said.
+    short = AgendaEntry(intent="cancel_booking", slots={"room": "12", "booking_id": "BK-2012"})
+    pool = ValuePool({"bookings.id": ("BK-2012", "BK-2047")})
+    assert "amend:booking_id" in {
+        o.source for o in operations_for(short, more=False, pool=pool, said="room 12 please")
+    }

@@ -13,9 +13,11 @@ it:
   without a word about a record the user had asked about, which was written only after the
   user asked for it a second time.
 - `ignored-amendment`: the user said yes to a confirmation question and added a change ("yes, but
-  make it BIO101-B"); the next write call lacks the change.
-- `unclear-confirmation`: the agent acted on an answer to its confirmation question that said yes
-  and no at once ("okay, hmm, wait, no, don't cancel it yet").
+  make it BIO101-B"); the next write call lacks the change (a call the system refused counts:
+  the agent set out to act without it).
+- `unclear-confirmation`: the agent acted (or tried to: a refused write counts) on an answer to
+  its confirmation question that said yes and no at once ("okay, hmm, wait, no, don't cancel it
+  yet").
 - `ignored-objection`: the user turned a proposal down for a day or id it named ("No — it should
   be Thursday 28 January"), and the agent proposed the same again (`metrics/_objection.py`).
 
@@ -183,6 +185,20 @@ class _Episode:
         return (
             isinstance(event, ToolCall)
             and self.writes.changed_state(event)
+            and not is_identity_tool(event.name)
+        )
+
+    def tried_write(self, stored: StoredEvent) -> bool:
+        """Whether the call set out to act for the user, whether or not the system let it.
+
+        What the agent did with a confirmation's answer is its decision, not the environment's:
+        "Okay, but make that BIO101 instead" then `enroll(BIO220-A)` ignored the change even
+        though the enrolment was refused for a prerequisite (school, issue 16).
+        """
+        event = stored.event
+        return (
+            isinstance(event, ToolCall)
+            and self.writes.attempted(event)
             and not is_identity_tool(event.name)
         )
 
@@ -370,7 +386,7 @@ def _ignored_amendment(episode: _Episode) -> list[int]:
         named = episode.mentions(answer.text)
         added = {m.value for m in named if m.start >= amend.start()} - proposed
         later = episode.events[answer.index + 1 :]
-        write = next((s for s in later if episode.is_write(s)), None)
+        write = next((s for s in later if episode.tried_write(s)), None)
         if added and write is not None and not any(_carries(write, v) for v in added):
             evidence.extend([answer.event_id, write.id])
     return evidence
@@ -384,7 +400,7 @@ def _unclear_confirmation(episode: _Episode) -> list[int]:
         for stored in episode.events[answer.index + 1 :]:
             if isinstance(stored.event, UserMessage):
                 break
-            if episode.is_write(stored):
+            if episode.tried_write(stored):
                 evidence.extend([answer.event_id, stored.id])
                 break
     return evidence

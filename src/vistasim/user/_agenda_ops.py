@@ -88,7 +88,8 @@ def operations_for(
     One the scenario already gives the sub-goal is not played twice (a user who withheld a fact
     once does not withhold it again), and the slot operations apply only to facts not said yet
     (`said`: the user's words so far): taking back a value makes no sense once the true one is
-    out. `more`: another sub-goal follows (a second request is possible).
+    out, or a fact it is made from (`_said`). `more`: another sub-goal follows (a second
+    request is possible).
     """
     out = [
         Operation(source="hesitate", behaviour=Behaviour(op="hesitate", then="confirm")),
@@ -98,7 +99,7 @@ def operations_for(
     if more:
         out.append(Operation(source="second_request", behaviour=Behaviour(op="second_request")))
     for slot, value in entry.slots.items():
-        if slot == "api" or str(value).lower() in said.lower():
+        if slot == "api" or _said(entry.slots, str(value), said.lower()):
             continue
         out.append(
             Operation(source=f"withhold:{slot}", behaviour=Behaviour(op="withhold", slot=slot))
@@ -115,6 +116,20 @@ def operations_for(
             changed = Behaviour(op="change_mind", slot=slot, first=other)
             out.append(Operation(source=f"change_mind:{slot}", behaviour=changed))
     return [o for o in out if o.behaviour is None or entry.has(o.behaviour.op) is None]
+
+
+def _said(slots: Mapping[str, JsonValue], value: str, said: str) -> bool:
+    """Whether the user said `value`, or a fact of the same sub-goal that it is made from.
+
+    An exam `EX-ECON301-FIN` is said once its course `ECON301` is: "Yes, but make it
+    EX-ECON301-FIN instead" to "I'll move your ECON301 final" would change nothing (school,
+    issue 16: seven such branches in one scenario).
+    """
+    value = value.lower()
+    if value in said:
+        return True
+    parts = (str(v).lower() for k, v in slots.items() if k != "api" and isinstance(v, str))
+    return any(len(p) >= 4 and p != value and p in value and p in said for p in parts)
 
 
 def current_operations(
