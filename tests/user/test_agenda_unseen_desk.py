@@ -238,3 +238,20 @@ async def test_beside_a_refusal_an_offer_of_the_goals_own_time_is_taken():
              "12:30. Shall I book it?")
     ep = await converse(AgendaPolicy(), scenario, scripted(reply), max_turns=2)
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
+async def test_a_request_the_agent_left_undone_for_the_fee_the_goal_rules_out_meets_the_goal():
+    # The agent says the no for the user: asking again would be repeating a settled request.
+    scenario = phone_desk(
+        "Could I move my upgrade to Friday instead? Only if it's free — else I'll keep Monday.",
+        phone_number="07700 900456", account_pin="5521",
+    )
+    left = ("Moving it to Friday would cost £15.00, and you asked me to leave it if there was "
+            "a charge, so I haven't changed anything. Anything else?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(left), max_turns=3)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+    assert not any("friday" in s.lower() for s in ep.said[1:])
+    # Without the price ("I haven't changed anything" alone) it is no answer to the request.
+    plain = "I haven't changed anything yet. Anything else?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(plain), max_turns=3)
+    assert not (isinstance(ep.last, Finish) and ep.last.reason == "goal_met")

@@ -16,12 +16,18 @@ from vistasim.user._agenda_check import goal_text, mismatch, states_value
 from vistasim.user._agenda_say import switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step, user_said
-from vistasim.user._conditions import over_limit, price_limit, refund_denied, wants_back
+from vistasim.user._conditions import (
+    left_unchanged,
+    over_limit,
+    price_limit,
+    refund_denied,
+    wants_back,
+)
 from vistasim.user._types import UserView
 from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
 
-__all__ = ["can_switch", "held_off", "on_confirmation", "too_costly"]
+__all__ = ["can_switch", "held_off", "left_for_cost", "on_confirmation", "too_costly"]
 
 
 def on_confirmation(
@@ -145,6 +151,20 @@ def too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
     ph = step.phrasing
     allowed = "nothing" if limit == 0 else f"at most {limit:.2f}"
     text = ph.pick(ph.templates.too_costly, amount=amount, limit=allowed)
+    return Reaction(text=text, progress=True, done=True)
+
+
+def left_for_cost(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
+    """The agent left the request undone for a price the goal rules out: the goal is met.
+
+    "Collecting at 14:00 would cost £15.00, and you asked me to leave it if there was a
+    charge, so I haven't changed anything" says for the user the no it would have said to
+    the proposal (kennels: the user asked again until its turns ran out).
+    """
+    limit = price_limit(goal_text(step, entry))
+    if limit is None or over_limit(message, limit) is None or not left_unchanged(message):
+        return None
+    text = step.phrasing.pick(step.phrasing.templates.left_as_is)
     return Reaction(text=text, progress=True, done=True)
 
 

@@ -16,7 +16,13 @@ from dataclasses import replace
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
 from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
-from vistasim.user._agenda_confirm import can_switch, held_off, on_confirmation, too_costly
+from vistasim.user._agenda_confirm import (
+    can_switch,
+    held_off,
+    left_for_cost,
+    on_confirmation,
+    too_costly,
+)
 from vistasim.user._agenda_refuse import is_question, on_refusal
 from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
@@ -57,6 +63,10 @@ def react(
         costly = too_costly(step, state.stack[0], message)
         if costly is not None:
             return costly
+    else:
+        left = left_for_cost(step, state.stack[0], message)
+        if left is not None:
+            return left
     return _read(step, state, message, previous, confirming=confirming)
 
 

@@ -24,6 +24,11 @@ True
 '270.00'
 >>> over_limit("There's no charge for this. Shall I go ahead?", 0.0) is None
 True
+>>> left_unchanged("It would cost £15.00, and you asked me to leave it if there was a charge,"
+...                " so I haven't changed anything.")
+True
+>>> left_unchanged("Done: collection moved to 14:00, £15.00 added to your bill.")
+False
 >>> wants_back("Cancel it, but only if I get my credit hour and the £12 I paid back.")
 True
 >>> wants_back("Cancel my lesson — but if I'd lose the hours for it, I'd rather keep it.")
@@ -42,7 +47,7 @@ import re
 
 from vistasim.values import text_values
 
-__all__ = ["over_limit", "price_limit", "refund_denied", "wants_back"]
+__all__ = ["left_unchanged", "over_limit", "price_limit", "refund_denied", "wants_back"]
 
 _FREE = re.compile(
     r"\b(?:only|just)\b[^.;]{0,40}?\bif\b[^.;]{0,30}?"
@@ -85,6 +90,23 @@ def over_limit(message: str, limit: float) -> str | None:
     )
     above = [text for value, text in amounts if value > limit + 0.005]
     return above[-1] if above else None
+
+
+_UNCHANGED = re.compile(
+    r"\b(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|won'?t|will not)\s+"
+    r"(?:changed?|made|booked|moved|added|touched|done|updated)\s+"
+    r"(?:anything|any changes?|it|that|the \w+|your \w+)\b"
+    r"|\b(?:left|kept|keeping|leaving)\s+(?:it|everything|things|your \w+|the \w+)\s+"
+    r"(?:as (?:it|they) (?:is|are|was|were)|unchanged|as is)\b"
+    r"|\bno changes? (?:has|have|was|were) (?:been )?made\b"
+    r"|\bnothing(?:'s| has been| has| was| is) changed\b",
+    re.IGNORECASE,
+)
+
+
+def left_unchanged(message: str) -> bool:
+    """Whether the agent says it changed nothing ("so I haven't changed anything")."""
+    return _UNCHANGED.search(message) is not None
 
 
 _BACK = re.compile(

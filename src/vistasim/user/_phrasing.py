@@ -78,6 +78,7 @@ class AgendaTemplates(BaseModel):
     confirm_later: list[str]
     decline: list[str]
     too_costly: list[str]
+    left_as_is: list[str]
     no_refund: list[str]
     self_correct: list[str]
     change_mind: list[str]

@@ -67,7 +67,7 @@ _FIRST = {"wants": "want", "needs": "need", "wishes": "wish", "hopes": "hope", "
           "is trying": "am trying", "are trying": "am trying"}  # fmt: skip
 _SPLIT = re.compile(r"(?<=[.!?])\s+|;\s*|\n+")
 _LINK = re.compile(
-    r",?\s+(?:and\s+then|and\s+also|then|and)\s+(?=(?:also\s+)?(?:"
+    r",?\s+(?:and\s+then|and\s+also|then|and)\s+(?=(?:also\s+|to\s+)?(?:"
     + "|".join(sorted(_VERBS, key=len, reverse=True))
     + r")\b)",
     re.I,
@@ -181,8 +181,10 @@ def goal_clauses(goal: str) -> list[str]:
 def _clauses(goal: str) -> list[str]:
     out: list[str] = []
     for part in _SPLIT.split(goal):
-        for piece in _LINK.split(part):
+        for i, piece in enumerate(_LINK.split(part)):
             piece = re.sub(r"^(?:and|then|also|,)\s+", "", piece.strip(" .,"), flags=re.I)
+            if i:  # "I'd like to know my bill, and to give today's reading": "give ..."
+                piece = re.sub(r"^to\s+", "", piece, flags=re.I)
             if piece:
                 out.append(piece)
     return out
@@ -227,6 +229,8 @@ def goal_is_question(text: str) -> bool:
     >>> goal_is_question("Find out what I owe and pay off whatever is genuinely mine.")
     False
     >>> goal_is_question("Could Poppy have a groom on the day I collect her?")
+    False
+    >>> goal_is_question("I'd like to know my August bill, and to give today's meter reading.")
     False
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
