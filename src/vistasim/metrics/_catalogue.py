@@ -43,7 +43,7 @@ __all__ = ["FailureCatalogue", "catalogue_failures", "default_embedder"]
 
 _GENERIC = frozenset(
     {*CLAIM_DETECTORS, *DUTY_DETECTORS, *QUOTE_DETECTORS, *PARTIAL_DETECTORS,
-     *LIMIT_DETECTORS, *BEHAVIOUR_DETECTORS, "shown-to-non-owner"}
+     *LIMIT_DETECTORS, *BEHAVIOUR_DETECTORS, "shown-to-non-owner", "shown-unverified"}
 )  # fmt: skip
 """Labels of the detectors that need no product rules; any other policy label is a rule's."""
 

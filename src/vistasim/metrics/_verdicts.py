@@ -95,7 +95,7 @@ def find_all(
         failures += detect_duties(
             episode, writes=writes, tool_names=tools, descriptions=descriptions
         )
-        failures += detect_disclosure(episode, disclosure)
+        failures += detect_disclosure(episode, disclosure, tool_names=tools)
         failures += detect_quotes(episode)
         failures += detect_partial(episode, writes=writes, params=params)
         failures += detect_limits(episode, writes=writes)
