@@ -17,7 +17,7 @@ from benchmarks.domains.waste import _read as rd
 
 from vistasim.agent import Turn, Utterance
 from vistasim.scenario import load_scenarios
-from vistasim.testing import Simulator, record_flaws
+from vistasim.testing import record_flaws
 
 from ._chat import called, play, row, tool
 
@@ -175,18 +175,6 @@ def test_scenario_end_state_with_correct_agent(scenario):
     env, replies, fired = play_scenario(CorrectWasteAgent, scenario)
     assert unmet(env, replies, scenario.criteria) == [], said(replies)
     assert fired == []
-
-
-def test_correct_passes_one_scenario_end_to_end_offline(tmp_path):
-    """The engine: the offline agenda user plays one scenario against the correct agent."""
-    scenario = next(s for s in SCENARIO_LIST if s.id == "waste-bulky-sofa-armchair")
-    simulator = Simulator(tmp_path / "store.db", tmp_path)
-    result = asyncio.run(
-        simulator.simulate(
-            scenario, agent=CorrectWasteAgent, environment=make_environment, user="agenda"
-        )
-    )
-    assert result.passed, result.explain()
 
 
 # -- other natural phrasings -------------------------------------------------------------------
