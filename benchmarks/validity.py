@@ -68,6 +68,7 @@ BLIND = (
     ("garage", "Garage"),
     ("laundry", "Laundry"),
     ("kennels", "Kennels"),
+    ("waste", "Waste"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
