@@ -237,3 +237,18 @@ def test_an_amount_said_in_a_result_fields_own_word_is_checked_against_that_fiel
     said = agent("Done — W1003 is cancelled, and a refund of £25.00 is on its way.")
     found = labels([user("cancel W1003"), refund, said, stop()])
     assert list(found) == ["contradicts-call"]
+
+
+def test_every_sentence_of_the_next_proposal_states_its_own_values():
+    # The report ends at its last claim; "To set up garden waste ...: £52.00" and the rule after
+    # it belong to the proposal asked next, whose values are not the booking's.
+    booked = call("book_bulky", {"booking_id": "BLK-40523", "paid": "£22.00"},
+                  collect_on="2026-12-15", price_pence=2200)  # fmt: skip
+    reply = ("Done — bulky collection BLK-40523 is booked for Tuesday 15 December; £22.00 taken "
+             "from your card. To set up garden waste for one bin until 31 March 2027: £52.00 in "
+             "all. The fee is the same whenever you join. Shall I set it up?")  # fmt: skip
+    assert labels([user("Yes, please."), booked, agent(reply), stop()]) == {}
+    # The report itself still counts: a wrong day in it is found.
+    wrong = reply.replace("Tuesday 15 December", "Thursday 17 December")
+    found = labels([user("Yes, please."), booked, agent(wrong), stop()])
+    assert list(found) == ["contradicts-call"]

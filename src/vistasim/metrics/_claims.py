@@ -202,20 +202,19 @@ class _Context:
     def reported_part(self, turn: Turn) -> str:
         """The part of a reply that reports what was done, without the next proposal in it.
 
-        Question sentences go, and so does the sentence leading up to a proposal unless it
-        claims a change itself ("First class costs 32.00 more. Shall I upgrade you?"); an offer
-        ("I can switch it to delivery...") ends the report.
+        Question sentences go, and so do the sentences leading up to a proposal that claim no
+        change themselves (`_leads_in`: "First class costs 32.00 more. Shall I upgrade you?");
+        an offer ("I can switch it to delivery...") ends the report.
         """
         sentences = [s for s in _SENTENCES.split(turn.reply_text) if s.strip()]
+        claiming = [self.claims(_sentence_turn(s), ()) for s in sentences]
         kept = []
         for index, sentence in enumerate(sentences):
-            if _OFFER.search(sentence) and not self.claims(_sentence_turn(sentence), ()):
+            if _OFFER.search(sentence) and not claiming[index]:
                 break  # the next proposal starts: "I can switch it to delivery, ..."
             if sentence.rstrip().endswith("?") or OPENING_HOURS.search(sentence):
                 continue  # opening hours bound the next choice; they report nothing done
-            after = sentences[index + 1] if index + 1 < len(sentences) else ""
-            leads_in = after.rstrip().endswith("?") and bool(_PROPOSAL.search(after))
-            if leads_in and not self.claims(_sentence_turn(sentence), ()):
+            if not claiming[index] and _leads_in(sentences, claiming, index):
                 continue
             kept.append(sentence)
         return " ".join(kept)
@@ -292,6 +291,22 @@ def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:
     """Whether `word` reports a status the agent read ("W1005 was cancelled on March 3")."""
     named = {i.upper() for i in text_ids(sentence)}
     return any(word in r.words and (not named or named & r.ids) for r in reads)
+
+
+def _leads_in(sentences: Sequence[str], claiming: Sequence[bool], index: int) -> bool:
+    """Whether a sentence that claims nothing belongs to a proposal asked after it.
+
+    The sentence just before "Shall I ...?" does; so does every sentence between the report's
+    last claim and that question ("Done — BLK-40523 is booked. To set up garden waste until 31
+    March 2027: £52.00. The fee is the same whenever you join. Shall I set it up?").
+    """
+    ask = next(
+        (i for i in range(index + 1, len(sentences))
+         if sentences[i].rstrip().endswith("?")), None
+    )  # fmt: skip
+    if ask is None or not _PROPOSAL.search(sentences[ask]):
+        return False
+    return ask == index + 1 or any(claiming[:index])
 
 
 def _sentence_turn(sentence: str) -> Turn:

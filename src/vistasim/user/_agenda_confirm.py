@@ -9,6 +9,7 @@ hesitated at.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from vistasim.scenario import Behaviour
@@ -27,7 +28,14 @@ from vistasim.user._types import UserView
 from vistasim.user._whole import says
 from vistasim.values import text_ids, text_values
 
-__all__ = ["can_switch", "held_off", "left_for_cost", "on_confirmation", "too_costly"]
+__all__ = [
+    "approved",
+    "can_switch",
+    "held_off",
+    "left_for_cost",
+    "on_confirmation",
+    "too_costly",
+]
 
 
 def on_confirmation(
@@ -63,6 +71,11 @@ def _objection(
 ) -> Reaction | None:
     """What the user objects to in a proposal (`None`: nothing, it would say yes)."""
     objection = mismatch(step, state, message)
+    if objection is not None and approved(step.view, objection.rejected, previous):
+        # "Done — report MB-2201 logged; the crew returns by Wednesday 9 December. To order a
+        # caddy: shall I?" after a yes to the report that said so: the next request's proposal
+        # restates what was agreed (waste, two requests, one "on Friday").
+        objection = None
     bare = not text_ids(message) and not text_values(message)
     on_table = _last_proposal(step.view, previous)
     if objection is None and on_table and state.rejected and bare:
@@ -73,6 +86,29 @@ def _objection(
             # It asked for a yes or a no: the objection now starts with the no it asked for.
             return replace(again, text=f"No. {again.text}")
     return objection
+
+
+_YES = re.compile(
+    r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|that(?:'s| is) (?:correct|right)|"
+    r"please (?:go ahead|proceed|do)|go ahead)\b",
+    re.IGNORECASE,
+)
+_BUT = re.compile(r"\b(?:but|instead|rather|actually|make (?:it|that)|change (?:it|that))\b", re.I)
+
+
+def approved(view: UserView, value: str | None, previous: str | None) -> bool:
+    """Whether the user said yes to the agent's proposal of this very value.
+
+    "Okay, but make that W1042 instead" is no yes to W1043.
+    """
+    last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
+    if not (value and previous and _YES.search(last) and not _BUT.search(last)):
+        return False
+    if value.casefold() in previous.casefold():
+        return True
+    # "Wednesday 31 March 2027" restating the "until 31 March 2027" agreed to: the same day.
+    values = {v for v in text_values(value) if v[0] in ("date", "time", "money")}
+    return bool(values) and values <= text_values(previous)
 
 
 def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:

@@ -17,6 +17,7 @@ from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
 from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
 from vistasim.user._agenda_confirm import (
+    approved,
     can_switch,
     held_off,
     left_for_cost,
@@ -90,7 +91,7 @@ def _read(
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None
-    if objection is not None and _approved(step.view, objection.rejected, previous):
+    if objection is not None and approved(step.view, objection.rejected, previous):
         # It restates what the user just said yes to ("10:15 then": booked 10:15; the £950
         # payout of the claim the user agreed to open), done or not.
         objection = None
@@ -110,7 +111,7 @@ def _read(
         text = step.phrasing.pick(step.phrasing.templates.not_done, request=request)
         return Reaction(text=text, progress=True)
     if done and objection is None and not (question and refused is not None):
-        return _after_done(step, state, message, asked, confirming)
+        return _after_done(step, state, message, asked, confirming, previous)
     if refused is not None and not asked and confirming and _offers_goal(step, entry, message):
         # "I can't share RX30415. I can refill your RX30412: shall I?": the other part of the
         # goal is on the table.
@@ -141,13 +142,6 @@ def _read(
     )
 
 
-_YES = re.compile(
-    r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|that(?:'s| is) (?:correct|right)|"
-    r"please (?:go ahead|proceed|do)|go ahead)\b",
-    re.IGNORECASE,
-)
-
-
 def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
     """Whether, beside its refusal, the message proposes what the goal asks by an id it names."""
     rest = _without_refusals(message)
@@ -159,24 +153,6 @@ def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:
     # "...and book me onto the 12:30 Pilates": the offer names the goal's own time or date.
     wanted = {v for v in text_values(goal) if v[0] in ("time", "date")}
     return bool(wanted & text_values(rest))
-
-
-_BUT = re.compile(r"\b(?:but|instead|rather|actually|make (?:it|that)|change (?:it|that))\b", re.I)
-
-
-def _approved(view: UserView, value: str | None, previous: str | None) -> bool:
-    """Whether the user said yes to the agent's proposal of this very value.
-
-    "Okay, but make that W1042 instead" is no yes to W1043.
-    """
-    last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
-    return bool(
-        value
-        and previous
-        and value.casefold() in previous.casefold()
-        and _YES.search(last)
-        and not _BUT.search(last)
-    )
 
 
 def _without_refusals(message: str) -> str:
@@ -287,9 +263,17 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
 
 
 def _after_done(
-    step: Step, state: AgendaState, message: str, asked: list[str], confirming: bool
+    step: Step,
+    state: AgendaState,
+    message: str,
+    asked: list[str],
+    confirming: bool,
+    previous: str | None,
 ) -> Reaction:
-    """The sub-goal is done; the same message may ask about the next one."""
+    """The sub-goal is done; the same message may ask about the next one.
+
+    `previous`: the agent's message before, whose proposal the user may just have said yes to.
+    """
     rest = state.popped()
     if asked:
         # "Done — RS414 is cancelled. Which station for the new one?": the user answers, and
@@ -316,7 +300,7 @@ def _after_done(
         # (A scripted or injected behaviour, a hesitation, plays at such a question as before.)
         return Reaction(text=step.phrasing.pick(step.phrasing.templates.decline), done=True,
                         progress=True)  # fmt: skip
-    return on_confirmation(step, state, message, None)
+    return on_confirmation(step, state, message, previous)
 
 
 _ONLY_ASKING = re.compile(
