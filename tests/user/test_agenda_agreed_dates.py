@@ -8,6 +8,8 @@ done, the message that reports it and proposes the second still names the first'
 
 from datetime import UTC, datetime
 
+import pytest
+
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
 
@@ -39,32 +41,35 @@ async def _objections(goal: str, replies: list[str]) -> tuple[list[str], object]
     return found, last
 
 
-async def test_the_first_requests_agreed_dates_in_the_next_proposal_are_not_objected_to():
-    goal = ("Please log my green bin as missed on Friday, and I'd like a new kitchen caddy too "
-            "— mine has cracked.")  # fmt: skip
-    replies = [
+MISSED_BIN = (
+    "Please log my green bin as missed on Friday, and I'd like a new kitchen caddy too — mine "
+    "has cracked.",
+    [
         "Thanks. And the postcode of the property?",
         "I've found your account. To log your green bin as missed on Friday 4 December: the "
         "crew comes back within 2 working days, by Wednesday 9 December. Shall I log it?",
         "Done — report MR-1020 is logged; the crew returns by Wednesday 9 December. To order a "
         "kitchen caddy: free, delivered by Monday 21 December. Shall I order it?",
         "Done — caddy order CO-5501, free, delivered by Monday 21 December. Anything else?",
-    ]
-    found, last = await _objections(goal, replies)
-    assert found == []
-    assert isinstance(last, Finish) and last.reason == "goal_met"
-
-
-async def test_an_agreed_day_said_again_with_its_weekday_is_the_same_day():
-    goal = ("Can you book a pick-up for an old wardrobe on Tuesday 15 December? I'd also like "
-            "to join the garden scheme, one bin.")  # fmt: skip
-    replies = [
+    ],
+)
+"""The first request's agreed dates, restated in the message that proposes the next one."""
+WARDROBE = (
+    "Can you book a pick-up for an old wardrobe on Tuesday 15 December? I'd also like to join "
+    "the garden scheme, one bin.",
+    [
         "Thanks. And the postcode of the property?",
         "To book a pick-up of a wardrobe on Tuesday 15 December: £22.00. Shall I book it?",
         "Done — pick-up PU-40523 is booked for Tuesday 15 December. To join the garden scheme "
         "for one bin until 31 March 2027: £52.00. Shall I set it up?",
         "Done — garden scheme GS-77013 (£52.00), until Wednesday 31 March 2027. Anything else?",
-    ]
+    ],
+)
+"""An agreed day said again with its weekday ("until Wednesday 31 March 2027")."""
+
+
+@pytest.mark.parametrize(("goal", "replies"), [MISSED_BIN, WARDROBE], ids=["bin", "wardrobe"])
+async def test_what_the_user_agreed_to_is_not_objected_to_later(goal, replies):
     found, last = await _objections(goal, replies)
     assert found == []
     assert isinstance(last, Finish) and last.reason == "goal_met"
