@@ -2,6 +2,8 @@
 
 from datetime import UTC, datetime
 
+import pytest
+
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy
 
@@ -33,41 +35,49 @@ async def test_a_wrong_weekday_for_that_day_is_still_objected_to():
     assert "1 January" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
 
 
-async def test_a_day_the_goal_takes_back_itself_is_not_asked_for():
+TAKEN_BACK = {
     # Found on a coworking desk written blind: the goal "...on Thursday 17 December — sorry, I
     # meant Friday 18 December" held both days, and the user said "Yeah, go for it" to a
     # booking on the 17th.
-    scenario = Scenario.model_validate(
-        {"id": "book", "persona": {"name": "Isla Grant", "style": {"patience": 4}},
-         "goal": "Book the Nectar phone room at 9am for one hour on Thursday 17 December — "
-                 "sorry, I meant Friday 18 December.",
-         "knowledge": {"member_id": "HW1012"}}
-    )  # fmt: skip
-    wrong = ("To book Nectar on Thursday 17 December, 09:00–10:00 (1 hour): nothing to pay. "
-             "Shall I book it?")  # fmt: skip
-    right = wrong.replace("Thursday 17", "Friday 18")
-    ep = await converse(AgendaPolicy(), scenario, scripted(wrong, right, "Done."),
-                        now=datetime(2026, 12, 9, 10, 0, tzinfo=UTC))  # fmt: skip
-    assert "18 December" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
-    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
-
-
-async def test_the_weekday_of_a_day_taken_back_is_not_asked_for():
+    "goal-takes-back": (
+        "Book the Nectar phone room at 9am for one hour on Thursday 17 December — sorry, I "
+        "meant Friday 18 December.",
+        "To book Nectar on Thursday 17 December, 09:00–10:00 (1 hour): nothing to pay. Shall I "
+        "book it?",
+        ("Thursday 17", "Friday 18"),
+        "18 December",
+        {"member_id": "HW1012"},
+        datetime(2026, 12, 9, 10, 0, tzinfo=UTC),
+    ),
     # Found on a removals desk written blind: in "...to Tuesday 26 January — sorry, I meant
     # Thursday 28 January, the Tuesday is my first day at work" the user took "the Tuesday" for
     # a day it asked for, and objected "it should be Tuesday, not Tuesday 26 January 2027".
+    "weekday-of-day-taken-back": (
+        "Change my move date to Tuesday 26 January — sorry, I meant Thursday 28 January, the "
+        "Tuesday is my first day at work.",
+        "I'll move your removal from Friday 15 January 2027 to Tuesday 26 January 2027. Shall I "
+        "go ahead?",
+        ("Tuesday 26", "Thursday 28"),
+        "28 January",
+        {"move_ref": "PK40244"},
+        datetime(2026, 12, 7, 9, 0, tzinfo=UTC),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("goal", "wrong", "swap", "meant", "knowledge", "now"), TAKEN_BACK.values(), ids=TAKEN_BACK
+)
+async def test_a_day_taken_back_is_objected_to_and_the_day_meant_accepted(
+    goal, wrong, swap, meant, knowledge, now
+):
     scenario = Scenario.model_validate(
-        {"id": "move", "persona": {"name": "Ben Turner", "style": {"patience": 4}},
-         "goal": "Change my move date to Tuesday 26 January — sorry, I meant Thursday 28 "
-                 "January, the Tuesday is my first day at work.",
-         "knowledge": {"move_ref": "PK40244"}}
+        {"id": "day", "persona": {"name": "Ben Turner", "style": {"patience": 4}}, "goal": goal,
+         "knowledge": knowledge}
     )  # fmt: skip
-    wrong = ("I'll move your removal from Friday 15 January 2027 to Tuesday 26 January 2027. "
-             "Shall I go ahead?")  # fmt: skip
-    right = wrong.replace("Tuesday 26", "Thursday 28")
-    ep = await converse(AgendaPolicy(), scenario, scripted(wrong, right, "Done."),
-                        now=datetime(2026, 12, 7, 9, 0, tzinfo=UTC))  # fmt: skip
-    assert "28 January" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
+    right = wrong.replace(*swap)
+    ep = await converse(AgendaPolicy(), scenario, scripted(wrong, right, "Done."), now=now)
+    assert meant in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
     assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
 
 
