@@ -436,3 +436,55 @@ def test_the_verbs_own_word_in_a_description_names_no_object():
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" not in {f.label for f in found}
+
+
+def test_asking_for_a_new_thing_or_to_sign_up_names_the_order_and_subscribe_tools():
+    # Found on a waste desk: "I'd like a new food caddy too" asked for `order_bin` and "I'd
+    # also like to sign up for garden waste" for `subscribe_garden`; the flawed agent did the
+    # first request only and said "That's everything you asked for done".
+    tools = [*TOOLS, "report_missed", "order_bin", "subscribe_garden"]
+    descriptions = {
+        "report_missed": "Report a missed bin collection.",
+        "order_bin": "Order a bin: blue (recycling) or food caddy, as a replacement or extra.",
+        "subscribe_garden": "Subscribe to garden-waste collections, priced per bin.",
+    }
+    done = "Done, report MB-1 is logged. That's everything you asked for done."
+    for second in ("and I'd like a new food caddy too", "I'd also like to sign up for garden "
+                   "waste, one bin"):  # fmt: skip
+        view = episode("e1", "waste-1", [
+            user(f"Please report my grey bin as missed on Friday, {second}."),
+            VERIFY,
+            call("report_missed", {"report_id": "MB-1"}, bin="grey", due="2026-12-04",
+                 changes=[StateChange(table="missed", key="MB-1", fields=["bin"])]),
+            agent(done),
+            criteria(False), stop(),
+        ])  # fmt: skip
+        writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+        found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+        assert "dropped-request" in {f.label for f in found}, second
+
+
+def test_a_request_done_only_after_all_was_said_done_was_dropped():
+    # Found on a waste desk: the caddy ordered only once the user asked "that's not everything".
+    tools = [*TOOLS, "report_missed", "order_bin"]
+    descriptions = {"report_missed": "Report a missed bin collection.",
+                    "order_bin": "Order a bin: blue (recycling) or food caddy."}  # fmt: skip
+    missed = call("report_missed", {"report_id": "MB-1"}, bin="grey",
+                  changes=[StateChange(table="missed", key="MB-1", fields=["bin"])])  # fmt: skip
+    ordered = call("order_bin", {"order_id": "BO-1"}, bin="food",
+                   changes=[StateChange(table="orders", key="BO-1", fields=["bin"])])  # fmt: skip
+    opening = user("Please report my grey bin as missed, and I'd like a new food caddy too.")
+
+    def found(*middle):
+        view = episode("e1", "waste-1", [opening, VERIFY, missed, *middle, ordered,
+                                         agent("Done — caddy BO-1 ordered."), criteria(True),
+                                         stop()])  # fmt: skip
+        writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+        return {f.label for f in detect_duties(view, writes=writes, tool_names=tools,
+                                               descriptions=descriptions)}  # fmt: skip
+
+    dropped = found(agent("Done — report MB-1 is logged. That's everything you asked for done."),
+                    user("That's not everything: I'd like a new food caddy too."))  # fmt: skip
+    in_turn = found(agent("Done — report MB-1 is logged. Now the food caddy: free. Order it?"),
+                    user("Yes please."))  # fmt: skip
+    assert "dropped-request" in dropped and "dropped-request" not in in_turn

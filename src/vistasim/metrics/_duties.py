@@ -70,7 +70,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "block": ("block", "freez", "lock", "stolen", "lost"),
     "freeze": ("freez", "block", "lock"),
     "replace": ("replac", "new card"),
-    "order": ("order",),
+    # "I'd like a new food caddy": what is new is ordered ("new" alone, as a stem, would
+    # prefix "newsletter").
+    "order": ("order", "new "),
     "add": ("add", "regist", "sign up"),
     "remove": ("remov",),
     "extend": ("extend", "extension", "longer"),
@@ -79,6 +81,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "refill": ("refill",),
     "upgrade": ("upgrad",),
     "dispute": ("disput",),
+    "subscribe": ("subscri", "sign up", "sign me up", "join"),
     "report": ("report",),
     "end": ("end my", "return the", "check in"),
     "set": ("set",),
@@ -156,10 +159,9 @@ def _arg_values(call: ToolCall) -> set[str]:
 
 
 def _dropped_request(ctx: _Duties) -> list[int]:
-    attempted = {s.event.name for s in ctx.events if isinstance(s.event, ToolCall)}
     evidence: list[int] = []
     for tool in ctx.tool_names:
-        if tool in attempted or not ctx.writes.tool(tool):
+        if not ctx.writes.tool(tool):
             continue
         verb = tool.split("_")[0].lower()
         stems = _SYNONYMS.get(verb, (verb,))
@@ -172,6 +174,18 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         asked = _asked_at(ctx.events, stems, words) if words else None
         if asked is None:
             continue
+        calls = (i for i, s in enumerate(ctx.events) if i > asked and _calls(s, tool))
+        called = next(calls, None)
+        if called is not None:
+            # Done only once the user asked again: "That's everything you asked for done"
+            # before any call of it or word of it was still the request dropped.
+            request = ctx.events[asked].event
+            assert isinstance(request, UserMessage)
+            # "a new food caddy": "caddy", not the "grey" of the bin reported in the same breath
+            named = _asked_words(request.text, stems, words)
+            done = _all_done_before(ctx.events[asked:called], named)
+            evidence += [ctx.events[asked].id, done.id] if done is not None else []
+            continue
         replies = [s for s in ctx.events[asked:] if isinstance(s.event, AgentReply)]
         spoken = any(
             _mentions(s.event.text, words) for s in replies if isinstance(s.event, AgentReply)
@@ -181,6 +195,31 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         if not spoken and done is not None:
             evidence += [ctx.events[asked].id, done.id]
     return evidence
+
+
+def _calls(stored: StoredEvent, tool: str) -> bool:
+    return isinstance(stored.event, ToolCall) and stored.event.name == tool
+
+
+_ALL_DONE = re.compile(
+    r"\b(?:that'?s (?:all|everything)|everything (?:you asked|is done|'s done|is sorted)|"
+    r"you'?re all set|all (?:set|sorted|done))\b",
+    re.IGNORECASE,
+)
+"""A reply that says the whole request is done, not one part of it ("Done — booked.")."""
+
+
+def _all_done_before(events: Sequence[StoredEvent], words: tuple[str, ...]) -> StoredEvent | None:
+    """The reply that said everything was done while no reply had named the request yet."""
+    for stored in events:
+        event = stored.event
+        if not isinstance(event, AgentReply):
+            continue
+        if _mentions(event.text, words):
+            return None
+        if _ALL_DONE.search(event.text):
+            return stored
+    return None
 
 
 def _asked_at(
@@ -210,18 +249,24 @@ def _objects(tool: str, tools: Sequence[str], unique: tuple[str, ...]) -> tuple[
 
 
 def _asks_on(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Whether one of `words` is the object of one of `stems`.
+    """Whether one of `words` is the object of one of `stems`."""
+    return bool(_asked_words(text, stems, words))
+
+
+def _asked_words(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `words` that are the object of one of `stems`.
 
     It is in the verb's word or the few words after it, in its sentence: "Add a sea-view cabin"
     asks for a cabin; "add my car to our booking for the crossing back" does not ask for what
     only the cabin tool's description names ("crossing").
     """
     verbs = "|".join(re.escape(stem) for stem in stems)
+    found: list[str] = []
     for verb in re.finditer(rf"\b(?:{verbs})", text, re.IGNORECASE):
         window = re.match(r"\w*(?:[^\w.!?;]+\w+){0,5}", text[verb.start() :])
-        if window is not None and _mentions(window.group(0), words):
-            return True
-    return False
+        if window is not None:
+            found += [w for w in words if _mentions(window.group(0), (w,)) and w not in found]
+    return tuple(found)
 
 
 _STOPWORDS = frozenset(

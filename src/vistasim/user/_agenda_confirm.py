@@ -97,18 +97,34 @@ _BUT = re.compile(r"\b(?:but|instead|rather|actually|make (?:it|that)|change (?:
 
 
 def approved(view: UserView, value: str | None, previous: str | None) -> bool:
-    """Whether the user said yes to the agent's proposal of this very value.
+    """Whether the user said yes to the agent's proposal of this very value, now or earlier.
 
-    "Okay, but make that W1042 instead" is no yes to W1043.
+    "Okay, but make that W1042 instead" is no yes to W1043. Earlier: the crew's "by Wednesday
+    9 December" agreed to, restated after the user asked about a request the agent left out.
     """
     last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
-    if not (value and previous and _YES.search(last) and not _BUT.search(last)):
+    if value and previous and _restates(value, previous) and _is_yes(last):
+        return True
+    lines = view.transcript
+    return bool(value) and any(
+        _restates(value, said.text) and _is_yes(reply.text)
+        for said, reply in zip(lines, lines[1:], strict=False)
+        if said.role == "agent" and reply.role == "user"
+    )
+
+
+def _is_yes(reply: str) -> bool:
+    return bool(_YES.search(reply)) and not _BUT.search(reply)
+
+
+def _restates(value: str | None, proposal: str) -> bool:
+    if not value:
         return False
-    if value.casefold() in previous.casefold():
+    if value.casefold() in proposal.casefold():
         return True
     # "Wednesday 31 March 2027" restating the "until 31 March 2027" agreed to: the same day.
     values = {v for v in text_values(value) if v[0] in ("date", "time", "money")}
-    return bool(values) and values <= text_values(previous)
+    return bool(values) and values <= text_values(proposal)
 
 
 def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction | None:

@@ -29,6 +29,7 @@ from vistasim.user._agenda_say import switch_on_refusal, switch_pending
 from vistasim.user._agenda_state import AgendaEntry, AgendaState
 from vistasim.user._agenda_step import Reaction, Step, held_facts, is_id, task_words, user_said
 from vistasim.user._done_before import done_before_unseen, later_done, names_entry
+from vistasim.user._left_out import left_out
 from vistasim.user._lexicon import (
     asked_slots,
     is_confirmation_request,
@@ -275,6 +276,13 @@ def _after_done(
     `previous`: the agent's message before, whose proposal the user may just have said yes to.
     """
     rest = state.popped()
+    left = None if asked or confirming or rest.stack else left_out(step, message)
+    if left is not None:
+        # "Done — the bed's collection is booked. That's everything": the garden waste it also
+        # asked for was never named; the user asks after it rather than leave.
+        request = step.phrasing.request(left)
+        text = step.phrasing.pick(step.phrasing.templates.left_out, request=request)
+        return Reaction(text=text, progress=True)
     if asked:
         # "Done — RS414 is cancelled. Which station for the new one?": the user answers, and
         # the cancellation is not asked for again.

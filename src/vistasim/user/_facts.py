@@ -42,7 +42,7 @@ from vistasim.user._owners import (
     vocabulary,
 )
 from vistasim.user._stated import Stated, stated_values
-from vistasim.user._tasks import goal_clauses, is_verb
+from vistasim.user._tasks import goal_requests, is_verb
 from vistasim.values import OPENING_HOURS, id_shape
 
 __all__ = ["TASK", "Contradiction", "Fact", "build_facts", "contradiction"]
@@ -209,9 +209,14 @@ def _parts(
 ) -> tuple[Part, ...]:
     """Each request of a goal that makes several, with its own values; `()` for one."""
     parts = []
-    for clause in goal_clauses(goal):
+    for said in goal_requests(goal):
+        # "Can you book a collection for an old bed on Tuesday? I'd also like to sign up for
+        # garden waste": each is a request of its own, with the verb after its opening words.
+        clause = _OPENER.sub("", said)
         verb = clause.split()[0].lower() if clause.split() else ""
-        if not is_verb(verb):
+        if _ARTICLE.match(clause):
+            verb = ""  # "I'd like a new food caddy": a thing asked for, no verb
+        elif not is_verb(verb):
             continue
         values: dict[str, set[str]] = {}
         stated = _task_values(clause, facts, vocab, today)
@@ -223,6 +228,15 @@ def _parts(
             Part(verb=verb, words=words, values={k: frozenset(v) for k, v in values.items()})
         )
     return tuple(parts) if len(parts) >= 2 else ()
+
+
+_OPENER = re.compile(
+    r"^(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|"
+    r"i(?:'d|\s+would)?\s+(?:also\s+)?(?:like|want|need)\s+(?:to\s+)?)",
+    re.IGNORECASE,
+)
+"""Words a request opens with before its verb ("Can you book...", "I'd also like to sign...")."""
+_ARTICLE = re.compile(r"(?:a|an|another|some|the)\s", re.IGNORECASE)
 
 
 def _content_words(text: str) -> set[str]:
@@ -237,16 +251,26 @@ def _part_of(text: str, value: Stated, parts: Sequence[Part]) -> Part | None:
     start = max(text.rfind(c, 0, value.start) for c in ".!?\n") + 1
     ends = [i for i in (text.find(c, value.end) for c in ".!?\n") if i >= 0]
     sentence = text[start : min(ends) if ends else len(text)].lower()
-    words = set(re.findall(r"[a-z]+", sentence))
-    scores = []
-    for part in parts:
-        forms = {part.verb, part.verb + "s", part.verb + "ed", part.verb + "d"}
-        forms |= {part.verb + part.verb[-1] + "ed"}  # cancelled
-        scores.append(2 * bool(words & forms) + len(words & part.words))
+    scores = _part_scores(sentence, parts)
+    if not any(scores):
+        # "To order a replacement food caddy: free. It will be delivered by Monday 21
+        # December.": the day's own sentence names no request; the message does.
+        scores = _part_scores(text.lower(), parts)
     best = max(scores, default=0)
     if best == 0 or scores.count(best) > 1:
         return None
     return parts[scores.index(best)]
+
+
+def _part_scores(text: str, parts: Sequence[Part]) -> list[int]:
+    words = set(re.findall(r"[a-z]+", text))
+    scores = []
+    for part in parts:
+        verb = part.verb
+        forms = {verb, verb + "s", verb + "ed", verb + "d", verb + verb[-1:] + "ed"}  # cancelled
+        forms = forms if verb else set()  # "a new food caddy" has no verb
+        scores.append(2 * bool(words & forms) + len(words & part.words))
+    return scores
 
 
 def contradiction(

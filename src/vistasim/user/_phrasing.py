@@ -79,6 +79,7 @@ class AgendaTemplates(BaseModel):
     decline: list[str]
     too_costly: list[str]
     left_as_is: list[str]
+    left_out: list[str]
     no_refund: list[str]
     self_correct: list[str]
     change_mind: list[str]

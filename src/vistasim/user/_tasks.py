@@ -32,7 +32,15 @@ from vistasim.dates import day_text
 from vistasim.scenario import Scalar
 from vistasim.values import text_values
 
-__all__ = ["Clause", "built_task", "goal_clause", "goal_clauses", "is_verb", "request_clauses"]
+__all__ = [
+    "Clause",
+    "built_task",
+    "goal_clause",
+    "goal_clauses",
+    "goal_requests",
+    "is_verb",
+    "request_clauses",
+]
 
 _VERBS = frozenset(
     "cancel return exchange update change apply enroll drop reschedule move waive extend reserve"
@@ -176,6 +184,21 @@ def goal_clauses(goal: str) -> list[str]:
     ['Cancel my Spin tomorrow', 'book me onto the Yoga on Friday']
     """
     return _clauses(goal)
+
+
+_WANTS_TOO = re.compile(
+    r",?\s+and\s+(?=i(?:'d|\s+would)?\s+(?:also\s+)?(?:like|want|need)\b)", re.IGNORECASE
+)
+"""", and I'd like a new food caddy too": a second request inside one sentence."""
+
+
+def goal_requests(goal: str) -> list[str]:
+    """The goal's clauses, each second request inside a sentence on its own.
+
+    >>> goal_requests("Please log my bin as missed, and I'd like a new caddy too.")
+    ['Please log my bin as missed', "I'd like a new caddy too"]
+    """
+    return [p.strip(" ,.") for c in _clauses(goal) for p in _WANTS_TOO.split(c) if p.strip(" ,.")]
 
 
 def _clauses(goal: str) -> list[str]:
