@@ -282,7 +282,11 @@ def id_shape(token: str) -> str:
     return re.sub(r"\d", "9", re.sub(r"[A-Za-z]", "A", token.upper()))
 
 
-_RATE_BEFORE = re.compile(r"(?:£MONEY|\bper|\btimes|\btwice|\bonce)\s*$", re.IGNORECASE)
+_RATE_BEFORE = re.compile(
+    r"(?:£MONEY|\bper|\btimes|\btwice|\bonce|\b\d+(?:\.\d+)?(?:\s+[a-z-]+){1,2})\s*$",
+    re.IGNORECASE,
+)
+"""Before "a week": a rate ("£42.00 a month", "twice a week", "30 funded hours a week")."""
 
 
 def _keyed_number(key: str, number: float) -> set[Value]:

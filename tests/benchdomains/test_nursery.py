@@ -151,6 +151,8 @@ def test_reading_values_and_requests():
         "2023-03-14"]  # fmt: skip
     assert rd.birth_dates("on 19 January", today) == []
     assert rd.codes("my code: 500 1234 5678, phone 07700 900321") == ["50012345678"]
+    # at the end of a sentence (measured blind: "The code is 50012345678." was not read)
+    assert rd.codes("The code is 50012345678.") == ["50012345678"]
     assert rd.clock_time("until 6.20pm tonight") == "18:20" and rd.clock_time("by 6") is None
     assert rd.password("Her password will be bluebell.") == "bluebell"
     assert rd.full_names("add my mother-in-law, Margaret Evans, please") == ["Margaret Evans"]

@@ -337,6 +337,9 @@ def test_days_of_the_month_and_monthly_rates_are_no_lengths_and_usage_no_fee():
 
     assert json_values({"day_of_month": 20, "bill_due_day": 28}) == set()
     assert ("quantity:month", "1") not in text_values("now £42.00 a month")
+    # a nursery desk: "Alfie now has 30 funded hours a week" is a rate, not a week's length
+    assert ("quantity:week", "1") not in text_values("Alfie now has 30 funded hours a week")
+    assert ("quantity:week", "1") in text_values("please extend it by a week")
     assert ("money", "15.64") in json_values({"final_instalment": 15.64})
     moved = call("cancel_appointment", {"standing_charges": 9.54, "usage_charge": 57.58},
                  appointment_id="A7")  # fmt: skip
@@ -488,3 +491,20 @@ def test_a_request_done_only_after_all_was_said_done_was_dropped():
     in_turn = found(agent("Done — report MB-1 is logged. Now the food caddy: free. Order it?"),
                     user("Yes please."))  # fmt: skip
     assert "dropped-request" in dropped and "dropped-request" not in in_turn
+
+
+def test_a_change_dated_before_the_chat_is_history_not_a_claim():
+    # Found on a nursery desk: "invoice INV-4019 was issued on Monday 30 November 2026, 42 days
+    # ago, and a line can only be disputed within 30 days" refused a dispute, claiming nothing.
+    def found(reply):
+        return labels(
+            user("I'm Ann Lee, 1969-11-02. I want to dispute a line on invoice INV-4019."),
+            VERIFY,
+            agent(reply),
+        )
+
+    refusal = ("I'm sorry — invoice INV-4019 was issued on Monday 30 November 2026, 42 days "
+               "ago, and a line can only be disputed within 30 days. Nothing has been changed.")
+    assert "claimed-without-action" not in found(refusal)
+    assert "claimed-without-action" in found("Your dispute on invoice INV-4019 has been "
+                                             "submitted.")  # fmt: skip

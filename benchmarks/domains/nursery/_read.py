@@ -11,7 +11,7 @@ SESSION_RE = re.compile(r"\bS\s*-?\s*(7\d{3})\b", re.I)
 INVOICE_RE = re.compile(r"\bINV\s*-?\s*(\d{4})\b", re.I)
 EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 PHONE_RE = re.compile(r"\b(0\d{4})\s?(\d{3})\s?(\d{3})\b|\b(0\d{3})\s?(\d{3})\s?(\d{4})\b")
-CODE_RE = re.compile(r"(?<![\d£.])(\d[\d ]{9,14}\d)(?![\d.])")
+CODE_RE = re.compile(r"(?<![\d£.])(\d[\d ]{9,14}\d)(?!\d|\.\d)")
 TIME_RE = re.compile(
     r"\b(\d{1,2})(?:[:.](\d\d))?\s*(am|pm)?\b(?!\s*(?:st|nd|rd|th|of|jan|feb|"
     r"mar|apr|may|jun|jul|aug|sep|oct|nov|dec|minutes|mins|hours|days))",

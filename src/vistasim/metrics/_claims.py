@@ -66,6 +66,12 @@ _NEGATION = re.compile(
     r"hasn't|haven't|didn't|failed|yet|if|once|before|would|could|can|will\s+be\s+able)\b|n't\b",
     re.IGNORECASE,
 )
+_HISTORY = re.compile(
+    r"\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b"
+    r"|\byesterday\b|\blast\s+(?:week|month|year)\b",
+    re.IGNORECASE,
+)
+"""When a change happened before the chat: a record's history, not a change claimed now."""
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _MONEY_SUBJECT = re.compile(
     r"\b(?:fee|charge|surcharge|cost|amount|difference|supplement)\b|[€$£]\s?\d", re.IGNORECASE
@@ -243,6 +249,8 @@ class _Context:
                         continue
                     if _HAS_ADJECTIVE.match(match.group(0)) and _NOUN.match(sentence, match.end()):
                         continue  # "your move has extended cover": what it has, not a change
+                    if _HISTORY.search(sentence, match.end()):
+                        continue  # "was issued on 30 November, 42 days ago": before this chat
                     verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
                     if not _status_read(sentence, verb, reads):
                         generic = at_stake and number < len(GENERIC_CLAIMS)

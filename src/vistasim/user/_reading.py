@@ -68,6 +68,15 @@ _RESTRICTION = re.compile(
 )
 """A rule that declines by itself: "Refunds can only go back to the card you paid with, not to
 another card" refuses the other card without a "can't", and the rule is its reason."""
+_ONLY_WITHIN = re.compile(
+    r"\bcan only be \w+(?:ed|en)\s+(?:within|before|up to|until|in the first)\b", re.IGNORECASE
+)
+_NOTHING_CHANGED = re.compile(
+    r"\bnothing (?:has been|was|is) (?:changed|done)\b|\bI(?:'ve| have) (?:not|n't) changed\b",
+    re.IGNORECASE,
+)
+"""A time rule and "nothing has been changed": "...issued 42 days ago, and a line can only be
+disputed within 30 days of issue. Nothing has been changed" declines without a "can't"."""
 _REASON = re.compile(
     r"\b(?:because|since|so|as (?:it|the|your|this|that)|due to|polic(?:y|ies)|only|already|"
     r"past|exceed\w*|maximum|limit\w*|after|within|window|overdue|final.sale|expired|requires?|"
@@ -83,7 +92,8 @@ _UNAVAILABLE = re.compile(
     r"no (?:free|open|available) (?:slots?|spots?|seats?|appointments?|times?|tables?|rooms?"
     r"|sections?|classes|places?|spaces?|sessions?|courses?|lessons?|pitches)|"
     r"nothing (?:free|available|open|left)|(?:there is|there are|there's) no (?:\w+ ){0,2}"
-    r"(?:available|left|free))\b",
+    r"(?:available|left|free)|no (?:more )?(?:slots?|spots?|seats?|places?|spaces?|rooms?|"
+    r"sessions?|tables?|appointments?) (?:left|remaining))\b",
     re.IGNORECASE,
 )
 """An unavailability: a slot, a seat or an item the agent cannot give (no reason needed)."""
@@ -163,9 +173,13 @@ def refusal(text: str) -> Refusal | None:
     'policy'
     >>> refusal("Sorry — there are no open sections of BIO102 right now.").kind
     'unavailable'
+    >>> refusal("I'm sorry — the system refused that: no places left in the Oak Room.").kind
+    'unavailable'
     >>> refusal("Your appointment has just been booked.") is None
     True
     >>> refusal("Refunds only go to the card you paid with, not to another card.").kind
+    'policy'
+    >>> refusal("A line can only be disputed within 30 days. Nothing has been changed.").kind
     'policy'
     """
     said = statements(text)
@@ -174,7 +188,9 @@ def refusal(text: str) -> Refusal | None:
             _TAKEN.search(sentence) and not _YOURS.search(sentence)
         ):
             return Refusal(kind="unavailable", sentence=sentence.strip())
-        if _RESTRICTION.search(sentence):
+        if _RESTRICTION.search(sentence) or (
+            _ONLY_WITHIN.search(sentence) and _NOTHING_CHANGED.search(text)
+        ):
             return Refusal(kind="policy", sentence=sentence.strip())
         found = _REFUSAL.search(sentence)
         if found is None:

@@ -54,6 +54,9 @@ def stated_values(text: str, today: date | None, shapes: Sequence[str] = ()) -> 
 def _located_values(text: str) -> list[Stated]:
     """Times, amounts and quantities with where they are (the smallest run of words saying each)."""
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    # A quantity is one in its context: "a week" alone is a length, but "30 funded hours a week"
+    # is a rate (`values._RATE_BEFORE`).
+    whole = {kind for kind in text_values(text) if kind[0].startswith("quantity:")}
     found: dict[tuple[str, str], Stated] = {}
     for size in range(1, 5):
         for i in range(len(words) - size + 1):
@@ -61,6 +64,8 @@ def _located_values(text: str) -> list[Stated]:
             for kind, value in text_values(text[start:end]):
                 if kind == "date":
                     continue  # dates are read by `find_dates`, relative ones included
+                if kind.startswith("quantity:") and (kind, value) not in whole:
+                    continue
                 family, _, unit = kind.partition(":")
                 canonical = f"{value} {unit}" if unit else value
                 key = (family, canonical)
