@@ -36,6 +36,7 @@ from vistasim.metrics._limits import LIMIT_DETECTORS
 from vistasim.metrics._outcome import CAUSE_KINDS
 from vistasim.metrics._partial import PARTIAL_DETECTORS
 from vistasim.metrics._quotes import QUOTE_DETECTORS
+from vistasim.metrics._secrets_shown import SECRET_DETECTORS
 from vistasim.metrics._verdicts import RunFindings, find_all
 from vistasim.store._view import RunView
 
@@ -43,7 +44,8 @@ __all__ = ["FailureCatalogue", "catalogue_failures", "default_embedder"]
 
 _GENERIC = frozenset(
     {*CLAIM_DETECTORS, *DUTY_DETECTORS, *QUOTE_DETECTORS, *PARTIAL_DETECTORS,
-     *LIMIT_DETECTORS, *BEHAVIOUR_DETECTORS, "shown-to-non-owner", "shown-unverified"}
+     *LIMIT_DETECTORS, *BEHAVIOUR_DETECTORS, *SECRET_DETECTORS, "shown-to-non-owner",
+     "shown-unverified"}
 )  # fmt: skip
 """Labels of the detectors that need no product rules; any other policy label is a rule's."""
 

@@ -24,6 +24,7 @@ from vistasim.metrics._limits import detect_limits
 from vistasim.metrics._outcome import CAUSE_KINDS, Verdict, classify, is_errored
 from vistasim.metrics._partial import detect_partial
 from vistasim.metrics._quotes import detect_quotes
+from vistasim.metrics._secrets_shown import detect_secrets
 from vistasim.metrics._validity import UserFinding, check_user
 from vistasim.metrics._writes import WriteTools
 from vistasim.store import RunView
@@ -96,6 +97,7 @@ def find_all(
             episode, writes=writes, tool_names=tools, descriptions=descriptions
         )
         failures += detect_disclosure(episode, disclosure, tool_names=tools)
+        failures += detect_secrets(episode, writes=writes)
         failures += detect_quotes(episode)
         failures += detect_partial(episode, writes=writes, params=params)
         failures += detect_limits(episode, writes=writes)
