@@ -60,3 +60,16 @@ async def test_a_time_rule_and_nothing_changed_is_a_refusal_the_user_accepts():
         ep = await _play(goal, replies, seed)
         assert isinstance(ep.last, Finish), ep.said
         assert len(ep.said) <= 3, ep.said  # no asking again to the turn limit
+
+
+async def test_a_value_given_in_quotes_answers_the_question():
+    # The nursery desk's flawed agent: 'Jean Hall's collection password is "daffodil"' was
+    # asked again to the turn limit (the reading found no value, id or number in it).
+    goal = "What's the password I set for my mum, Jean Hall, to collect Evie? I've forgotten it."
+    replies = [
+        "Thank you. And the date of birth of one of your children at the nursery?",
+        "Jean Hall's collection password is \"daffodil\". Is there anything else I can help with?",
+    ]
+    for seed in range(3):
+        ep = await _play(goal, replies, seed)
+        assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said

@@ -272,12 +272,18 @@ def answers_request(
         return True
     if _new_numbers(body, user_said):
         return True  # a count, a price or a time the user did not give ("all 10 docks")
+    if any(q.casefold() not in said for q in _QUOTED.findall(body)):
+        return True  # 'Her collection password is "daffodil"': a word given in quotes
     topic = [w for w in re.split(r"[_\W]+", intent.lower()) if w and w not in _GENERIC_TOPIC]
     if topic and not any(re.search(rf"\b{re.escape(w[:5])}", body, re.I) for w in topic):
         return False
     return any(
         w.lower() not in said and w.lower() not in _NOT_NEWS for w in _NEWS_WORD.findall(body)
     )
+
+
+_QUOTED = re.compile(r"[\"“]([^\"”\n]{2,40})[\"”]")
+"""A value given in double quotes (single ones are also apostrophes)."""
 
 
 def _gives_kind(body: str, user_said: str, wants: frozenset[str]) -> bool:

@@ -255,6 +255,8 @@ def goal_is_question(text: str) -> bool:
     False
     >>> goal_is_question("I'd like to know my August bill, and to give today's meter reading.")
     False
+    >>> goal_is_question("What's the password I set for my mum? I've forgotten it.")
+    True
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
     return "question" in kinds and "change" not in kinds
@@ -265,6 +267,8 @@ def _clause_kind(clause: Clause) -> str | None:
     if clause.form in ("tell", "check"):
         return "question"
     words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
+    if _WH_QUESTION.match(clause.text):
+        return "question"  # "What's the password I set for my mum?": "set" is no request
     if clause.form == "verb":
         return "question" if _asks_information(words, 0) else "change"
     # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
@@ -276,6 +280,10 @@ def _clause_kind(clause: Clause) -> str | None:
     return "question" if clause.text.endswith("?") else None
 
 
+_WH_QUESTION = re.compile(
+    r"^\W*(?:what|when|where|which|who)(?:'s|\s+(?:is|are|was|were)\b)[^?]*\?\s*$", re.I
+)
+"""A question about a thing's value ("What's the password I set...?", "When is R2 due?")."""
 _ASKS_FOR_A_THING = re.compile(
     r"^\W*(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:have|get)\s+(?:a|an|some)\b", re.I
 )
