@@ -69,6 +69,7 @@ BLIND = (
     ("laundry", "Laundry"),
     ("kennels", "Kennels"),
     ("waste", "Waste"),
+    ("venue", "Venue"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
