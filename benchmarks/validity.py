@@ -70,6 +70,7 @@ BLIND = (
     ("kennels", "Kennels"),
     ("waste", "Waste"),
     ("nursery", "Nursery"),
+    ("venue", "Venue"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
