@@ -508,3 +508,27 @@ def test_a_change_dated_before_the_chat_is_history_not_a_claim():
     assert "claimed-without-action" not in found(refusal)
     assert "claimed-without-action" in found("Your dispute on invoice INV-4019 has been "
                                              "submitted.")  # fmt: skip
+
+
+def test_a_requests_reference_that_went_nowhere_before_all_done_was_dropped():
+    # Found on a venue desk: "...and record that we'll have a bar — our TEN reference is
+    # TEN-318822" named no tool's words; no call used the reference, no reply said it.
+    tools = [*TOOLS, "add_addon", "record_alcohol"]
+    cleaning = call("add_addon", {"addon": "cleaning"}, booking_id="MB3001",
+                    changes=[StateChange(table="addons", key="3", fields=["kind"])])  # fmt: skip
+    ask = user("Please add extra cleaning to my party on 23 January, and record that we'll have "
+               "a bar — our TEN reference is TEN-318822.")  # fmt: skip
+    facts = user("For reference, my booking is MB3001 and the old one was MB2990.")
+
+    def found(*events):
+        view = episode("e1", "venue-1", [*events, criteria(True), stop()])
+        writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+        return {f.label for f in detect_duties(view, writes=writes, tool_names=tools)}
+
+    everything = agent("Done — cleaning added to MB3001. That's everything you asked for done.")
+    assert "dropped-request" in found(ask, VERIFY, cleaning, everything)
+    licence = StateChange(table="bookings", key="MB3001", fields=["ten"])
+    recorded = call("record_alcohol", {"ten": "TEN-318822"}, ten="TEN-318822", changes=[licence])
+    assert "dropped-request" not in found(ask, VERIFY, cleaning, recorded, everything)
+    # A reference given as a fact, not in a request, asks for nothing.
+    assert "dropped-request" not in found(facts, VERIFY, cleaning, everything)

@@ -33,7 +33,7 @@ from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools
 from vistasim.store import EpisodeView, StoredEvent
-from vistasim.values import iter_strings, text_values
+from vistasim.values import iter_strings, text_ids, text_values
 
 __all__ = ["DUTY_DETECTORS", "detect_duties"]
 
@@ -194,7 +194,47 @@ def _dropped_request(ctx: _Duties) -> list[int]:
                      and _DONE.search(s.event.text)), None)  # fmt: skip
         if not spoken and done is not None:
             evidence += [ctx.events[asked].id, done.id]
-    return evidence
+    return evidence or _unused_reference(ctx.events)
+
+
+def _unused_reference(events: Sequence[StoredEvent]) -> list[int]:
+    """A request's reference that no call used and no reply said, then "That's everything".
+
+    "Please add extra cleaning to my party, and record that we'll have a bar — our TEN
+    reference is TEN-318822": no tool's words name the bar, but the reference the request came
+    with went nowhere. Only a sentence that asks for something counts ("For reference, account
+    number: LA2010" asks for nothing).
+    """
+    for index, stored in enumerate(events):
+        event = stored.event
+        if not isinstance(event, UserMessage):
+            continue
+        refs = {r for s in _SENTENCE.split(event.text) if _ASKS.search(s) for r in text_ids(s)}
+        refs = {r for r in refs if any(ch.isalpha() for ch in r) and len(r) >= 5}
+        if not refs:
+            continue
+        later = events[index + 1 :]
+        used = " ".join(_seen_text(s) for s in later).casefold()
+        unused = [r for r in refs if r.casefold() not in used]
+        done = next((s for s in later if isinstance(s.event, AgentReply)
+                     and _ALL_DONE.search(s.event.text)), None)  # fmt: skip
+        if unused and done is not None:
+            return [stored.id, done.id]
+    return []
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_ASKS = re.compile(
+    r"\b(?:i(?:'d| would) like|i (?:want|need)|please|can you|could you|would you)\b", re.I
+)
+
+
+def _seen_text(stored: StoredEvent) -> str:
+    """What a later event carries that could hold a reference: a call's args and result, a reply."""
+    event = stored.event
+    if isinstance(event, ToolCall):
+        return " ".join(iter_strings(event.args)) + " " + " ".join(iter_strings(event.result))
+    return event.text if isinstance(event, AgentReply) else ""
 
 
 def _calls(stored: StoredEvent, tool: str) -> bool:

@@ -40,8 +40,10 @@ Identity = set[tuple[str, str]]
 
 _PERSON = (
     "customer patient passenger member user account owner holder client student guest"
-    " cardholder traveller traveler rider subscriber"
+    " cardholder traveller traveler rider subscriber hirer renter tenant resident booker"
+    " borrower patron parent learner applicant payer policyholder"
 ).split()
+"""Roles a person is named by in a record (`hirer: "Ada Okafor"`)."""
 _NAME_KEYS = re.compile(
     rf"^(?:(?:{'|'.join(_PERSON)})_)?(?:full_?name|last_?name|surname|first_?name|name)$"
 )
