@@ -471,7 +471,9 @@ def _is_current(slot: str, value: str, goal: str) -> bool:
     return "new" not in slot.lower().split("_") and value.casefold() not in goal.casefold()
 
 
-_CREATES = frozenset("book reserve buy purchase open create register schedule".split())
+_CREATES = frozenset(
+    "book reserve buy purchase open create register schedule hire rent subscribe".split()
+)
 """Verbs of a goal that makes a record, which comes with an id of its own."""
 _NEW_BEFORE = re.compile(
     r"\b(?:new|replacement)\s+(?:[\w-]+\s+){0,3}(?:is\s+|will\s+be\s+|:\s*)?$"

@@ -257,6 +257,8 @@ def goal_is_question(text: str) -> bool:
     False
     >>> goal_is_question("What's the password I set for my mum? I've forgotten it.")
     True
+    >>> goal_is_question("How much have I paid so far? I don't want to change anything.")
+    True
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
     return "question" in kinds and "change" not in kinds
@@ -269,6 +271,8 @@ def _clause_kind(clause: Clause) -> str | None:
     words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
     if _WH_QUESTION.match(clause.text):
         return "question"  # "What's the password I set for my mum?": "set" is no request
+    if _NO_CHANGE.match(clause.text):
+        return None  # "I don't want to change anything": what the goal does not ask for
     if clause.form == "verb":
         return "question" if _asks_information(words, 0) else "change"
     # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
@@ -284,6 +288,12 @@ _WH_QUESTION = re.compile(
     r"^\W*(?:what|when|where|which|who)(?:'s|\s+(?:is|are|was|were)\b)[^?]*\?\s*$", re.I
 )
 """A question about a thing's value ("What's the password I set...?", "When is R2 due?")."""
+_NO_CHANGE = re.compile(
+    r"^\W*(?:i|we)\s+(?:don'?t|do\s+not|won'?t)\s+(?:want|need|wish)\s+to\s+(?:change|"
+    r"move|cancel|book|do|alter|pay)\b",
+    re.IGNORECASE,
+)
+"""A clause that rules a change out ("I don't want to change anything"), asking for none."""
 _ASKS_FOR_A_THING = re.compile(
     r"^\W*(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:have|get)\s+(?:a|an|some)\b", re.I
 )
