@@ -36,6 +36,20 @@ def make_scenario(**overrides: object) -> Scenario:
     return Scenario.model_validate(data)
 
 
+def goal_only(goal: str, knowledge: dict[str, str], *, name: str = "Sam Kettering",
+              profile: str = "40", patience: int = 4, scenario_id: str = "desk") -> Scenario:
+    """A scenario as a product owner writes one: a goal and facts, no agenda."""
+    return Scenario.model_validate(
+        {
+            "id": scenario_id,
+            "persona": {"name": name, "profile": profile,
+                        "style": {"verbosity": "medium", "patience": patience}},
+            "goal": goal,
+            "knowledge": knowledge,
+        }
+    )  # fmt: skip
+
+
 def scripted(*replies: str) -> Agent:
     """An agent that answers the n-th user message with the n-th reply (the last one repeats)."""
 

@@ -13,21 +13,14 @@ import pytest
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
 
-from ._driver import converse, scripted
+from ._driver import converse, goal_only, scripted
 
 MONDAY = datetime(2026, 12, 7, 10, tzinfo=UTC)
 
 
 def _desk(goal: str) -> Scenario:
-    return Scenario.model_validate(
-        {
-            "id": "council-desk",
-            "persona": {"name": "Sam Kettering", "profile": "29",
-                        "style": {"verbosity": "medium", "patience": 4}},
-            "goal": goal,
-            "knowledge": {"account_id": "7120 4410", "postcode": "LS6 2AB"},
-        }
-    )  # fmt: skip
+    knowledge = {"account_id": "7120 4410", "postcode": "LS6 2AB"}
+    return goal_only(goal, knowledge, profile="29", scenario_id="council-desk")
 
 
 async def _objections(goal: str, replies: list[str]) -> tuple[list[str], object]:

@@ -11,21 +11,14 @@ from datetime import UTC, datetime
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
 
-from ._driver import converse, scripted
+from ._driver import converse, goal_only, scripted
 
 TUESDAY = datetime(2026, 12, 15, 10, tzinfo=UTC)
 
 
 def _desk(goal: str, booking: str) -> Scenario:
-    return Scenario.model_validate(
-        {
-            "id": "venue-desk",
-            "persona": {"name": "Imran Khan", "profile": "41",
-                        "style": {"verbosity": "medium", "patience": 3}},
-            "goal": goal,
-            "knowledge": {"booking_id": booking, "surname": "Khan"},
-        }
-    )  # fmt: skip
+    knowledge = {"booking_id": booking, "surname": "Khan"}
+    return goal_only(goal, knowledge, name="Imran Khan", profile="41", patience=3)
 
 
 async def _play(goal: str, booking: str, replies: list[str], seed: int):

@@ -12,7 +12,7 @@ import pytest
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
 
-from ._driver import converse, scripted
+from ._driver import converse, goal_only, scripted
 
 MONDAY = datetime(2026, 12, 7, 10, tzinfo=UTC)
 BED = ("Can you book a collection for an old bed on Tuesday 15 December? I'd also like to sign "
@@ -25,16 +25,11 @@ LOGGED = ("Done — missed-bin report MB-2201 is logged; the crew will return by
 
 
 def _desk(goal: str, agenda: list[dict] | None = None) -> Scenario:
-    data = {
-        "id": "council-desk",
-        "persona": {"name": "Ivy Wren", "profile": "50",
-                    "style": {"verbosity": "medium", "patience": 4}},
-        "goal": goal,
-        "knowledge": {"account_id": "6041 8221", "postcode": "MV5 3BT"},
-    }  # fmt: skip
-    if agenda:
-        data["agenda"] = agenda
-    return Scenario.model_validate(data)
+    knowledge = {"account_id": "6041 8221", "postcode": "MV5 3BT"}
+    scenario = goal_only(goal, knowledge, name="Ivy Wren", profile="50")
+    if not agenda:
+        return scenario
+    return Scenario.model_validate({**scenario.model_dump(), "agenda": agenda})
 
 
 async def _play(scenario: Scenario, replies: list[str], seed: int):

@@ -10,21 +10,14 @@ from datetime import UTC, datetime
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
 
-from ._driver import converse, scripted
+from ._driver import converse, goal_only, scripted
 
 MONDAY = datetime(2027, 1, 11, 9, 30, tzinfo=UTC)
 
 
 def _desk(goal: str) -> Scenario:
-    return Scenario.model_validate(
-        {
-            "id": "nursery-desk",
-            "persona": {"name": "Fiona Blake", "profile": "35",
-                        "style": {"verbosity": "medium", "patience": 3}},
-            "goal": goal,
-            "knowledge": {"account_ref": "LA2010", "child_dob": "17 May 2023"},
-        }
-    )  # fmt: skip
+    knowledge = {"account_ref": "LA2010", "child_dob": "17 May 2023"}
+    return goal_only(goal, knowledge, name="Fiona Blake", profile="35", patience=3)
 
 
 async def _play(goal: str, replies: list[str], seed: int):
