@@ -42,7 +42,7 @@ from vistasim.user._owners import (
     vocabulary,
 )
 from vistasim.user._stated import Stated, stated_values
-from vistasim.user._tasks import goal_requests, is_verb
+from vistasim.user._tasks import REQUEST_OPENING, goal_requests, is_verb
 from vistasim.values import OPENING_HOURS, id_shape
 
 __all__ = ["TASK", "Contradiction", "Fact", "build_facts", "contradiction"]
@@ -212,7 +212,7 @@ def _parts(
     for said in goal_requests(goal):
         # "Can you book a collection for an old bed on Tuesday? I'd also like to sign up for
         # garden waste": each is a request of its own, with the verb after its opening words.
-        clause = _OPENER.sub("", said)
+        clause = REQUEST_OPENING.sub("", said)
         verb = clause.split()[0].lower() if clause.split() else ""
         if _ARTICLE.match(clause):
             verb = ""  # "I'd like a new food caddy": a thing asked for, no verb
@@ -230,12 +230,6 @@ def _parts(
     return tuple(parts) if len(parts) >= 2 else ()
 
 
-_OPENER = re.compile(
-    r"^(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|"
-    r"i(?:'d|\s+would)?\s+(?:also\s+)?(?:like|want|need)\s+(?:to\s+)?)",
-    re.IGNORECASE,
-)
-"""Words a request opens with before its verb ("Can you book...", "I'd also like to sign...")."""
 _ARTICLE = re.compile(r"(?:a|an|another|some|the)\s", re.IGNORECASE)
 
 

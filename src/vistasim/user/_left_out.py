@@ -17,16 +17,10 @@ import re
 
 from vistasim.user._agenda_step import Step
 from vistasim.user._owners import GENERIC
-from vistasim.user._tasks import goal_requests, is_verb
+from vistasim.user._tasks import REQUEST_OPENING, goal_requests, is_verb
 
 __all__ = ["left_out"]
 
-_REQUEST = re.compile(
-    r"(?:please\s+|(?:can|could|would)\s+you\s+|i(?:'d|\s+would)?\s+(?:also\s+)?"
-    r"(?:like|want|need)\s+)",
-    re.IGNORECASE,
-)
-"""How a request opens when it does not open with its verb."""
 _ANOTHER = re.compile(r"\b(?:also|too|as well)\b", re.IGNORECASE)
 """A request said as one more ("I'd also like...", "...a new food caddy too"): not a restatement
 of the first ("keep the car one more day and bring it back on Tuesday")."""
@@ -68,7 +62,7 @@ def left_out(step: Step, message: str) -> str | None:
 
 
 def _requests(goal: str) -> list[str]:
-    return [c for c in goal_requests(goal) if _REQUEST.match(c) or is_verb(c.split()[0])]
+    return [c for c in goal_requests(goal) if REQUEST_OPENING.match(c) or is_verb(c.split()[0])]
 
 
 def _words(request: str) -> set[str]:

@@ -33,6 +33,7 @@ from vistasim.scenario import Scalar
 from vistasim.values import text_values
 
 __all__ = [
+    "REQUEST_OPENING",
     "Clause",
     "built_task",
     "goal_clause",
@@ -186,6 +187,12 @@ def goal_clauses(goal: str) -> list[str]:
     return _clauses(goal)
 
 
+REQUEST_OPENING = re.compile(
+    r"^(?:please\s+|(?:can|could|would)\s+you\s+(?:please\s+)?|"
+    r"i(?:'d|\s+would)?\s+(?:also\s+)?(?:like|want|need)\s+(?:to\s+)?)",
+    re.IGNORECASE,
+)
+"""Words a request opens with before its verb ("Can you book...", "I'd also like to sign...")."""
 _WANTS_TOO = re.compile(
     r",?\s+and\s+(?=i(?:'d|\s+would)?\s+(?:also\s+)?(?:like|want|need)\b)", re.IGNORECASE
 )
