@@ -56,7 +56,7 @@ def _located_values(text: str) -> list[Stated]:
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
     # A quantity is one in its context: "a week" alone is a length, but "30 funded hours a week"
     # is a rate (`values._RATE_BEFORE`).
-    whole = {kind for kind in text_values(text) if kind[0].startswith("quantity:")}
+    whole = {pair for pair in text_values(text) if pair[0].startswith("quantity:")}
     found: dict[tuple[str, str], Stated] = {}
     for size in range(1, 5):
         for i in range(len(words) - size + 1):
