@@ -13,11 +13,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks._divert_interval import by_scenario
 from vistasim.events import AgentReply
 from vistasim.metrics import compute_metrics
 from vistasim.store import RunView, open_store, read_run_view
 
-__all__ = ["branch_budget", "curve", "curve_of", "matched"]
+__all__ = [
+    "branch_budget", "curve", "curve_of", "episode_tokens", "matched", "scenarios_of_store",
+]
 
 
 def branch_budget(linear: dict, perturbed: dict | None) -> int:
@@ -32,13 +35,10 @@ def branch_budget(linear: dict, perturbed: dict | None) -> int:
     return int((perturbed or linear)["agent_tokens"])
 
 
-def curve(view: RunView, report: Any, failed: set[str]) -> list[list[int]]:
-    """Per episode, in the order they ended: [agent tokens so far, distinct failures so far,
-    failed episodes so far], for the comparison at exactly matched tokens (`matched`).
+def episode_tokens(view: RunView) -> dict[str, int]:
+    """Each episode's own agent tokens (a branch's after its fork), as `efficiency` counts them.
 
-    An episode's agent tokens are its own (a branch's after its fork): its agent's metered
-    calls when the run has any, else the proxy of its own request digests, as `efficiency`
-    counts them. A distinct failure counts from the first episode, in this order, that shows it.
+    Its agent's metered calls when the run has any, else the proxy of its own request digests.
     """
     metered = any(c.role == "agent" and not c.cache_hit
                   for e in view.episodes for c in e.model_calls)  # fmt: skip
@@ -50,6 +50,17 @@ def curve(view: RunView, report: Any, failed: set[str]) -> list[list[int]]:
         return sum(d.input_tokens + d.output_tokens for e in episode.own_events
                    if isinstance(e.event, AgentReply) for d in e.event.requests)  # fmt: skip
 
+    return {e.episode_id: own_tokens(e) for e in view.episodes}
+
+
+def curve(view: RunView, report: Any, failed: set[str]) -> list[list[int]]:
+    """Per episode, in the order they ended: [agent tokens so far, distinct failures so far,
+    failed episodes so far], for the comparison at exactly matched tokens (`matched`).
+
+    An episode's agent tokens are its own (`episode_tokens`). A distinct failure counts from the
+    first episode, in this order, that shows it.
+    """
+    own = episode_tokens(view)
     first: dict[str, int] = {}
     order = sorted(view.episodes, key=lambda e: (e.ended_at or 0.0, e.started_at or 0.0,
                                                  e.episode_id))  # fmt: skip
@@ -61,7 +72,7 @@ def curve(view: RunView, report: Any, failed: set[str]) -> list[list[int]]:
     found_at = Counter(first.values())
     out, tokens, found, failures = [], 0, 0, 0
     for i, episode in enumerate(order):
-        tokens += own_tokens(episode)
+        tokens += own[episode.episode_id]
         found += found_at[i]
         failures += episode.episode_id in failed
         out.append([tokens, found, failures])
@@ -100,6 +111,17 @@ def matched(rows: list[dict]) -> None:
 
 async def curve_of(path: Path) -> list[list[int]]:
     """The `curve` of a kept store (a reused row written before the curve was)."""
+    view, report, failed = await _read(path)
+    return curve(view, report, failed)
+
+
+async def scenarios_of_store(path: Path) -> dict[str, list[float]]:
+    """The `by_scenario` of a kept store (a row written before it was)."""
+    view, report, failed = await _read(path)
+    return by_scenario(view, report, failed, episode_tokens(view))
+
+
+async def _read(path: Path) -> tuple[RunView, Any, set[str]]:
     store = open_store(path)
     try:
         run_id = store.db.execute("SELECT id FROM runs").fetchone()[0]
@@ -108,4 +130,4 @@ async def curve_of(path: Path) -> list[list[int]]:
         store.close()
     report = await compute_metrics(view)
     failed = {e for e, o in report.success.episodes.items() if o == "failed"}
-    return curve(view, report, failed)
+    return view, report, failed

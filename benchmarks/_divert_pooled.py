@@ -5,7 +5,9 @@ moves by a third from seed to seed (garage 1.61 / 2.20 / 0.83): whether branchin
 the baseline on a desk cannot be read from one seed. Pooled over seeds, each side's failures
 and agent tokens are summed before they are divided (a ratio of rates, not a mean of ratios, so
 a seed with few tokens weighs little), and the seeds on which branching was at least the
-baseline are counted beside it.
+baseline are counted beside it. Where the rows keep their `by_scenario` counts, each ratio also
+gets its 95 % interval from a paired bootstrap over the scenarios (`_divert_interval.py`),
+pooled and per seed: a seed counts as *below* only when its whole interval is.
 
 >>> rows = {0: [_row("x", "perturbed-R4", 4, 8), _row("x", "branch-eq-R4", 6, 12)],
 ...         1: [_row("x", "perturbed-R4", 6, 10), _row("x", "branch-eq-R4", 5, 15)]}
@@ -14,6 +16,10 @@ baseline are counted beside it.
 """
 
 from __future__ import annotations
+
+import math
+
+from benchmarks._divert_interval import interval, pooled_scenarios
 
 __all__ = ["pooled", "print_pooled"]
 
@@ -41,7 +47,23 @@ def pooled(by_seed: dict[int, list[dict]]) -> list[dict]:
             "uniq_x": _ratio(sums, "unique_failures"), "err_x": _ratio(sums, "failed"),
             "uniq_seeds_ahead": _ahead(found, "unique_per_100k"),
             "err_seeds_ahead": _ahead(found, "err_per_100k"),
+            **_intervals(found),
         })  # fmt: skip
+    return out
+
+
+def _intervals(pairs: list[tuple[dict, dict]]) -> dict:
+    """The 95 % intervals, pooled and per seed, where every row kept its `by_scenario`."""
+    if not all("by_scenario" in side for pair in pairs for side in pair):
+        return {}
+    base = pooled_scenarios(p[0]["by_scenario"] for p in pairs)
+    branch = pooled_scenarios(p[1]["by_scenario"] for p in pairs)
+    out: dict = {}
+    for what, key in (("unique", "uniq"), ("failed", "err")):
+        out[f"{key}_ci"] = interval(base, branch, what)
+        per_seed = [interval(b["by_scenario"], x["by_scenario"], what) for b, x in pairs]
+        out[f"{key}_seed_ci"] = per_seed
+        out[f"{key}_seeds_below"] = sum(1 for ci in per_seed if ci is not None and ci[1] < 1.0)
     return out
 
 
@@ -49,7 +71,8 @@ def print_pooled(rows: list[dict]) -> None:
     """The pooled table, in the markdown of the per-seed one."""
     head = ("domain", "branch row", "baseline", "seeds", "unique base / branch",
             "failed base / branch", "agent tok base / branch", "Uniq/100K ×", "Err/100K ×",
-            "seeds ≥ 1.0x (uniq, Err)")  # fmt: skip
+            "seeds ≥ 1.0x (uniq, Err)", "Uniq× 95 % CI", "Err× 95 % CI",
+            "seeds shown below 1.0x (uniq, Err)")  # fmt: skip
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:
@@ -60,6 +83,8 @@ def print_pooled(rows: list[dict]) -> None:
             f"{r['base_agent_tokens']:,} / {r['branch_agent_tokens']:,}",
             _fmt(r["uniq_x"]), _fmt(r["err_x"]),
             f"{r['uniq_seeds_ahead']}, {r['err_seeds_ahead']}",
+            _fmt_ci(r.get("uniq_ci")), _fmt_ci(r.get("err_ci")),
+            f"{r['uniq_seeds_below']}, {r['err_seeds_below']}" if "uniq_ci" in r else "n/a",
         ]  # fmt: skip
         print("| " + " | ".join(cells) + " |")
 
@@ -92,6 +117,12 @@ def _ahead(pairs: list[tuple[dict, dict]], key: str) -> str:
 
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
+
+
+def _fmt_ci(ci: tuple[float, float] | None) -> str:
+    if ci is None:
+        return "n/a"
+    return "–".join("∞" if math.isinf(v) else f"{v:.2f}" for v in ci)
 
 
 def _row(domain: str, variant: str, unique: int, failed: int, tokens: int = 100_000) -> dict:

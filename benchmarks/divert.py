@@ -38,8 +38,12 @@ a third of the time.
 each branch row against its baseline pooled over the seeds (`_divert_pooled.py`): failures and
 agent tokens summed before they are divided, and the seeds on which branching was at least the
 baseline. One seed's ratio rests on a handful of distinct failures and moves by a third from
-seed to seed. `--pool OUT` plays nothing and pools the runs already in OUT/s*/ (one seed
-each, e.g. three processes side by side with `--seed N --out OUT/sN`).
+seed to seed, so each pooled ratio comes with its 95 % interval, pooled and per seed, from a
+paired bootstrap over the scenarios (`_divert_interval.py`; each row keeps `by_scenario`: per
+scenario, agent tokens, distinct failures, failed episodes): a seed is *shown below* the
+baseline only when its whole interval is. `--pool OUT` plays nothing and pools the runs already
+in OUT/s*/ (one seed each, e.g. three processes side by side with `--seed N --out OUT/sN`; rows
+written before `by_scenario` get it from their stores in OUT/sN/db when kept there).
 
 `--scenarios unwritten` (the default) leaves out the scenarios written to trigger a flaw (tags
 `flaw:*`): what branching finds there, linear rollouts of the same scenarios do not reach.
@@ -68,7 +72,14 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._divert_desks import desk as desk_named  # noqa: E402
 from benchmarks._divert_desks import desk_names, scenarios_of  # noqa: E402
-from benchmarks._divert_matched import branch_budget, curve_of, matched  # noqa: E402
+from benchmarks._divert_interval import by_scenario  # noqa: E402
+from benchmarks._divert_matched import (  # noqa: E402
+    branch_budget,
+    curve_of,
+    episode_tokens,
+    matched,
+    scenarios_of_store,
+)
 from benchmarks._divert_matched import curve as _curve  # noqa: E402
 from benchmarks._divert_pooled import pooled, print_pooled  # noqa: E402
 from benchmarks.validity import Subject  # noqa: E402
@@ -258,6 +269,7 @@ def _figures(domain: str, variant: Variant, view: RunView, report: Any, fired: l
         ),
         "invalid": report.success.outcomes.get("invalid", 0),
         "curve": curve,
+        "by_scenario": by_scenario(view, report, failed, episode_tokens(view)),
     }
 
 
@@ -406,6 +418,8 @@ async def _reused(args: argparse.Namespace, domain: str) -> dict[str, dict]:
         store = kept / f"{domain}-{args.agent}-{found[name]['variant']}.db"
         if "curve" not in found[name] and store.exists():  # figures written before the curve
             found[name] = {**found[name], "curve": await curve_of(store)}
+        if "by_scenario" not in found[name] and store.exists():  # ... or before by_scenario
+            found[name] = {**found[name], "by_scenario": await scenarios_of_store(store)}
     return {name: found[name] for name in wanted}
 
 
@@ -536,7 +550,7 @@ async def main() -> None:
                         "--seed each, e.g. played side by side with --out OUT/sN)")  # fmt: skip
     args = parser.parse_args()
     if args.pool is not None:
-        _pool_only(parser, args)
+        await _pool_only(parser, args)
         return
     args.explore = dict(args.explore)
     args.linear = [int(x) for x in args.linear.split(",")]
@@ -566,8 +580,12 @@ async def main() -> None:
         print(f"pooled figures: {figures}", file=sys.stderr)
 
 
-def _pool_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Print (and write to OUT) the pooled table of the per-seed figures found in OUT/s*/."""
+async def _pool_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Print (and write to OUT) the pooled table of the per-seed figures found in OUT/s*/.
+
+    A row written before rows kept their `by_scenario` counts gets them from its kept store
+    (OUT/sN/db, as `--keep OUT/sN/db` leaves it) when there is one, for the intervals.
+    """
     name = f"divert-{args.agent}-{args.mode}-{args.scenarios}.json"
     found = sorted(args.pool.glob(f"s*/{name}"))
     by_seed: dict[int, list[dict]] = {}
@@ -576,6 +594,10 @@ def _pool_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         seeds = {r.get("seed") for r in rows}
         if len(seeds) != 1 or None in seeds:
             parser.error(f"--pool: {path} holds the rows of seeds {sorted(map(str, seeds))}")
+        for row in rows:
+            store = path.parent / "db" / f"{row['domain']}-{args.agent}-{row['variant']}.db"
+            if "by_scenario" not in row and store.exists():
+                row["by_scenario"] = await scenarios_of_store(store)
         by_seed[seeds.pop()] = rows
     if len(by_seed) < 2:
         parser.error(f"--pool {args.pool}: fewer than two seeds' {name} in its s*/ folders")
