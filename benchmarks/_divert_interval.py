@@ -28,7 +28,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["by_scenario", "interval", "pooled_scenarios"]
+__all__ = ["by_scenario", "distinct", "interval", "pooled_scenarios"]
 
 _FIELD = {"tokens": 0, "unique": 1, "failed": 2}
 DRAWS = 2_000
@@ -47,11 +47,17 @@ def by_scenario(view: Any, report: Any, failed: set[str],
     for episode_id, scenario_id in scenario_of.items():
         out[scenario_id][0] += tokens.get(episode_id, 0)
         out[scenario_id][2] += episode_id in failed
-    for item in report.failures.unique:
+    for item in distinct(report):
         shown = sorted({scenario_of[e] for e in item.episodes if e in scenario_of})
         for scenario_id in shown:
             out[scenario_id][1] += 1 / len(shown)
     return out
+
+
+def distinct(report: Any) -> list[Any]:
+    """The catalogue's distinct failures: named causes and the symptoms no cause explains."""
+    explained = report.failures.explained_by
+    return [item for item in report.failures.unique if item.id not in explained]
 
 
 def pooled_scenarios(rows: Iterable[Mapping[str, Sequence[float]]]) -> dict[str, list[float]]:

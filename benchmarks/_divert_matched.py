@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks._divert_interval import by_scenario
+from benchmarks._divert_interval import by_scenario, distinct
 from vistasim.events import AgentReply
 from vistasim.metrics import compute_metrics
 from vistasim.store import RunView, open_store, read_run_view
@@ -65,7 +65,7 @@ def curve(view: RunView, report: Any, failed: set[str]) -> list[list[int]]:
     order = sorted(view.episodes, key=lambda e: (e.ended_at or 0.0, e.started_at or 0.0,
                                                  e.episode_id))  # fmt: skip
     position = {e.episode_id: i for i, e in enumerate(order)}
-    for item in report.failures.unique:
+    for item in distinct(report):
         shown = [position[e] for e in item.episodes if e in position]
         if shown:
             first[item.id] = min(shown)

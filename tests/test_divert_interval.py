@@ -53,13 +53,14 @@ def test_seeds_are_summed_per_scenario():
     assert summed == {"a": [150, 1.5, 3], "b": [10, 0, 0]}
 
 
-def test_a_failure_shown_in_two_scenarios_counts_half_in_each():
+def test_a_failure_shown_in_two_scenarios_counts_half_in_each_and_explained_symptoms_none():
     episodes = [SimpleNamespace(episode_id=e, scenario_id=s)
                 for e, s in (("e1", "a"), ("e2", "a"), ("e3", "b"))]  # fmt: skip
     view = SimpleNamespace(episodes=episodes)
     report = SimpleNamespace(failures=SimpleNamespace(unique=[
-        SimpleNamespace(episodes=["e1", "e3"]), SimpleNamespace(episodes=["e2"]),
-    ]))  # fmt: skip
+        SimpleNamespace(id="u1", episodes=["e1", "e3"]), SimpleNamespace(id="u2", episodes=["e2"]),
+        SimpleNamespace(id="u3", episodes=["e3"]),  # a symptom u1 explains: not a failure more
+    ], explained_by={"u3": "u1"}))  # fmt: skip
     counts = by_scenario(view, report, {"e1", "e3"}, {"e1": 10, "e2": 20, "e3": 5})
     assert counts == {"a": [30, 1.5, 1], "b": [5, 0.5, 1]}
     assert sum(c[1] for c in counts.values()) == 2  # the two distinct failures, split

@@ -81,6 +81,8 @@ async def test_report_combines_every_metric():
     # The criteria symptom of e2 is explained by the policy cause of e2: two distinct failures.
     assert report.unique_failures == 2
     assert report.failures.explained_by
+    # Efficiency counts the same distinct failures: an explained symptom is not a second one.
+    assert report.efficiency.unique_failures == 2
     assert report.cost.total.cost_usd == 0.01
     assert report.failures.embedder is not None
 

@@ -147,7 +147,12 @@ async def compute_metrics(
         efficiency=efficiency(
             run,
             succeeded.episodes,
-            failures={u.id: u.episodes for u in failures.unique},
+            # The distinct failures the headline counts: a symptom a cause explains is not a
+            # second failure (counted, it doubled branching's figures where branches varied
+            # the wording of a cause's tool errors and unmet criteria).
+            failures={
+                u.id: u.episodes for u in failures.unique if u.id not in failures.explained_by
+            },
             causes=failures.causes,
         ),
         user_checks=list(findings.user),
