@@ -163,3 +163,17 @@ def test_tool_error_the_agent_recovered_from_is_not_a_failure_by_default():
 def test_tool_error_in_a_failed_episode_is_a_failure():
     events = [tool("cancel_order", error="order not found"), criteria(False, "x"), stop()]
     assert sorted(f.kind for f in _one(events)) == ["criteria", "tool_error"]
+
+
+def test_tool_error_a_later_call_of_the_same_tool_got_through_is_not_a_failure():
+    # A wrong date of birth refused, then the right one accepted: the environment did its job.
+    events = [tool("verify_owner", error="no client matches"), tool("verify_owner"),
+              tool("cancel_order", error="order not found"), criteria(False, "x"),
+              stop()]  # fmt: skip
+    found = _one(events, recovered_errors=True)
+    assert sorted((f.kind, f.label) for f in found) == [
+        ("criteria", "criteria"), ("tool_error", "cancel_order")]  # fmt: skip
+    # A success before the error does not excuse it.
+    again = [tool("verify_owner"), tool("verify_owner", error="locked"), criteria(False, "x"),
+             stop()]  # fmt: skip
+    assert ("tool_error", "verify_owner") in {(f.kind, f.label) for f in _one(again)}

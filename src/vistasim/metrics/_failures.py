@@ -234,8 +234,11 @@ def _detect(
                 [episode.events[-1].id],
             )
         )
-    for stored in episode.events:
+    retried = _retried(episode)
+    for i, stored in enumerate(episode.events):
         event = stored.event
+        if isinstance(event, ToolCall | ApiCall) and i in retried:
+            continue
         if isinstance(event, ToolCall) and event.error is not None and call_errors:
             text = f"agent tool {event.name} failed: {event.error}"
             found.append(_failure(episode, "tool_error", event.name, text, [stored.id]))
@@ -250,6 +253,27 @@ def _detect(
             text = f"policy {rule.id} violated: {rule.description}"
             found.append(_failure(episode, "policy", rule.id, text, evidence))
     return found
+
+
+def _retried(episode: EpisodeView) -> set[int]:
+    """Positions of failed calls that a later call of the same tool in the episode got through.
+
+    The environment refused (a detail the user gave wrong, a rule) and the call then went
+    through: the refusal was the environment doing its job, not a failure of its own. Counted,
+    every wrong detail a user gave became a distinct failure of the run.
+    """
+    done: set[tuple[type, str]] = set()
+    out: set[int] = set()
+    for i in range(len(episode.events) - 1, -1, -1):
+        event = episode.events[i].event
+        if not isinstance(event, ToolCall | ApiCall):
+            continue
+        key = (type(event), event.name)
+        if event.error is None:
+            done.add(key)
+        elif key in done:
+            out.add(i)
+    return out
 
 
 def _oversized(episode: EpisodeView, cap: object) -> list[Failure]:
