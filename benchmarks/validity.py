@@ -71,6 +71,7 @@ BLIND = (
     ("waste", "Waste"),
     ("nursery", "Nursery"),
     ("venue", "Venue"),
+    ("marina", "Marina"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
