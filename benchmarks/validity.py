@@ -72,6 +72,7 @@ BLIND = (
     ("nursery", "Nursery"),
     ("venue", "Venue"),
     ("optician", "Optician"),
+    ("marina", "Marina"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
