@@ -34,6 +34,7 @@ __all__ = [
     "iter_strings",
     "json_values",
     "money_amount",
+    "measure_of",
     "numeric_days",
     "text_ids",
     "text_values",
@@ -56,6 +57,26 @@ UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
     "metre": ("metre", "metres", "meter", "meters"),
 }
 """Units whose quantities replies and arguments state; a key named like a unit carries one."""
+
+_SPANS = frozenset({"minute", "hour", "day", "night", "week", "month"})
+
+
+def measure_of(kind: str) -> str:
+    """What a value of this kind measures: the kind, and for a quantity its unit's measure.
+
+    A span of time is one measure whatever its unit ("2 hours" may be a wrong "2 days"); a
+    length or a count is a measure of its own ("9.4 m" is never a wrong "6 weeks").
+
+    >>> measure_of("quantity:week"), measure_of("quantity:hour"), measure_of("quantity:metre")
+    ('span', 'span', 'quantity:metre')
+    >>> measure_of("money")
+    'money'
+    """
+    family, _, unit = kind.partition(":")
+    if family != "quantity":
+        return family
+    return "span" if unit in _SPANS else kind
+
 
 OPENING_HOURS = re.compile(
     r"\b(?:we(?:'re| are) open|open(?:ing)? (?:hours|times)|(?:is|are) open|opens|closes|"
@@ -283,10 +304,12 @@ def id_shape(token: str) -> str:
 
 
 _RATE_BEFORE = re.compile(
-    r"(?:£MONEY|\bper|\btimes|\btwice|\bonce|\b\d+(?:\.\d+)?(?:\s+[a-z-]+){1,2})\s*$",
+    r"(?:£MONEY(?:\s+(?:a|an|per)\s+[a-z-]+)?|\bper|\btimes|\btwice|\bonce"
+    r"|\b\d+(?:\.\d+)?(?:\s+[a-z-]+){1,2})\s*$",
     re.IGNORECASE,
 )
-"""Before "a week": a rate ("£42.00 a month", "twice a week", "30 funded hours a week")."""
+"""Before "a week": a rate ("£42.00 a month", "twice a week", "30 funded hours a week", "£3.00
+a metre a week")."""
 
 
 def _keyed_number(key: str, number: float) -> set[Value]:

@@ -382,3 +382,11 @@ def test_flaw_outcomes_on_the_state():
     env, replies, _ = chat(FlawedMarinaAgent, FLAWS[7][1])
     assert "Done" in replies[-1].text
     assert row(env, "boats", boat_id="B120")["policy_no"] == "PX-40120"
+
+
+def test_a_boat_name_given_with_its_label_is_the_name():
+    # Read in a simulated chat: "Boat's name: Petrel." was taken for the boat "s".
+    for answer in ("Boat's name: Petrel.", "The boat's name is Petrel."):
+        messages = ["When does my berth contract run until?", "Holder number: SM2010.", answer]
+        _, replies, _ = chat(CorrectMarinaAgent, messages)
+        assert "I've found your account" in replies[2].text, replies[2].text

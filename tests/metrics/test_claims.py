@@ -252,3 +252,19 @@ def test_every_sentence_of_the_next_proposal_states_its_own_values():
     wrong = reply.replace("Tuesday 15 December", "Thursday 17 December")
     found = labels([user("Yes, please."), booked, agent(wrong), stop()])
     assert list(found) == ["contradicts-call"]
+
+
+def test_a_length_in_a_proposal_says_nothing_of_a_span_the_call_carries():
+    # Found on a marina desk written blind: the boat's length "(9.4 m)" beside "6 weeks'
+    # storage" was read as the call's quantity (storage_weeks = 6) said otherwise.
+    lift = call("book_lift", {"lift_id": "LO5015", "storage_weeks": 6}, boat_id="B111",
+                lift_date="2027-05-20", storage_weeks=6)  # fmt: skip
+    proposal = agent("To lift Skua (9.4 m) out on Thursday 20 May with 6 weeks' storage ashore: "
+                     "£383.20 in all. Shall I book it?")  # fmt: skip
+    done = agent("Done — lift-out LO5015 for Skua is booked on Thursday 20 May.")
+    asked = user("I'd like Skua lifted out on Thursday 20 May and kept ashore for 6 weeks.")
+    assert labels([asked, proposal, user("yes"), lift, done, stop()]) == {}
+    # A span said against the call's span still breaks the proposal.
+    wrong = agent("To lift Skua out on Thursday 20 May for 4 weeks ashore. Shall I book it?")
+    found = labels([asked, wrong, user("yes"), lift, done, stop()])
+    assert list(found) == ["contradicts-call"]

@@ -340,6 +340,8 @@ def test_days_of_the_month_and_monthly_rates_are_no_lengths_and_usage_no_fee():
     # a nursery desk: "Alfie now has 30 funded hours a week" is a rate, not a week's length
     assert ("quantity:week", "1") not in text_values("Alfie now has 30 funded hours a week")
     assert ("quantity:week", "1") in text_values("please extend it by a week")
+    # a marina desk: "storage £169.20 (£3.00 a metre a week)" is a rate per metre and week
+    assert ("quantity:week", "1") not in text_values("storage £169.20 (£3.00 a metre a week)")
     assert ("money", "15.64") in json_values({"final_instalment": 15.64})
     moved = call("cancel_appointment", {"standing_charges": 9.54, "usage_charge": 57.58},
                  appointment_id="A7")  # fmt: skip
@@ -508,6 +510,10 @@ def test_a_change_dated_before_the_chat_is_history_not_a_claim():
     assert "claimed-without-action" not in found(refusal)
     assert "claimed-without-action" in found("Your dispute on invoice INV-4019 has been "
                                              "submitted.")  # fmt: skip
+    # An optician's desk: the discount a proposal gives because of an order in the last 30 days.
+    offer = ("To order frame CF-118 £65.00: less the second-pair discount of 30%, as you've "
+             "ordered a pair in the last 30 days. Shall I place it?")  # fmt: skip
+    assert "claimed-without-action" not in found(offer)
 
 
 def test_a_requests_reference_that_went_nowhere_before_all_done_was_dropped():

@@ -187,7 +187,10 @@ class CorrectMarinaAgent(Flows):
             facts["holder_id"] = refs[-1]
         words = re.findall(r"[A-Za-z][A-Za-z'-]*", NAME_FILLER.sub(" ", message))
         named = rd.name_candidates(message)
-        if self.s["asked"] == "boat_name" and (len(words) <= 3 or named):
+        labelled = re.search(r"\bname(?:\s+is|:)\s*([A-Z][A-Za-z'-]+)", message)
+        if self.s["asked"] == "boat_name" and labelled:
+            facts["boat_name"] = labelled.group(1)  # "Boat's name: Petrel."
+        elif self.s["asked"] == "boat_name" and (len(words) <= 3 or named):
             # a short answer is the name; in a sentence, the name is the capitalised word
             facts["boat_name"] = (named or words or [""])[0]
         elif named and not facts.get("tried_guess"):

@@ -68,7 +68,9 @@ _NEGATION = re.compile(
 )
 _HISTORY = re.compile(
     r"\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b"
-    r"|\byesterday\b|\blast\s+(?:week|month|year)\b",
+    r"|\byesterday\b|\blast\s+(?:week|month|year)\b"
+    r"|\b(?:in|within|over)\s+the\s+(?:last|past)\s+(?:\d+\s+|few\s+|two\s+|three\s+)?"
+    r"(?:days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
 )
 """When a change happened before the chat: a record's history, not a change claimed now."""

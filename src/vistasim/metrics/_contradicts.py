@@ -24,6 +24,7 @@ from vistasim.values import (
     id_shape,
     iter_strings,
     json_values,
+    measure_of,
     numeric_days,
     text_ids,
     text_values,
@@ -49,8 +50,8 @@ def breaks_proposal(
     """
     carried = _carried(writes, record_dates=False)
     stated = _read_once(text, carried | known, today)
-    for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
-        said = {v for v in stated if v[0].split(":")[0] == family}
+    for family in {measure_of(kind) for kind, _ in _stated_kinds(carried)}:
+        said = {v for v in stated if measure_of(v[0]) == family}
         if said and not said & carried and (said - known or said & asked):
             return True
     return False
@@ -159,8 +160,9 @@ def wrong_values(
 
     Values `reread` after the write (the record as it now is) are left out: a summary of it.
 
-    Per kind ("2 hours" against a call of 2 days is one kind, quantity): when none of the stated
-    values is the calls' own, the reply contradicts them, even with values the agent read
+    Per measure ("2 hours" against a call of 2 days is one, a span of time; "9.4 m" another,
+    `values.measure_of`): when none of the stated values is the calls' own, the reply
+    contradicts them, even with values the agent read
     elsewhere (it says "the 11:30" it quoted, and booked the 10:30); when one is, the others must
     be values it read (the old time it moved from) or sums of amounts it read.
     """
@@ -172,8 +174,8 @@ def wrong_values(
     # the record as it now is ("cover runs from 2 May to 1 May" after a claim is opened on the
     # policy), not a value said for the write ("your refund is €45.00" still is).
     stated = _read_once(text, carried | known, today) - (summarised(text, writes, reread) - carried)
-    for family in {kind.split(":")[0] for kind, _ in _stated_kinds(carried)}:
-        said = {v for v in stated if v[0].split(":")[0] == family}
+    for family in {measure_of(kind) for kind, _ in _stated_kinds(carried)}:
+        said = {v for v in stated if measure_of(v[0]) == family}
         if not said:
             continue
         if not said & carried:

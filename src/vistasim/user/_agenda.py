@@ -34,7 +34,7 @@ from vistasim.user._agenda_step import Step, held_facts, task_words
 from vistasim.user._agenda_turn import respond
 from vistasim.user._agenda_words import combined, open_request, opening
 from vistasim.user._fallback import split_fallback
-from vistasim.user._lexicon import alias_phrases, merge_lexicons
+from vistasim.user._lexicon import abbreviations_held, alias_phrases, merge_lexicons
 from vistasim.user._lexicon_phrases import DEFAULT_LEXICON
 from vistasim.user._phrasing import Phrasing, load_templates
 from vistasim.user._reading import slot_phrases, tool_lexicon
@@ -171,9 +171,10 @@ def _lexicon_for(view: UserView, state: AgendaState) -> dict[str, list[str]]:
         names.update(entry.slots)
     own = {name: slot_phrases(name) for name in sorted(names) if name != "api"}
     aliases = alias_phrases(sorted(own))
-    return merge_lexicons(
+    merged = merge_lexicons(
         DEFAULT_LEXICON, view.lexicon, tool_lexicon(view.agent_tools), own, aliases
     )
+    return abbreviations_held(sorted(own), merged)
 
 
 def _decide(step: Step, state: AgendaState) -> tuple[Action, AgendaState]:

@@ -43,7 +43,7 @@ from vistasim.user._owners import (
 )
 from vistasim.user._stated import Stated, stated_values
 from vistasim.user._tasks import REQUEST_OPENING, goal_requests, is_verb
-from vistasim.values import OPENING_HOURS, id_shape
+from vistasim.values import OPENING_HOURS, id_shape, measure_of
 
 __all__ = ["TASK", "Contradiction", "Fact", "build_facts", "contradiction"]
 
@@ -309,6 +309,8 @@ def contradiction(
             mine = part.values[kind]
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
+        if kind == "quantity":  # "the lift of Skua (9.4 m)" says nothing of "6 weeks" ashore
+            values = [v for v in values if _measures(v.values) & _measures(mine)]
         values = _about_ours(text, kind, values, mine, by_slot[slot], today)
         if not values:
             continue
@@ -320,6 +322,11 @@ def contradiction(
         right = said.get(kind) or next(iter(said.values()), "")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
+
+
+def _measures(quantities: frozenset[str] | set[str]) -> set[str]:
+    """The measures of quantities said as "6 week", "9.4 metre" (`values.measure_of`)."""
+    return {measure_of(f"quantity:{q.rpartition(' ')[2]}") for q in quantities}
 
 
 def _about_ours(

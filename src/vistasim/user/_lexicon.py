@@ -80,6 +80,40 @@ def alias_phrases(names: Sequence[str]) -> dict[str, list[str]]:
     return aliases
 
 
+def abbreviations_held(
+    held: Sequence[str], lexicon: Mapping[str, Sequence[str]]
+) -> dict[str, list[str]]:
+    """The lexicon with each slot a held slot abbreviates (or that abbreviates it) folded in.
+
+    A desk's lexicon and tools say `date_of_birth` ("date of birth"), its scenarios `dob`: the
+    agent's "your date of birth" asked for a slot the user did not hold, and it said it did not
+    have one. A slot named by the initials of another's words is that slot: its phrases become
+    the held slot's, and it leaves the lexicon.
+
+    >>> abbreviations_held(["dob"], {"date_of_birth": ["date of birth"], "dob": ["dob"]})
+    {'dob': ['dob', 'date of birth']}
+    >>> abbreviations_held(["date_of_birth"], {"dob": ["d.o.b."]})
+    {'date_of_birth': ['d.o.b.']}
+    >>> abbreviations_held(["pin"], {"postcode_in": ["postcode"]})
+    {'postcode_in': ['postcode']}
+    """
+    out = {slot: list(phrases) for slot, phrases in lexicon.items()}
+    for name in held:
+        for other in list(out):
+            if other in held or other == name:
+                continue
+            if _initials(other) == name.lower() or _initials(name) == other.lower():
+                mine = out.setdefault(name, [])
+                mine.extend(p for p in out.pop(other) if p not in mine)
+    return out
+
+
+def _initials(slot: str) -> str:
+    """The initials of a slot of three words or more (`date_of_birth` -> `dob`), else ""."""
+    words = [w for w in slot.lower().split("_") if w]
+    return "".join(w[0] for w in words) if len(words) >= 3 else ""
+
+
 def slot_phrases(slot: str) -> list[str]:
     """Return the phrases a slot's own name gives (`refund_to` -> `refund to`)."""
     words = slot.replace("_", " ").strip().lower()

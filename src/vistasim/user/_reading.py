@@ -25,7 +25,7 @@ from typing import Literal
 
 from vistasim.llm import ToolSpec
 from vistasim.scenario import Scalar
-from vistasim.values import OPENING_HOURS, id_shape, text_ids, text_values
+from vistasim.values import OPENING_HOURS, id_shape, measure_of, text_ids, text_values
 
 __all__ = [
     "is_change_intent",
@@ -107,6 +107,9 @@ _TAKEN = re.compile(
 """Taken by someone else ("that slot was just booked"), unless it is the user's own ("Bella
 is booked in for a vaccination": booked *in* is a booking made)."""
 _YOURS = re.compile(r"\b(?:you|your|you're|yours)\b", re.IGNORECASE)
+_DONE_OPENER = re.compile(r"\W*(?:all\s+)?(?:done|sorted)\b", re.IGNORECASE)
+"""A report that opens "Done —": what is booked there is what the user asked for ("Done —
+lift-out LO5015 for Skua is booked on Thursday 20 May"), not taken by someone else."""
 _WANTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\b(?:how much|cost\w*|price|fees?|charged?|owe|balance|total|amount)\b", re.I),
      frozenset({"money"})),
@@ -177,6 +180,8 @@ def refusal(text: str) -> Refusal | None:
     'unavailable'
     >>> refusal("Your appointment has just been booked.") is None
     True
+    >>> refusal("Done — lift-out LO5015 for Skua is booked on Thursday 20 May.") is None
+    True
     >>> refusal("Refunds only go to the card you paid with, not to another card.").kind
     'policy'
     >>> refusal("A line can only be disputed within 30 days. Nothing has been changed.").kind
@@ -186,6 +191,7 @@ def refusal(text: str) -> Refusal | None:
     for index, sentence in enumerate(said):
         if _UNAVAILABLE.search(sentence) or (
             _TAKEN.search(sentence) and not _YOURS.search(sentence)
+            and not _DONE_OPENER.match(sentence)
         ):
             return Refusal(kind="unavailable", sentence=sentence.strip())
         if _RESTRICTION.search(sentence) or (
@@ -313,16 +319,17 @@ def value_mismatch(
 ) -> tuple[str, str, str] | None:
     """Find a held slot the message states otherwise: `(slot, wrong, right)`, or `None`.
 
-    Compares numbers with units (any unit: "2 hours" against "2 days"), dates, times and amounts
-    of the same kind, and sets of items of which the message names some but not all.
+    Compares numbers with units of one measure (any span of time: "2 hours" against "2 days";
+    never a length against a span: "9.4 m" is no wrong "6 weeks"), dates, times and amounts of
+    the same kind, and sets of items of which the message names some but not all.
     """
     stated = text_values(text)
     for slot, value in held.items():
         mine = text_values(str(value))
-        for family in sorted({k.split(":")[0] for k, _ in mine}):
-            if {v for v in mine if v[0].split(":")[0] == family} <= stated:
+        for family in sorted({measure_of(k) for k, _ in mine}):
+            if {v for v in mine if measure_of(v[0]) == family} <= stated:
                 continue  # the message says our value ("08:30, held until 09:00" is fine)
-            other = sorted(v for v in stated if v[0].split(":")[0] == family and v not in mine)
+            other = sorted(v for v in stated if measure_of(v[0]) == family and v not in mine)
             if other:
                 kind, found = other[0]
                 unit = kind.split(":")[1] if ":" in kind else ""

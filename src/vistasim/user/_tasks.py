@@ -260,6 +260,8 @@ def goal_is_question(text: str) -> bool:
     False
     >>> goal_is_question("Could Poppy have a groom on the day I collect her?")
     False
+    >>> goal_is_question("Could you email me a copy of my latest prescription?")
+    False
     >>> goal_is_question("I'd like to know my August bill, and to give today's meter reading.")
     False
     >>> goal_is_question("What's the password I set for my mum? I've forgotten it.")
@@ -286,7 +288,7 @@ def _clause_kind(clause: Clause) -> str | None:
     at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
     if at is not None:
         return "question" if _asks_information(words, at) else "change"
-    if _ASKS_FOR_A_THING.match(clause.text):
+    if _ASKS_FOR_A_THING.match(clause.text) or _SEND_ME.match(clause.text):
         return "change"  # "Could Poppy have a groom on the day I collect her?": a request
     return "question" if clause.text.endswith("?") else None
 
@@ -305,6 +307,13 @@ _ASKS_FOR_A_THING = re.compile(
     r"^\W*(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:have|get)\s+(?:a|an|some)\b", re.I
 )
 """A polite question asking for a new thing or service: "Could Poppy have a groom?"."""
+_SEND_ME = re.compile(
+    r"^\W*(?:please\s+)?(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:e-?mail|text|post|mail)\s+(?:me|us|him|her|them)\b",
+    re.IGNORECASE,
+)
+"""A request to send something ("Could you email me a copy of my prescription?"): a thing the
+desk does, which "done — it has been sent" ends, not a question an answer ends."""
 
 
 def _asks_information(words: Sequence[str], at: int) -> bool:
