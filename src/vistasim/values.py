@@ -79,11 +79,15 @@ def measure_of(kind: str) -> str:
 
 
 OPENING_HOURS = re.compile(
-    r"\b(?:we(?:'re| are) open|open(?:ing)? (?:hours|times)|(?:is|are) open|opens|closes|"
-    r"closed on|hours are)\b",
+    r"\b(?:we(?:'re| are) open|open(?:ing)? (?:hours|times)|(?:is|are) open|"
+    r"(?:opens|closes)(?=\s+(?:at|from|on|until|till|daily|every\s+day|weekdays|at\s+weekends"
+    r"|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|closed on|hours are)\b",
     re.IGNORECASE,
 )
-"""A sentence giving opening hours: its days and times bound a choice, they answer nothing."""
+"""A sentence giving opening hours: its days and times bound a choice, they answer nothing.
+
+"Opens" and "closes" say hours only before a time or a day ("the office opens at 9:00"): "the
+code opens every pontoon gate" says none."""
 
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
