@@ -55,9 +55,9 @@ def by_scenario(view: Any, report: Any, failed: set[str],
 
 
 def distinct(report: Any) -> list[Any]:
-    """The catalogue's distinct failures: named causes and the symptoms no cause explains."""
-    explained = report.failures.explained_by
-    return [item for item in report.failures.unique if item.id not in explained]
+    """The catalogue's distinct failures: named causes and the symptoms no cause covers."""
+    covered = set(report.failures.covered)
+    return [item for item in report.failures.unique if item.id not in covered]
 
 
 def pooled_scenarios(rows: Iterable[Mapping[str, Sequence[float]]]) -> dict[str, list[float]]:

@@ -60,7 +60,7 @@ def test_a_failure_shown_in_two_scenarios_counts_half_in_each_and_explained_symp
     report = SimpleNamespace(failures=SimpleNamespace(unique=[
         SimpleNamespace(id="u1", episodes=["e1", "e3"]), SimpleNamespace(id="u2", episodes=["e2"]),
         SimpleNamespace(id="u3", episodes=["e3"]),  # a symptom u1 explains: not a failure more
-    ], explained_by={"u3": "u1"}))  # fmt: skip
+    ], covered=["u3"]))  # fmt: skip
     counts = by_scenario(view, report, {"e1", "e3"}, {"e1": 10, "e2": 20, "e3": 5})
     assert counts == {"a": [30, 1.5, 1], "b": [5, 0.5, 1]}
     assert sum(c[1] for c in counts.values()) == 2  # the two distinct failures, split

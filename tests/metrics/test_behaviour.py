@@ -501,6 +501,11 @@ async def test_a_symptom_spanning_two_causes_is_not_linked():
     )
     assert len(catalogue.causes) == 2
     assert catalogue.explained_by == {}
+    # Linked to neither, the two unmet criteria are still no distinct failures: both causes
+    # show in each of their episodes.
+    symptoms = [u.id for u in catalogue.unique if u.id not in catalogue.causes]
+    assert len(symptoms) == 2 and set(catalogue.covered) == set(symptoms)
+    assert catalogue.distinct == 2
 
 
 async def test_format_metrics_shows_named_causes_before_symptoms():

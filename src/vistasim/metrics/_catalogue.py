@@ -65,8 +65,11 @@ class FailureCatalogue(BaseModel):
     """Ids of the named causes (policy and behavioural failures), in catalogue order."""
     explained_by: dict[str, str] = {}
     """Symptom id -> id of the one cause present in every episode of the symptom."""
+    covered: list[str] = []
+    """Symptoms whose every episode shows a named cause, one or several (a superset of
+    `explained_by`'s keys): an end state the causes account for, not a failure of its own."""
     distinct: int = 0
-    """Distinct failures: the causes, plus the symptoms no cause explains."""
+    """Distinct failures: the causes, plus the symptoms no cause covers."""
     embedder: str | None
     """Embedder used to fold paraphrases; `None`: only identical wording was folded."""
     threshold: float
@@ -126,13 +129,17 @@ async def catalogue_failures(
     causes, restated = _fold_restated(causes)
     symptoms = [*restated, *symptoms]
     explained = {**_explained(causes, symptoms), **_ruled_links(causes, restated)}
+    # Two causes in every episode of a symptom: which one it shows is not said, but it is no
+    # flaw of its own (counted, a move both misquoted and claimed made a third failure).
+    covered = [s.id for s in symptoms if s.id in explained or _covered(s, causes)]
     return FailureCatalogue(
         failures=len(failures),
         by_kind=dict(sorted(Counter(f.kind for f in failures).items())),
         unique=[*causes, *symptoms],
         causes=[u.id for u in causes],
         explained_by=explained,
-        distinct=len(causes) + sum(1 for s in symptoms if s.id not in explained),
+        covered=covered,
+        distinct=len(causes) + len(symptoms) - len(covered),
         embedder=embedder.name if embedder is not None else None,
         threshold=threshold,
         judge_calls=calls,
@@ -179,6 +186,10 @@ def _ruled_links(
         if rule is not None:
             links[finding.id] = rule.id
     return links
+
+
+def _covered(symptom: UniqueFailure, causes: Sequence[UniqueFailure]) -> bool:
+    return any(set(symptom.episodes) <= set(c.episodes) for c in causes)
 
 
 def _explained(

@@ -147,12 +147,10 @@ async def compute_metrics(
         efficiency=efficiency(
             run,
             succeeded.episodes,
-            # The distinct failures the headline counts: a symptom a cause explains is not a
-            # second failure (counted, it doubled branching's figures where branches varied
+            # The distinct failures the headline counts: a symptom causes account for is not a
+            # failure more (counted, it doubled branching's figures where branches varied
             # the wording of a cause's tool errors and unmet criteria).
-            failures={
-                u.id: u.episodes for u in failures.unique if u.id not in failures.explained_by
-            },
+            failures={u.id: u.episodes for u in failures.unique if u.id not in failures.covered},
             causes=failures.causes,
         ),
         user_checks=list(findings.user),
