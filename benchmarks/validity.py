@@ -73,6 +73,7 @@ BLIND = (
     ("venue", "Venue"),
     ("optician", "Optician"),
     ("marina", "Marina"),
+    ("allotment", "Allotment"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
