@@ -74,6 +74,7 @@ BLIND = (
     ("optician", "Optician"),
     ("marina", "Marina"),
     ("tutoring", "Tutoring"),
+    ("allotment", "Allotment"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
