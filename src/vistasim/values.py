@@ -38,6 +38,7 @@ __all__ = [
     "numeric_days",
     "text_ids",
     "text_values",
+    "with_equivalents",
 ]
 
 Value = tuple[str, str]
@@ -76,6 +77,33 @@ def measure_of(kind: str) -> str:
     if family != "quantity":
         return family
     return "span" if unit in _SPANS else kind
+
+
+_SPAN_AS = {"hour": ("minute", 60), "week": ("day", 7)}
+"""Spans said in another unit with an exact factor (a month or a night has no fixed days)."""
+
+
+def with_equivalents(values: set[Value]) -> set[Value]:
+    """The values with each span also in its smaller exact unit: a one-hour lesson is 60 minutes.
+
+    >>> sorted(with_equivalents({("quantity:hour", "1"), ("money", "38.00")}))
+    [('money', '38.00'), ('quantity:hour', '1'), ('quantity:minute', '60')]
+    >>> sorted(with_equivalents({("quantity:minute", "90")}))
+    [('quantity:hour', '1.5'), ('quantity:minute', '90')]
+    """
+    out = set(values)
+    for kind, value in values:
+        unit = kind.partition(":")[2]
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        for big, (small, factor) in _SPAN_AS.items():
+            if unit == big:
+                out.add((f"quantity:{small}", _number(number * factor)))
+            elif unit == small:
+                out.add((f"quantity:{big}", _number(number / factor)))
+    return out
 
 
 OPENING_HOURS = re.compile(

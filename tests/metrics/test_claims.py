@@ -268,3 +268,17 @@ def test_a_length_in_a_proposal_says_nothing_of_a_span_the_call_carries():
     wrong = agent("To lift Skua out on Thursday 20 May for 4 weeks ashore. Shall I book it?")
     found = labels([asked, wrong, user("yes"), lift, done, stop()])
     assert list(found) == ["contradicts-call"]
+
+
+def test_a_span_said_in_another_unit_is_the_same_span():
+    # Found on a tutoring desk written blind: "a one-hour GCSE maths lesson" proposed, and a
+    # lesson of 60 minutes booked.
+    book = call("book_lesson", {"lesson_id": "L7101", "minutes": 60}, student_id="S101",
+                start="2026-12-17 17:00")  # fmt: skip
+    proposal = agent("To book Ella a one-hour maths lesson on Thursday 17 December at 17:00: "
+                     "£38.00. Shall I book it?")  # fmt: skip
+    done = agent("Done — lesson L7101 is booked for Thursday 17 December at 17:00 (60 minutes).")
+    asked = user("Book Ella a maths lesson on Thursday 17 December at 5pm.")
+    assert labels([asked, proposal, user("yes"), book, done, stop()]) == {}
+    wrong = agent("To book Ella a two-hour maths lesson on Thursday 17 December. Shall I?")
+    assert list(labels([asked, wrong, user("yes"), book, done, stop()])) == ["contradicts-call"]

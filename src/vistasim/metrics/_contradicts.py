@@ -28,6 +28,7 @@ from vistasim.values import (
     numeric_days,
     text_ids,
     text_values,
+    with_equivalents,
 )
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ def breaks_proposal(
     be one the user asked for (then it is the request, and a call without it is another one).
     """
     carried = _carried(writes, record_dates=False)
+    known = with_equivalents(set(known))  # read as "32 days", said as such or in weeks
     stated = _read_once(text, carried | known, today)
     for family in {measure_of(kind) for kind, _ in _stated_kinds(carried)}:
         said = {v for v in stated if measure_of(v[0]) == family}
@@ -79,7 +81,7 @@ def _carried(writes: list[StoredEvent], *, record_dates: bool = True) -> set[tup
             result = {k: v for k, v in result.items() if not _RECORD_DATE_KEY.search(k)}
         carried |= json_values(stored.event.args) | json_values(result)
     carried |= {(k, v[1:]) for k, v in carried if k == "money" and v.startswith("-")}
-    return carried
+    return with_equivalents(carried)
 
 
 def _stated_kinds(carried: AbstractSet[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -114,7 +116,7 @@ def _read_once(
         stated |= readings
         if readings & known:
             stated -= readings - known
-    return stated
+    return with_equivalents(stated)  # "a one-hour lesson" for a call of 60 minutes
 
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
@@ -167,6 +169,7 @@ def wrong_values(
     be values it read (the old time it moved from) or sums of amounts it read.
     """
     carried = _carried(writes)
+    known = with_equivalents(set(known))
     # A refund of two items is the sum of their prices; a sum that needs the call's own amount
     # ("£46.00" = the £41.40 refunded + the £4.60 discount) is no such account.
     money = sorted(float(v) for k, v in known - carried if k == "money")

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, FailureKind, ResultValue
-from vistasim.metrics._identity import Identity, identity_fields, records
+from vistasim.metrics._identity import Identity, identity_fields, is_staff_record, records
 from vistasim.metrics._seen import Seen
 from vistasim.metrics._unverified import shown_unverified
 from vistasim.store import EpisodeView, StoredEvent
@@ -149,6 +149,8 @@ def _generic(call: ToolCall, seen: Seen) -> bool | None:
         return True
     verdict: bool | None = None
     for record in records(call.result):
+        if is_staff_record(record):
+            continue  # a tutor or a vet of the desk's own list, not another customer
         fields = identity_fields(record)
         if not {family for family, _ in fields} & families:
             continue

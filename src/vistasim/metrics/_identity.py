@@ -31,6 +31,7 @@ __all__ = [
     "account_keys",
     "identity_fields",
     "is_identity_tool",
+    "is_staff_record",
     "records",
     "said_identity",
 ]
@@ -41,9 +42,10 @@ Identity = set[tuple[str, str]]
 _PERSON = (
     "customer patient passenger member user account owner holder client student guest"
     " cardholder traveller traveler rider subscriber hirer renter tenant resident booker"
-    " borrower patron parent learner applicant payer policyholder"
+    " borrower patron parent learner applicant payer policyholder tenancy"
 ).split()
-"""Roles a person is named by in a record (`hirer: "Ada Okafor"`)."""
+"""Roles a person is named by in a record (`hirer: "Ada Okafor"`); `tenancy_id` names its
+tenant as `account_id` names its holder."""
 _NAME_KEYS = re.compile(
     rf"^(?:(?:{'|'.join(_PERSON)})_)?(?:full_?name|last_?name|surname|first_?name|name)$"
 )
@@ -77,6 +79,24 @@ def account_keys(checks: list[tuple[dict[str, JsonValue], JsonValue]]) -> dict[s
             if any(c.isdigit() for c in text) and len(text) >= 3:
                 found.setdefault(key.lower(), set()).add(text)
     return found
+
+
+_STAFF = frozenset(
+    "tutor teacher instructor trainer coach vet doctor dentist hygienist optometrist nurse"
+    " therapist clinician practitioner mechanic technician driver stylist groomer staff"
+    " employee agent advisor adviser consultant surveyor engineer".split()
+)
+"""Roles of the desk's own people (`tutor_id`): a record of theirs is a directory entry."""
+
+
+def is_staff_record(record: dict[str, JsonValue]) -> bool:
+    """Whether a record is one of the desk's own people, keyed by a staff role (`tutor_id`).
+
+    "For maths we have Ms Hughes" names a tutor from the desk's list: no customer's record.
+    """
+    return any(
+        key.lower().removesuffix("_id") in _STAFF for key in record if key.lower().endswith("_id")
+    ) and not any(key.lower().removesuffix("_id") in _PERSON for key in record)
 
 
 def is_identity_tool(name: str) -> bool:

@@ -366,11 +366,12 @@ def _of_another_date(
 _RECORD_DATE_BEFORE = re.compile(
     r"\b(?:valid\s+(?:until|to|through|till)|expires?(?:\s+on)?|expiry(?:\s+date)?"
     r"(?:\s+(?:is|of))?|use\s+(?:it\s+)?by|good\s+until|issued\s+on|(?:read|taken|recorded)\s+on"
-    r"|dated)\s*:?\s*$",
+    r"|dated|(?:was|were|fell)\s+due(?:\s+(?:on|by))?)\s*:?\s*$",
     re.IGNORECASE,
 )
-"""Words that make the next date one of a record the change gave (a voucher's) or the day a
-reading was taken ("a reading of 22340, read on Monday 14 September"), not the goal's."""
+"""Words that make the next date one of a record the change gave (a voucher's), the day a
+reading was taken ("a reading of 22340, read on Monday 14 September") or the day a bill was
+due ("It was due on Monday 30 November, so a £10.00 late fee is added"), not the goal's."""
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:[\w,]+\s+){0,3}(?:at\s+)?$", re.IGNORECASE)
 _READY = re.compile(
     r"\b(?:ready|available)\s+(?:\w+\s+){0,2}?(?:from|after|by|at|on)\s*$", re.IGNORECASE

@@ -71,6 +71,12 @@ another card" refuses the other card without a "can't", and the rule is its reas
 _ONLY_WITHIN = re.compile(
     r"\bcan only be \w+(?:ed|en)\s+(?:within|before|up to|until|in the first)\b", re.IGNORECASE
 )
+_SORRY_BECAUSE = re.compile(
+    r"\W*(?:I'?m |I am |we'?re )?(?:so |very )?sorry\b.*\b(?:has|have|needs?) to be\b", re.I
+)
+"""An apology with the rule it keeps: "I'm sorry — Mr Reid doesn't teach GCSE maths, and a
+change of tutor has to be within the same subject." (declines beside "nothing has been
+changed")."""
 _NOTHING_CHANGED = re.compile(
     r"\bnothing (?:has been|was|is) (?:changed|done)\b|\bI(?:'ve| have) (?:not|n't) changed\b",
     re.IGNORECASE,
@@ -186,6 +192,9 @@ def refusal(text: str) -> Refusal | None:
     'policy'
     >>> refusal("A line can only be disputed within 30 days. Nothing has been changed.").kind
     'policy'
+    >>> refusal("I'm sorry — a change of tutor has to be within the same subject. Nothing has "
+    ...         "been changed.").kind
+    'policy'
     """
     said = statements(text)
     for index, sentence in enumerate(said):
@@ -195,7 +204,8 @@ def refusal(text: str) -> Refusal | None:
         ):
             return Refusal(kind="unavailable", sentence=sentence.strip())
         if _RESTRICTION.search(sentence) or (
-            _ONLY_WITHIN.search(sentence) and _NOTHING_CHANGED.search(text)
+            (_ONLY_WITHIN.search(sentence) or _SORRY_BECAUSE.match(sentence))
+            and _NOTHING_CHANGED.search(text)
         ):
             return Refusal(kind="policy", sentence=sentence.strip())
         found = _REFUSAL.search(sentence)

@@ -262,6 +262,8 @@ def goal_is_question(text: str) -> bool:
     False
     >>> goal_is_question("Could you email me a copy of my latest prescription?")
     False
+    >>> goal_is_question("I'm a pensioner now — can I have the reduced rent on my plot?")
+    False
     >>> goal_is_question("I'd like to know my August bill, and to give today's meter reading.")
     False
     >>> goal_is_question("What's the password I set for my mum? I've forgotten it.")
@@ -288,7 +290,7 @@ def _clause_kind(clause: Clause) -> str | None:
     at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
     if at is not None:
         return "question" if _asks_information(words, at) else "change"
-    if _ASKS_FOR_A_THING.match(clause.text) or _SEND_ME.match(clause.text):
+    if _ASKS_FOR_A_THING.search(clause.text) or _SEND_ME.match(clause.text):
         return "change"  # "Could Poppy have a groom on the day I collect her?": a request
     return "question" if clause.text.endswith("?") else None
 
@@ -304,7 +306,9 @@ _NO_CHANGE = re.compile(
 )
 """A clause that rules a change out ("I don't want to change anything"), asking for none."""
 _ASKS_FOR_A_THING = re.compile(
-    r"^\W*(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:have|get)\s+(?:a|an|some)\b", re.I
+    r"(?:^\W*|[—–]\s*)(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:(?:have|get)\s+(?:a|an|some)|have\s+"
+    r"(?:the|my|our))\b",
+    re.I,
 )
 """A polite question asking for a new thing or service: "Could Poppy have a groom?"."""
 _SEND_ME = re.compile(
