@@ -83,10 +83,11 @@ def account_keys(checks: list[tuple[dict[str, JsonValue], JsonValue]]) -> dict[s
 
 _STAFF = frozenset(
     "tutor teacher instructor trainer coach vet doctor dentist hygienist optometrist nurse"
-    " therapist clinician practitioner mechanic technician driver stylist groomer staff"
-    " employee agent advisor adviser consultant surveyor engineer".split()
+    " therapist clinician practitioner mechanic technician stylist groomer staff employee"
+    " advisor adviser consultant surveyor".split()
 )
-"""Roles of the desk's own people (`tutor_id`): a record of theirs is a directory entry."""
+"""Roles of the desk's own people (`tutor_id`): a record of theirs is a directory entry. Not
+`driver` or `agent`: a hire's additional driver and a policy's agent may be customers."""
 
 
 def is_staff_record(record: dict[str, JsonValue]) -> bool:
