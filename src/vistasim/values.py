@@ -84,7 +84,9 @@ _SPAN_AS = {"hour": ("minute", 60), "week": ("day", 7)}
 
 
 def with_equivalents(values: set[Value]) -> set[Value]:
-    """The values with each span also in its smaller exact unit: a one-hour lesson is 60 minutes.
+    """The values with each span also in its other exact unit: hours and minutes, weeks and days.
+
+    A one-hour lesson is 60 minutes, and 90 minutes an hour and a half.
 
     >>> sorted(with_equivalents({("quantity:hour", "1"), ("money", "38.00")}))
     [('money', '38.00'), ('quantity:hour', '1'), ('quantity:minute', '60')]
