@@ -75,6 +75,7 @@ BLIND = (
     ("marina", "Marina"),
     ("tutoring", "Tutoring"),
     ("allotment", "Allotment"),
+    ("campsite", "Campsite"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
