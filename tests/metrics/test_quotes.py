@@ -137,3 +137,22 @@ def test_a_rate_and_a_rules_bound_are_no_figures_of_the_record():
     assert "misquoted-result" in labels(
         user("What's on my move?"), move, agent("PK40226 has 2 stairs floors and no storage."),
     )  # fmt: skip
+
+
+def test_the_ends_of_a_rules_range_are_no_figures_of_the_record():
+    # Found on a campsite desk written blind: "as it's 7 to 27 days before arrival, the deposit
+    # is kept" read 27 as the booking's `days_to_arrival` (10): the band of the refund rule.
+    booking = ToolCall(name="get_guest", args={"guest_id": "G106"},
+                       result={"booking_ref": "HF2106", "days_to_arrival": 10,
+                               "paid_pence": 6200})  # fmt: skip
+    for said in (
+        "As it's 7 to 27 days before arrival, the deposit is kept. Shall I cancel it?",
+        "As it's 7-27 days before arrival, the deposit is kept. Shall I cancel it?",
+        "As it's between 7 and 27 days before arrival, the deposit is kept. Shall I cancel it?",
+    ):
+        assert "misquoted-result" not in labels(user("Cancel it."), booking, agent(said))
+    # A figure that changed from one value to another is read at its new value, as before.
+    assert "misquoted-result" in labels(
+        user("How long now?"), booking,
+        agent("HF2106 went from 10 to 12 days to arrival."),
+    )  # fmt: skip

@@ -298,8 +298,10 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
     ]  # fmt: skip
     told: set[str] = set()  # the fields the figure before this one was said with, after it
     for index, match in enumerate(figures):
-        if _BOUND_BEFORE.search(sentence, 0, match.start()) or _BOUND_AFTER.match(
-            sentence, match.end()
+        if (
+            _BOUND_BEFORE.search(sentence, 0, match.start())
+            or _BOUND_AFTER.match(sentence, match.end())
+            or _range_end(sentence, match)
         ):
             continue  # "storage is for 2 weeks at least": the rule's figure, not the record's
         rate = _RATE.match(sentence, match.end())
@@ -348,6 +350,31 @@ _BOUND_AFTER = re.compile(
     re.IGNORECASE,
 )
 """A bound a rule sets ("at least 2 weeks", "2 weeks minimum"): no figure of a record."""
+_RANGE_BEFORE = re.compile(
+    r"(?:(?<!from )(?<![\d.])\d+(?:\.\d+)?\s*(?:to|-|–|—)|\bbetween\s+[£$€]?\d+(?:\.\d+)?\s+and)"
+    r"\s*[£$€]?$",
+    re.IGNORECASE,
+)
+_RANGE_AFTER = re.compile(r"\s*(?:to|-|–|—|and)\s*[£$€]?\d", re.IGNORECASE)
+_FROM_OR_BETWEEN = re.compile(r"\b(from|between)\s+[£$€]?$", re.IGNORECASE)
+
+
+def _range_end(sentence: str, match: re.Match[str]) -> bool:
+    """Whether a figure is one end of a range ("7 to 27 days", "7-27", "between 7 and 27").
+
+    A range is a rule's band, no record's value. "from 10 to 12" is a change, not a range: its
+    new value is read out (the old one is skipped like a range's first end).
+    """
+    if _RANGE_BEFORE.search(sentence, 0, match.start()):
+        return True
+    after = _RANGE_AFTER.match(sentence, match.end())
+    if after is None:
+        return False
+    lead = _FROM_OR_BETWEEN.search(sentence, 0, match.start())
+    joined_by_and = after.group(0).strip().lower().startswith("and")
+    return (lead is not None and lead.group(1).lower() == "between") if joined_by_and else True
+
+
 _RATE = re.compile(
     r"(?:\s*-?\s*[A-Za-z]+)?\s+(?:a|an|per|each|every)\s+([A-Za-z]+)", re.IGNORECASE
 )
