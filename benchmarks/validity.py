@@ -76,6 +76,8 @@ BLIND = (
     ("tutoring", "Tutoring"),
     ("allotment", "Allotment"),
     ("campsite", "Campsite"),
+    ("repairs", "Repairs"),
+    ("transfers", "Transfers"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
