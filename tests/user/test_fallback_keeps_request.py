@@ -121,3 +121,45 @@ async def test_the_latest_the_hotel_offers_frees_the_time_the_request_named():
              "16:00. I can book 14:00 on Saturday 20 June 2026 for €40.00. Would you like that?")
     ep = await converse(AgendaPolicy(), late, scripted(offer, "Done."), now=JUNE, max_turns=2)
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that")), ep.said
+
+
+async def test_a_day_the_user_cannot_come_until_is_no_last_day_of_the_stay():
+    # Found on a campsite desk written blind: "We can't get there until Friday now — please
+    # move our stay to Friday 23 April to Sunday 25 April" read "until Friday" as the last day,
+    # and the user objected to the stay it asked for ("I need until Friday, not ...").
+    moved = Scenario.model_validate(
+        {
+            "id": "campsite-move", "persona": {"name": "Grace Lyle"},
+            "goal": "We can't get there until Friday now — please move our stay to Friday 23 "
+                    "April to Sunday 25 April. I'll pay the fee if there is one.",
+            "knowledge": {"booking_ref": "HF2113", "surname": "Lyle"},
+        }
+    )  # fmt: skip
+    proposal = (
+        "To move booking HF2113 (tent pitch T02, Thursday 22 April to Saturday 24 April) to "
+        "Friday 23 April to Sunday 25 April: £46.00 and a change fee of £10.00. Shall I move it?"
+    )
+    april = datetime(2027, 4, 13, 10, tzinfo=UTC)
+    ep = await converse(AgendaPolicy(), moved, scripted(proposal, "Done."), now=april, max_turns=2)
+    reply = ep.said[1].lower()
+    assert "until friday" not in reply and "not" not in reply, ep.said
+    assert reply.startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+
+
+async def test_a_stay_that_starts_on_the_last_day_the_goal_asks_for_is_objected_to():
+    # The same campsite desk then moved the stay to 25-27 April: restating the 25th, yet as its
+    # first day, it was agreed to ("Yes, that's right") and the wrong nights were booked.
+    moved = Scenario.model_validate(
+        {
+            "id": "campsite-move", "persona": {"name": "Grace Lyle"},
+            "goal": "Please move our stay to Friday 23 April to Sunday 25 April.",
+            "knowledge": {"booking_ref": "HF2113", "surname": "Lyle"},
+        }
+    )  # fmt: skip
+    wrong = ("To move booking HF2113 (Thursday 22 April to Saturday 24 April) to Sunday 25 "
+             "April to Tuesday 27 April: £46.00. Shall I move it?")  # fmt: skip
+    right = wrong.replace("Sunday 25 April to Tuesday 27", "Friday 23 April to Sunday 25")
+    april = datetime(2027, 4, 13, 10, tzinfo=UTC)
+    ep = await converse(AgendaPolicy(), moved, scripted(wrong, right, "Done."), now=april)
+    assert "23 April" in ep.said[1] and "27 April" in ep.said[1], ep.said
+    assert ep.said[2].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said

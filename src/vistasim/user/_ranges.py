@@ -114,16 +114,51 @@ def kept_range(question: str, agent_said: list[str], goal: str, today: date | No
     return None
 
 
+_NOT_UNTIL = re.compile(
+    r"\b(?:can(?:'|no)?t|cannot|won't|couldn't|not|isn't|aren't|don't|doesn't)\b[^.;:!?—–]*"
+    r"\b(?:until|till)\s+(?:on\s+)?(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""The earliest a user can come ("we can't get there until Friday"), no last day of a stay."""
+
+
 def _roles(goal: str, today: date | None) -> dict[str, tuple[str, frozenset[str]]]:
     roles: dict[str, tuple[str, frozenset[str]]] = {}
     for value in stated_values(goal, today):
-        if value.kind != "date":
+        if value.kind != "date" or _NOT_UNTIL.search(goal[: value.start]):
             continue
         for role, before in _ROLE_BEFORE.items():
             found = before.search(goal[: value.start])
             if found is not None and role not in roles:
                 roles[role] = (_words(goal, found.start(), value), value.values)
+    asked = _asked_range(goal, today)
+    if asked is not None:
+        first, last = asked
+        said = goal[first.start : last.end].strip(" .,;:!?")
+        roles.setdefault("start", (said, first.values))
+        roles.setdefault("end", (said, last.values))
     return roles
+
+
+_OLD_BEFORE = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|from|not|booked\s+(?:for|on)|is|was|are|were)"
+    r"\s+(?:the\s+|my\s+|our\s+)?$",
+    re.IGNORECASE,
+)
+"""Words before a range that make it the booking as it is, not the one asked for."""
+
+
+def _asked_range(goal: str, today: date | None) -> tuple[Stated, Stated] | None:
+    """The last range of days the goal asks for ("move our stay to 23 April to 25 April")."""
+    dates = [v for v in stated_values(goal, today) if v.kind == "date"]
+    asked = None
+    for first, last in itertools.pairwise(dates):
+        joined = _JOIN.fullmatch(goal[first.end : last.start])
+        if not joined or first.values & last.values or _OLD_BEFORE.search(goal[: first.start]):
+            continue
+        if not _AS_IT_IS.search(_sentence(goal, first.start)):
+            asked = (first, last)
+    return asked
 
 
 def _words(text: str, start: int, value: Stated) -> str:
