@@ -282,3 +282,22 @@ def test_a_span_said_in_another_unit_is_the_same_span():
     assert labels([asked, proposal, user("yes"), book, done, stop()]) == {}
     wrong = agent("To book Ella a two-hour maths lesson on Thursday 17 December. Shall I?")
     assert list(labels([asked, wrong, user("yes"), book, done, stop()])) == ["contradicts-call"]
+
+
+def test_the_users_words_quoted_back_state_no_value_of_the_change():
+    # Found on a repairs desk written blind: a complaint proposed as 'To log a stage 1
+    # complaint: "the electrician who never turned up last Thursday ..."' read "last Thursday"
+    # as a date the call, which set only the reply date, should have carried.
+    summary = "the electrician who never turned up last Thursday after I waited in all day"
+    complaint = call("log_complaint", {"complaint_id": "CP3018", "respond_by": "2026-12-22"},
+                     tenancy_ref="OH20109", summary=summary, respond_by="2026-12-22")  # fmt: skip
+    proposal = agent(f'To log a stage 1 complaint: "{summary}". We\'ll respond in writing by '
+                     "Tuesday 22 December 2026 (10 working days). Shall I log it?")  # fmt: skip
+    done = agent("Done — complaint CP3018 is at stage 1; we'll respond by Tuesday 22 December.")
+    asked = user(f"I want to make a complaint about {summary}.")
+    assert labels([asked, proposal, user("yes"), complaint, done, stop()]) == {}
+    # A date the agent states outside the quote still contradicts the call.
+    other = agent(f'To log a complaint: "{summary}". We\'ll respond by Wednesday 23 December '
+                  "2026. Shall I log it?")  # fmt: skip
+    found = labels([asked, other, user("yes"), complaint, done, stop()])
+    assert list(found) == ["contradicts-call"]

@@ -145,9 +145,18 @@ _NAMED_LENGTH = re.compile(r"\b\d+-(?:hour|day|week|month|year|minute)\b", re.IG
 """A length that names a product or a rule ("24-hour turnaround", "48-hour rule")."""
 
 
+_QUOTED = re.compile(r'"[^"]{1,500}"|“[^”]{1,500}”')
+"""Words quoted back ('a complaint: "the electrician who never turned up last Thursday"'): of
+four words or more, what the user said, no value the agent states for the change."""
+
+
+def _unquoted(text: str) -> str:
+    return _QUOTED.sub(lambda m: " " if len(m.group(0).split()) >= 4 else m.group(0), text)
+
+
 def _as_stated(text: str) -> str:
     """The text without the figures that state no value of the change (see the patterns)."""
-    text = _NAMED_LENGTH.sub(" ", _WINDOW_END.sub(r"\1", text))
+    text = _NAMED_LENGTH.sub(" ", _WINDOW_END.sub(r"\1", _unquoted(text)))
     return _DATED_WEEKDAY.sub("", _SHARE.sub(" ", _BOUND.sub(" ", text)))
 
 
