@@ -156,3 +156,22 @@ def test_the_ends_of_a_rules_range_are_no_figures_of_the_record():
         user("How long now?"), booking,
         agent("HF2106 went from 10 to 12 days to arrival."),
     )  # fmt: skip
+
+
+def test_a_price_is_no_count_of_the_record_and_what_is_added_is_no_figure_of_it():
+    # Found on a transfers desk written blind: a past booking read (`meet_greet: 0`,
+    # `child_seats: 0`), then "meet-and-greet £12.00" for a new booking was read as its
+    # meet_greet, and "To add 2 child seats (£8.00 each) to booking SW30909" as its child_seats.
+    booking = ToolCall(name="get_account", args={"email": "isla.reid@example.com"},
+                       result={"bookings": [{"booking_ref": "SW30909", "meet_greet": 0,
+                                             "child_seats": 0, "fare_pence": 9500}]})  # fmt: skip
+    for said in (
+        "To book a saloon for 1 passenger: fare £45.00, meet-and-greet £12.00 — £57.00 in all. "
+        "Shall I book it?",
+        "To add 2 child seats (£8.00 each) to booking SW30909: £16.00. Shall I add it?",
+        "To add meet-and-greet (£12.00) to booking SW30909: £12.00. Shall I add it?",
+    ):
+        assert "misquoted-result" not in labels(user("Book it."), booking, agent(said)), said
+    # The record's own count said wrong is still a misquote.
+    found = labels(user("What's on it?"), booking, agent("SW30909 has 2 child seats."))
+    assert "misquoted-result" in found

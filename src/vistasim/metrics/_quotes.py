@@ -320,6 +320,7 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
         changed = {w for s, w in zip(starts[after:after + 5], words[after:after + 5], strict=True)
                    if s < high} | set(ahead)  # fmt: skip
         duration = _DURATION.match(sentence, match.end())
+        money = match.group(0).lstrip()[:1] in "£$€"
         said_with: set[str] = set()
         for field in fields:
             wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS}
@@ -327,6 +328,8 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
                 continue  # "the 14-day discount": a length of time, not the discount's amount
             if len(wanted) < 2 or not wanted <= near:
                 continue
+            if money and not _MONEY_FIELD.search(field):
+                continue  # "meet-and-greet £12.00": the extra's price, not `meet_greet: 0`
             if rate is not None and _stem(rate.group(1)) in wanted:
                 continue  # "stairs are £25.00 a floor": a price per floor, not the floors
             if wanted <= set(behind):
@@ -381,6 +384,15 @@ _RATE = re.compile(
 """A rate ("£25.00 a floor", "£30.00 per week"): the figure is the price of one, not a count."""
 
 
+_MONEY_FIELD = re.compile(
+    r"pence|cents|price|fee|cost|amount|total|fare|balance|charge|refund|deposit|paid|pay"
+    r"|premium|rent|excess|bill|owe|due|credit|rate|value|limit|discount|spen[dt]|fine|sum"
+    r"|budget|allowance|wallet|tip|tax|vat|gbp|eur|usd",
+    re.IGNORECASE,
+)
+"""Field names that may hold money: a figure with a currency sign is read against no other."""
+
+
 def _figure(text: str) -> float:
     """Read a figure: "4,800.00" is four thousand eight hundred, "12,5" twelve and a half."""
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
@@ -400,8 +412,8 @@ def _stem(word: str) -> str:
 
 
 _CHANGE_WORDS = frozenset(
-    _stem(w) for w in ("added", "returned", "refunded", "back", "more", "extra", "removed",
-                       "deducted", "another")
+    _stem(w) for w in ("added", "add", "adding", "returned", "refunded", "back", "more",
+                       "extra", "removed", "deducted", "another")
 )  # fmt: skip
 """Words that make a figure an amount of change ("4 hours added"), unless its field says so."""
 
