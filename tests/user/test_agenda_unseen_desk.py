@@ -255,3 +255,18 @@ async def test_a_request_the_agent_left_undone_for_the_fee_the_goal_rules_out_me
     plain = "I haven't changed anything yet. Anything else?"
     ep = await converse(AgendaPolicy(), scenario, scripted(plain), max_turns=3)
     assert not (isinstance(ep.last, Finish) and ep.last.reason == "goal_met")
+
+
+async def test_a_repair_the_user_would_rather_not_pay_for_left_unbooked_meets_the_goal():
+    # Found on a repairs desk written blind: "If I have to pay for it I'll get my own glazier in
+    # instead" set no price on the request, so "rechargeable at £140.00 ... so I haven't booked
+    # anything" was no answer, and the user told its story four times over.
+    scenario = phone_desk(
+        "My son's football has gone through the back bedroom window and cracked it. If I have "
+        "to pay for it I'll get my own glazier in instead.", tenancy_ref="OH20111",
+    )  # fmt: skip
+    left = ("Repairing a window broken by the household would be rechargeable at £140.00, and "
+            "you said you'd rather not go ahead if there was a charge, so I haven't booked "
+            "anything. Is there anything else I can help with?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(left), max_turns=3)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said

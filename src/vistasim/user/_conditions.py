@@ -20,6 +20,10 @@ True
 0.0
 >>> price_limit("If there's a problem, call me back.") is None
 True
+>>> price_limit("It's cracked. If I have to pay for it I'll get my own glazier in instead.")
+0.0
+>>> price_limit("If I have to pay for it, tell me how much.") is None
+True
 >>> over_limit("That means a fee of £270.00. Shall I cancel?", 0.0)
 '270.00'
 >>> over_limit("There's no charge for this. Shall I go ahead?", 0.0) is None
@@ -59,6 +63,8 @@ _FREE = re.compile(
     r"|\b(?:won'?t|will not|don'?t want to|do not want to|not willing to|refuse to|can'?t) pay"
     r" (?:an?|the|any) (?:\w+ )?(?:fee|charge|penalty)"
     r"|\bnot if (?:it|that|this) (?:means|involves) paying\b[^.;]{0,30}?\b(?:fee|charge|penalty)"
+    r"|\bif (?:I|we) (?:have|need|had) to pay\b[^.;]{0,60}?"
+    r"\b(?:instead|I'?d rather|I would rather|leave it|forget it|don'?t bother)\b"
     r"|\bif (?:there(?:'s| is| are) (?:an?|any) |it (?:means|involves) (?:paying )?(?:an?|any) )"
     r"(?:\w+ )?(?:fee|charge|cost|penalty)s?\b[^.;]{0,60}?"
     r"\b(?:I'?d rather|I would rather|I'?d prefer|leave it|keep it|don'?t|do not|forget it)",
