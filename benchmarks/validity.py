@@ -78,6 +78,7 @@ BLIND = (
     ("campsite", "Campsite"),
     ("repairs", "Repairs"),
     ("transfers", "Transfers"),
+    ("tours", "Tours"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
