@@ -270,3 +270,25 @@ async def test_a_repair_the_user_would_rather_not_pay_for_left_unbooked_meets_th
             "anything. Is there anything else I can help with?")  # fmt: skip
     ep = await converse(AgendaPolicy(), scenario, scripted(left), max_turns=3)
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said
+
+
+async def test_news_then_can_you_asks_for_a_change_and_an_age_and_weight_are_answered():
+    # Found on a tours desk written blind: "My sister Kim is visiting — can you add her to our
+    # Sea Caves trip?" was read as a question (its verb came after the news), so the user
+    # thanked the desk and left before saying yes; "How old is Kim?" and "how much does Kim
+    # weigh?" matched no fact it held, and it told its goal again instead.
+    scenario = phone_desk(
+        "My sister Kim Fraser is visiting — can you add her to our Sea Caves trip on Saturday "
+        "4 July?", booking_ref="SW2128", surname="Fraser", age="34", weight="60 kg",
+    )  # fmt: skip
+    replies = scripted(
+        "Thank you. And the lead participant's surname?",
+        "Thank you, Zoe — I've found booking SW2128. How old is Kim? (Age on the tour day.)",
+        "And roughly how much does Kim weigh? Our kayaks take paddlers up to 120 kg.",
+        "To add Kim Fraser (34) to booking SW2128, the Sea Caves Adventure on Saturday 4 July: "
+        "£65.00, added to the booking. Shall I add them?",
+        "Done.",
+    )
+    ep = await converse(AgendaPolicy(), scenario, replies, max_turns=5)
+    assert "34" in ep.said[2] and "60 kg" in ep.said[3], ep.said
+    assert ep.said[4].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said

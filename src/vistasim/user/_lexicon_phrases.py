@@ -47,6 +47,8 @@ DEFAULT_LEXICON: dict[str, list[str]] = {
     "course": ["which course", "course code", "course name", "what course"],
     "date": ["which date", "what date", "new date", "preferred date", "when would you like"],
     "payment_method": ["payment method", "which card", "how would you like to pay"],
+    "age": ["how old", "age"],
+    "weight": ["how much does", "weigh", "how heavy"],
 }
 """Slot name -> phrases an agent uses to ask for it; `view.lexicon` extends it."""
 

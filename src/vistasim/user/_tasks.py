@@ -270,6 +270,10 @@ def goal_is_question(text: str) -> bool:
     True
     >>> goal_is_question("How much have I paid so far? I don't want to change anything.")
     True
+    >>> goal_is_question("My sister Kim is visiting — can you add her to our trip on 4 July?")
+    False
+    >>> goal_is_question("My son is off sick this week — can you tell me when his exam is?")
+    True
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
     return "question" in kinds and "change" not in kinds
@@ -290,6 +294,11 @@ def _clause_kind(clause: Clause) -> str | None:
     at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
     if at is not None:
         return "question" if _asks_information(words, at) else "change"
+    asked = _CAN_YOU.search(clause.text)
+    if asked is not None and asked.group(1).lower() in _VERBS - _LIGHT_VERBS:
+        # "My sister is visiting — can you add her to our trip?": the request after the news.
+        pair = [asked.group(1).lower(), (asked.group(2) or "").lower()]
+        return "question" if _asks_information(pair, 0) else "change"
     if _ASKS_FOR_A_THING.search(clause.text) or _SEND_ME.match(clause.text):
         return "change"  # "Could Poppy have a groom on the day I collect her?": a request
     return "question" if clause.text.endswith("?") else None
@@ -305,6 +314,10 @@ _NO_CHANGE = re.compile(
     re.IGNORECASE,
 )
 """A clause that rules a change out ("I don't want to change anything"), asking for none."""
+_CAN_YOU = re.compile(
+    r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE
+)
+"""A polite request anywhere in a clause ("... — can you add her to our trip?") and its verb."""
 _ASKS_FOR_A_THING = re.compile(
     r"(?:^\W*|[—–]\s*)(?:could|can|may|would)\s+(?:\w+\s+){1,2}?(?:(?:have|get)\s+(?:a|an|some)|have\s+"
     r"(?:the|my|our))\b",
