@@ -79,6 +79,8 @@ BLIND = (
     ("repairs", "Repairs"),
     ("transfers", "Transfers"),
     ("tours", "Tours"),
+    ("printshop", "Printshop"),
+    ("partyhire", "Partyhire"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
