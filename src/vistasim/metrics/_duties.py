@@ -361,7 +361,7 @@ def _unstated_fee(ctx: _Duties) -> list[int]:
         elif isinstance(event, UserMessage):
             told |= {v for k, v in text_values(event.text) if k == "money"}
         elif isinstance(event, ToolCall) and (event.error or ctx.writes.changed_state(event)):
-            fees = _fees(event.args) | _fees(event.result) | _error_fees(event.error)
+            fees = _fees(event.args) | _result_fees(event) | _error_fees(event.error)
             offered = {v for k, v in text_values(proposed) if k == "money"}
             if proposal is not None and _NO_CHARGE.search(proposed):
                 fees |= _charged_prices(event)
@@ -426,6 +426,31 @@ _ASKS_TO_PROCEED = re.compile(
     r"yes/no|ok to|okay to)",
     re.IGNORECASE,
 )
+
+
+def _result_fees(call: ToolCall) -> set[str]:
+    """Fee amounts in a call's result, but not the standing fees of the record it updated.
+
+    A result that is the updated record as stored (it holds the record's key and every field the
+    call changed) also holds the fields the call left alone: an order's delivery fee paid when
+    it was placed is no fee of approving its proof, nor of a change that added a charge for the
+    price difference. A fee among the changed fields, or in a result that is no stored record,
+    still is.
+    """
+    result = call.result
+    if not isinstance(result, dict):
+        return _fees(result)
+    values = {str(v) for v in result.values() if isinstance(v, str | int)}
+    standing = {
+        key
+        for change in call.changes or []
+        if change.op == "update" and change.fields and set(change.fields) <= set(result)
+        and change.key in values
+        for key in result
+        if key not in change.fields
+    }
+    return {fee for key, value in result.items() if key not in standing
+            for fee in _fees(value, str(key))}  # fmt: skip
 
 
 def _fees(value: object, key: str = "") -> set[str]:
