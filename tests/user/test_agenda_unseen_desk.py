@@ -2,6 +2,8 @@
 `phone_number`, "a date of birth isn't enough" ruling a fact out, a list of services after a
 misunderstanding, and a goal that allows its request only if it is free."""
 
+from datetime import UTC, datetime
+
 from vistasim.llm import ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy, Finish
@@ -292,3 +294,34 @@ async def test_news_then_can_you_asks_for_a_change_and_an_age_and_weight_are_ans
     ep = await converse(AgendaPolicy(), scenario, replies, max_turns=5)
     assert "34" in ep.said[2] and "60 kg" in ep.said[3], ep.said
     assert ep.said[4].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+
+
+async def test_days_before_a_goals_deadline_and_an_old_day_are_no_wrong_days():
+    # Found on a print-shop desk written blind: "for an event on Saturday" and "so I can collect
+    # them by Wednesday 9 December" were read as the days asked for, and the user objected to
+    # a rush order dispatched on Tuesday 8 December, until its turns ran out.
+    event = phone_desk(
+        "I need my flyers (order IW10402) for an event on Saturday — please add rush "
+        "production so they arrive sooner, and tell me what it costs.",
+        email="ben.carter@example.com",
+    )  # fmt: skip
+    rush = ("To add rush production to order IW10402: a rush fee of £15.00. It would be "
+            "dispatched on Tuesday 8 December and delivered by standard post on Thursday 10 "
+            "December instead of Monday 14 December. Shall I add it?")  # fmt: skip
+    monday = datetime(2026, 12, 7, 10, tzinfo=UTC)
+    collect = phone_desk(
+        "Can you rush my flyers on order IW10422 so I can collect them by Wednesday 9 "
+        "December? Only add it if they'll be ready by then.", email="victor.webb@example.com",
+    )  # fmt: skip
+    ready = ("To add rush production to order IW10422: a rush fee of £10.00. It would be ready "
+             "to collect on Tuesday 8 December instead of Thursday 10 December. Shall I add it?")
+    for scenario, proposal in ((event, rush), (collect, ready)):
+        ep = await converse(AgendaPolicy(), scenario, scripted(proposal, "Done."), now=monday,
+                            max_turns=2)  # fmt: skip
+        reply = ep.said[1].lower()
+        assert reply.startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    # A day after the deadline is still objected to.
+    late = ready.replace("be ready to collect on Tuesday 8 December", "be dispatched on Friday 11 "
+                         "December, to collect")  # fmt: skip
+    ep = await converse(AgendaPolicy(), collect, scripted(late, "Done."), now=monday, max_turns=2)
+    assert "11 december" in ep.said[1].lower() and "9 december" in ep.said[1].lower(), ep.said

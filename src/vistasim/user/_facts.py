@@ -66,6 +66,9 @@ class Fact:
     made_anew: bool = False
     """The fact is a current id and the goal makes a record ("book a wheelchair space"): an id
     of its shape in the agent's report may be the new record's ("Done — order LH-48714")."""
+    by: frozenset[str] = frozenset()
+    """Days ("MM-DD") the goal wants things by ("collect them by Wednesday 9 December", "for an
+    event on Saturday"): a day up to the latest of them is no contradiction."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,6 +126,12 @@ def build_facts(
         said=task_said,
         parts=_parts(goal, facts, vocab, today),
         sum_labels=sum_labels(goal, sums),
+        by=frozenset(
+            day
+            for value in _task_values(goal, facts, vocab, today)
+            if value.kind == "date" and _DEADLINE_BEFORE.search(goal[: value.start])
+            for day in value.values
+        ),
     )
     return [task, *facts] if task.values else facts
 
@@ -287,19 +296,8 @@ def contradiction(
         elif owner == TASK:
             owner = _task_owner(value.kind, facts)
         if owner in by_slot and value.kind in by_slot[owner].values:
-            if by_slot[owner].current and _NEW_BEFORE.search(text[: value.start]):
-                continue  # "your new card number is RL-30009": what the change made, not ours
-            if by_slot[owner].made_anew and value.kind.startswith("id:"):
-                continue  # "Done — order LH-48714" for a booking: the new record's number
-            if value.kind in ("date", "weekday") and _RECORD_DATE_BEFORE.search(
-                text[max(0, value.start - 40) : value.start]
-            ):
-                continue  # "your voucher is valid until 31 December 2027": not the show's day
-            if value.kind == "money" and other_quantity(
-                text, value.start, by_slot[owner].sum_labels
-            ):
-                continue  # "your excess is £250" beside a goal's "about £1,200 to replace it"
-            owned.setdefault((owner, value.kind), []).append(value)
+            if not _not_ours(text, value, by_slot[owner], today):
+                owned.setdefault((owner, value.kind), []).append(value)
     for (slot, kind), values in owned.items():
         mine = by_slot[slot].values[kind]
         part = _part_of(text, values[0], by_slot[slot].parts) if by_slot[slot].parts else None
@@ -322,6 +320,23 @@ def contradiction(
         right = said.get(kind) or next(iter(said.values()), "")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
+
+
+def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
+    """Whether a value of the fact's type says something other than the fact's own value."""
+    before = text[: value.start]
+    if fact.current and _NEW_BEFORE.search(before):
+        return True  # "your new card number is RL-30009": what the change made, not ours
+    if fact.made_anew and value.kind.startswith("id:"):
+        return True  # "Done — order LH-48714" for a booking: the new record's number
+    if value.kind in ("date", "weekday") and _RECORD_DATE_BEFORE.search(before[-40:]):
+        return True  # "your voucher is valid until 31 December 2027": not the show's day
+    if value.kind == "date" and _in_time(value.values, fact.by, today):
+        return True  # "ready on Tuesday 8 December" for a goal's "by Wednesday 9 December"
+    if _INSTEAD_OF_BEFORE.search(before[-20:]):
+        return True  # "on Thursday 10 December instead of Monday 14 December": the old day
+    # "your excess is £250" beside a goal's "about £1,200 to replace it"
+    return value.kind == "money" and other_quantity(text, value.start, fact.sum_labels)
 
 
 def _measures(quantities: frozenset[str] | set[str]) -> set[str]:
@@ -372,6 +387,39 @@ _RECORD_DATE_BEFORE = re.compile(
 """Words that make the next date one of a record the change gave (a voucher's), the day a
 reading was taken ("a reading of 22340, read on Monday 14 September") or the day a bill was
 due ("It was due on Monday 30 November, so a £10.00 late fee is added"), not the goal's."""
+_DEADLINE_BEFORE = re.compile(
+    r"\b(?:by|before|no\s+later\s+than|in\s+time\s+for|(?:for|at)\s+(?:a|an|the|my|our)"
+    r"\s+[a-z]+(?:\s+[a-z]+)?(?:\s+on)?)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""Words that make a goal's date the latest day it allows ("by Wednesday 9 December")."""
+_INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:the\s+)?$", re.I)
+"""Words that make a proposal's value the one it replaces, not one it offers."""
+
+
+def _in_time(days: frozenset[str], by: frozenset[str], today: date | None) -> bool:
+    """Whether every day ("MM-DD") is on or before the latest deadline day."""
+    if not by or not days:
+        return False
+    latest = max(_day_index(d, today) for d in by)
+    return all(_day_index(d, today) <= latest for d in days)
+
+
+def _day_index(day: str, today: date | None) -> int:
+    """A day's place in time: "MM-DD" in the year that puts it nearest to today."""
+    month, dom = (int(x) for x in day.split("-"))
+    if today is None:
+        return month * 40 + dom
+    years = (today.year - 1, today.year, today.year + 1)
+    candidates = []
+    for year in years:
+        try:
+            candidates.append(date(year, month, dom))
+        except ValueError:  # 29 February outside a leap year
+            continue
+    return min(candidates, key=lambda d: abs((d - today).days)).toordinal()
+
+
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:[\w,]+\s+){0,3}(?:at\s+)?$", re.IGNORECASE)
 _READY = re.compile(
     r"\b(?:ready|available)\s+(?:\w+\s+){0,2}?(?:from|after|by|at|on)\s*$", re.IGNORECASE
