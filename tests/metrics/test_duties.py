@@ -542,38 +542,28 @@ def test_a_requests_reference_that_went_nowhere_before_all_done_was_dropped():
 
 def test_a_fee_the_changed_record_already_held_is_no_fee_of_the_change():
     # Found on a print-shop desk written blind: approving a proof returned the order as stored,
-    # with its delivery fee (£4.95, paid when it was placed) among fields the call left as they
-    # were; four correct episodes were failed for a fee never charged.
+    # with its delivery fee (£4.95, read with the order before, paid when it was placed) among
+    # fields the call left as they were; four correct episodes were failed for a fee never
+    # charged.
     order = {"order_id": "IW10401", "status": "approved", "approved_on": "2026-12-07",
              "price_pence": 4800, "delivery_fee_pence": 495, "rush_fee_pence": 0}  # fmt: skip
+    read = call("get_appointment", {"orders": [{**order, "status": "proof_sent"}]})
     approved = [StateChange(table="orders", key="IW10401", fields=["status", "approved_on"])]
-    found = labels(
-        agent("To approve the proof for order IW10401, it goes to print. Shall I approve it?"),
-        user("Yes."),
-        VERIFY,
-        call("cancel_appointment", order, changes=approved, order_id="IW10401"),
-        agent("Done — the proof for IW10401 is approved."),
-    )
-    assert "unstated-fee" not in found
-    # Nor when the change also added a charge (for the price difference it told).
-    bigger = [StateChange(table="charges", key="1", op="insert"),
-              StateChange(table="orders", key="IW10401", fields=["status", "approved_on"])]
-    found = labels(
-        agent("To change IW10401 to 500 cards: £22.00 more. Shall I change it?"),
-        user("Yes."),
-        VERIFY,
-        call("cancel_appointment", order, changes=bigger, order_id="IW10401"),
-        agent("Done — IW10401 is now 500 cards."),
-    )  # fmt: skip
-    assert "unstated-fee" not in found
-    # The same record with its fee among the fields the call changed: a fee of the change.
+    ask = agent("To approve the proof for order IW10401, it goes to print. Shall I approve it?")
+
+    def fees(changes, *before):
+        return "unstated-fee" in labels(
+            *before, ask, user("Yes."), VERIFY,
+            call("cancel_appointment", order, changes=changes, order_id="IW10401"),
+            agent("Done — the proof for IW10401 is approved."),
+        )  # fmt: skip
+
+    assert not fees(approved, read)
+    # Nor when the change also added a charge (for a price difference it told).
+    added = [StateChange(table="charges", key="1", op="insert"), *approved]
+    assert not fees(added, read)
+    # A fee no call returned before, or among the fields the call changed, is the change's.
+    assert fees(approved)
     charged = [StateChange(table="orders", key="IW10401",
                            fields=["status", "approved_on", "delivery_fee_pence"])]  # fmt: skip
-    found = labels(
-        agent("To approve the proof for order IW10401, it goes to print. Shall I approve it?"),
-        user("Yes."),
-        VERIFY,
-        call("cancel_appointment", order, changes=charged, order_id="IW10401"),
-        agent("Done — the proof for IW10401 is approved."),
-    )
-    assert "unstated-fee" in found
+    assert fees(charged, read)
