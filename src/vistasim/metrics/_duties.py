@@ -17,7 +17,9 @@
   refund; with an amount above zero, in its arguments or result) and nobody stated that amount
   before the change: a fee told only in the reply that reports the change was charged without
   the user's say, asked or not. After a proposal that called the change free, a price in the
-  result counts too when the call added a record to a table named like `charges` or `fees`.
+  result counts too when the call added a record to a table named like `charges` or `fees`. A
+  fee the updated record already held (read before under the same name and amount, and left
+  unchanged by the call: an order's delivery fee when its proof is approved) is not the change's.
 
 All go by the environment's evidence of what changed (`metrics/_writes.py`).
 """

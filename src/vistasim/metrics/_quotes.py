@@ -12,7 +12,9 @@ words must stand around the figure, in any order and form (six words before it, 
 names last before the figure; a sentence that names none speaks of the latest call's result,
 when just one of its records has that field. A figure that a record named earlier in the
 sentence holds for that field is no misquote, and a sentence about what would be ("the new
-total would be €420") reads nothing out.
+total would be €420") reads nothing out. Nor do a rule's bounds and ranges ("at least 2 weeks",
+"7 to 27 days before arrival"), an amount added ("To add 2 child seats"), or a price said for
+a field that holds no money ("meet-and-greet £12.00" beside `meet_greet: 0`).
 
 Dates are read the same way: "expected delivery is 2026-03-15" for a shipment whose
 `eta` is 2026-03-18 (its `last_update` is the 15th). A few field abbreviations are spelt out
