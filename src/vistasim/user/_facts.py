@@ -112,12 +112,13 @@ def build_facts(
     vocab = vocabulary([f.slot for f in facts], lexicon or {})
     task_values: dict[str, set[str]] = {}
     task_said: dict[str, str] = {}
-    sums = [v.start for v in _task_values(goal, facts, vocab, today) if v.kind == "money"]
-    for value in _task_values(goal, facts, vocab, today):
+    asked = _task_values(goal, facts, vocab, today)
+    sums = [v.start for v in asked if v.kind == "money"]
+    for value in asked:
         task_values.setdefault(value.kind, set()).update(value.values)
         # With two ("move it from 12 March to 19 March"), the last is the one asked for.
         task_said[value.kind] = _said(value, today)
-    _add_weekdays(task_values, _task_values(goal, facts, vocab, today), today)
+    _add_weekdays(task_values, asked, today)
     if "weekday" in task_values and "date" in task_said:
         task_said.setdefault("weekday", task_said["date"])  # "today (3 December)" is a Thursday
     task = Fact(
@@ -128,7 +129,7 @@ def build_facts(
         sum_labels=sum_labels(goal, sums),
         by=frozenset(
             day
-            for value in _task_values(goal, facts, vocab, today)
+            for value in asked
             if value.kind == "date" and _DEADLINE_BEFORE.search(goal[: value.start])
             for day in value.values
         ),
@@ -203,7 +204,7 @@ def _refers_back(goal: str, value: Stated, stated: Sequence[Stated]) -> bool:
 _REPLACED_BEFORE = re.compile(
     r"(?:\binstead of|\brather than|,\s*not)\s+(?:the\s+|my\s+|on\s+|at\s+)?$", re.IGNORECASE
 )
-"""Words before a value the goal replaces: what it asks for is the other one."""
+"""Words before a value the goal (or a proposal) replaces: what it asks for is the other one."""
 
 
 def _add_weekdays(values: dict[str, set[str]], stated: list[Stated], today: date | None) -> None:
@@ -333,7 +334,7 @@ def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
         return True  # "your voucher is valid until 31 December 2027": not the show's day
     if value.kind == "date" and _in_time(value.values, fact.by, today):
         return True  # "ready on Tuesday 8 December" for a goal's "by Wednesday 9 December"
-    if _INSTEAD_OF_BEFORE.search(before[-20:]):
+    if _REPLACED_BEFORE.search(before[-20:]):
         return True  # "on Thursday 10 December instead of Monday 14 December": the old day
     # "your excess is £250" beside a goal's "about £1,200 to replace it"
     return value.kind == "money" and other_quantity(text, value.start, fact.sum_labels)
@@ -393,8 +394,6 @@ _DEADLINE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """Words that make a goal's date the latest day it allows ("by Wednesday 9 December")."""
-_INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+(?:the\s+)?$", re.I)
-"""Words that make a proposal's value the one it replaces, not one it offers."""
 
 
 def _in_time(days: frozenset[str], by: frozenset[str], today: date | None) -> bool:
