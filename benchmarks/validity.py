@@ -81,6 +81,8 @@ BLIND = (
     ("tours", "Tours"),
     ("printshop", "Printshop"),
     ("partyhire", "Partyhire"),
+    ("lettings", "Lettings"),
+    ("furniture", "Furniture"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
