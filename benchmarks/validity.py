@@ -83,6 +83,7 @@ BLIND = (
     ("partyhire", "Partyhire"),
     ("lettings", "Lettings"),
     ("furniture", "Furniture"),
+    ("museum", "Museum"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
