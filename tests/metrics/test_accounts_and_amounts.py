@@ -180,6 +180,17 @@ def test_a_date_read_out_for_a_field_its_lookup_gives_another_day_is_found():
     assert "misquoted-result" in wrong and "misquoted-result" not in right
 
 
+def test_a_day_beside_a_timestamp_fields_little_words_is_not_that_fields_day():
+    # "booked ... at 11:30" names no `booked_at`: "at" and "on" are not a field's name.
+    member = call("get_membership", {"expires_on": "2027-02-14", "tickets": [
+        {"booking_id": "TB7002", "booked_at": "2026-12-02 14:40", "day": "2027-01-15"}]},
+        membership_id="HM20020")  # fmt: skip
+    found = labels(user("When does my membership run out?"), member,
+                   agent("It runs until 14 February 2027. Exhibition tickets booked: 1 on "
+                         "Friday 15 January at 11:30."))  # fmt: skip
+    assert "misquoted-result" not in found
+
+
 def test_a_refusal_by_a_limit_its_own_figures_do_not_exceed_is_found():
     at_limit = labels(user("Enroll me in CS201."),
                       agent("Enrolling in CS201 would bring you to 18 credits; the maximum is "

@@ -148,6 +148,26 @@ def test_a_change_before_the_identity_check_is_found():
     assert "changed-before-identity" in early and "changed-before-identity" not in checked
 
 
+def test_a_sign_up_that_only_adds_records_needs_no_identity_check():
+    # Joining creates the record a later check would verify: nothing that existed changed.
+    joined = [StateChange(table="patients", key="P9", op="insert"),
+              StateChange(table="charges", key="1", op="insert")]  # fmt: skip
+    new = labels(
+        user("I'd like to register as a new patient: Ann Lee, born 1969-11-02."),
+        call("book_appointment", {"patient_id": "P9"}, changes=joined, patient_name="Ann Lee",
+             date_of_birth="1969-11-02", address="2 Mill Lane, Leeds LS6 1AA"),
+        agent("Done: you're registered as patient P9."),
+    )
+    existing = labels(
+        user("Add a text reminder for my visit; I'm Ann Lee, 1969-11-02."),
+        call("add_reminder", {"reminder_id": "R1"}, patient_id="P1",
+             changes=[StateChange(table="reminders", key="R1", op="insert")]),
+        VERIFY,
+        agent("Reminder added."),
+    )
+    assert "changed-before-identity" not in new and "changed-before-identity" in existing
+
+
 def test_a_dropped_second_request_with_all_done_is_found():
     dropped = labels(
         user("Please cancel A7 and also add a text reminder for my next visit."),

@@ -325,3 +325,51 @@ async def test_days_before_a_goals_deadline_and_an_old_day_are_no_wrong_days():
                          "December, to collect")  # fmt: skip
     ep = await converse(AgendaPolicy(), collect, scripted(late, "Done."), now=monday, max_turns=2)
     assert "11 december" in ep.said[1].lower() and "9 december" in ep.said[1].lower(), ep.said
+
+
+async def test_a_count_said_with_its_noun_is_restated_and_its_parts_are_no_other_count():
+    # Found on a museum desk written blind: "To book 3 tickets ...: 1 member ticket (free) and 2
+    # guest tickets" for a goal of 3 tickets, 2 of them guests: "3 tickets" was not read as the
+    # count restated, and the user objected "I need 3 tickets, not 2" until its turns ran out.
+    scenario = phone_desk(
+        "Book tickets for the winter exhibition on Wednesday 6 January at 13:00 for me and two "
+        "friends.", membership_id="HM20004", slot="Wednesday 6 January at 13:00", tickets="3",
+        guests="2",
+    )  # fmt: skip
+    proposal = ("To book 3 tickets on Wednesday 6 January at 13:00: 1 member ticket (free) and 2 "
+                "guest tickets at £9.00 each: £18.00 to pay today. Shall I book them?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(proposal, "Done."), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    # A proposal of another count is still objected to.
+    fewer = proposal.replace("3 tickets", "2 tickets").replace("2 guest tickets", "1 guest ticket")
+    ep = await converse(AgendaPolicy(), scenario, scripted(fewer, "Done."), max_turns=2)
+    assert "3 tickets" in ep.said[1] and not ep.said[1].lower().startswith("yes"), ep.said
+
+
+async def test_an_option_the_user_holds_is_chosen_and_a_second_persons_facts_are_theirs():
+    # Found on a museum desk written blind: "Which membership would you like: Individual (£64.00
+    # a year), Joint (£98.00, two adults at one address) or Family (...)?" was answered with the
+    # address (the user held `kind: Individual`), and "What's the second adult's full name?"
+    # with the user's own name, not the `joint_name` it held.
+    senior = phone_desk(
+        "I'm 72 and I'd like to join, just for myself — is there a concession for people my "
+        "age?", kind="Individual", name="Margaret Ellis", address="6 Vicarage Gardens, Halden "
+        "HD2 4JJ",
+    )  # fmt: skip
+    menu = ("Which membership would you like: Individual (£64.00 a year), Joint (£98.00, two "
+            "adults at one address) or Family (£112.00, two adults and up to four children "
+            "under 18)?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), senior, scripted(menu, "Done."), max_turns=2)
+    assert "Individual" in ep.said[1] and "Vicarage" not in ep.said[1], ep.said
+    family = phone_desk(
+        "I'd like a Family membership for me, my partner and our three children.",
+        name="James Webb", date_of_birth="2 February 1984", joint_name="Ali Webb",
+        joint_date_of_birth="30 June 1986",
+    )  # fmt: skip
+    replies = scripted("What's the full name of the named member?",
+                       "And the named member's date of birth?",
+                       "What's the second adult's full name?",
+                       "And the second adult's date of birth?", "Done.")  # fmt: skip
+    ep = await converse(AgendaPolicy(), family, replies, max_turns=5)
+    assert "James Webb" in ep.said[1] and "1984" in ep.said[2], ep.said
+    assert "Ali Webb" in ep.said[3] and "1986" in ep.said[4], ep.said

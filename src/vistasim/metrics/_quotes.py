@@ -177,8 +177,13 @@ def _named_near(field: str, near: set[str]) -> bool:
     spelt = _ABBREVIATIONS.get(field)
     if spelt is not None:
         return len({_stem(w) for w in spelt} & near) >= 2
-    wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS | {"date", "on"}}
+    wanted = {_stem(w) for w in field.split("_") if w not in _UNIT_WORDS | _NOT_A_NAME}
     return len(wanted) >= 2 and wanted <= near
+
+
+_NOT_A_NAME = frozenset({"date", "on", "at", "by", "in", "of", "to", "from", "until"})
+"""Words of a field's name that name nothing by themselves: "booked ... at 11:30" is said of a
+booking's day and time, not of its `booked_at` timestamp."""
 
 
 def _near_words(sentence: str, at: int) -> set[str]:

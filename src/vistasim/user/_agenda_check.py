@@ -10,6 +10,7 @@ asks for something the user holds no slot for but its goal says ("What day would
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_say import spoken_goal, switch_pending
@@ -234,18 +235,51 @@ def named_option(question: str, goal: str) -> str | None:
     >>> named_option("Central or Northgate?", "hold it somewhere") is None
     True
     """
-    tail = question.rsplit(":", 1)[-1] if ":" in question else question
-    if not re.search(r"\bor\b", tail):
-        return None
     words_of_goal = set(re.findall(r"[a-z]+", goal.lower()))
-    options = [o.strip(" ?.!") for o in re.split(r",\s*|\s+or\s+", tail)]
     named = []
-    for option in options:
+    for option in _options(question):
         words = re.findall(r"[A-Za-z]+", option)
         if 0 < len(words) <= 4 and all(w[0].isupper() for w in words):
             if {w.lower() for w in words} <= words_of_goal:
                 named.append(option)
     return named[0] if len(named) == 1 else None
+
+
+def held_option(
+    message: str, held: Mapping[str, Scalar], asked: Sequence[str] = ()
+) -> str | None:
+    """The one option of the message's choice question that is a value the user holds.
+
+    A value of a slot the message asks for by name is left to the answer that names it ("The
+    reason is personal" for "the reason: personal, medical or an exam conflict?").
+
+    >>> held_option("Which membership: Individual (£64.00 a year), Joint (£98.00, two adults "
+    ...             "at one address) or Family (£112.00)?", {"kind": "Individual"}, ["address"])
+    'Individual'
+    >>> held_option("Individual or Joint?", {"address": "6 Vicarage Gardens"}) is None
+    True
+    """
+    values = {str(v).casefold() for slot, v in held.items() if slot not in asked}
+    chosen = {
+        option
+        for question in question_sentences(message)
+        for option in _options(question)
+        if option.casefold() in values
+    }
+    return chosen.pop() if len(chosen) == 1 else None
+
+
+def _options(question: str) -> list[str]:
+    """The options of a choice question ("Which branch: Central, Northgate or Harbour Road?").
+
+    What an option says of itself in brackets ("Joint (£98.00, two adults at one address)") is
+    no option: commas inside it do not split.
+    """
+    tail = question.rsplit(":", 1)[-1] if ":" in question else question
+    tail = re.sub(r"\s*\([^)]*\)", "", tail)
+    if not re.search(r"\bor\b", tail):
+        return []
+    return [o.strip(" ?.!") for o in re.split(r",\s*|\s+or\s+", tail)]
 
 
 def _typed_or_id(value: Scalar) -> bool:

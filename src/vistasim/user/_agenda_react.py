@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
-from vistasim.user._agenda_check import choose, mismatch, taken_back, task_answer
+from vistasim.user._agenda_check import choose, held_option, mismatch, taken_back, task_answer
 from vistasim.user._agenda_confirm import (
     approved,
     can_switch,
@@ -32,6 +32,7 @@ from vistasim.user._done_before import done_before_unseen, later_done, names_ent
 from vistasim.user._left_out import left_out
 from vistasim.user._lexicon import (
     asked_slots,
+    for_another,
     is_confirmation_request,
     is_done,
     mentioned_slots,
@@ -83,6 +84,7 @@ def _read(
     # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
     # so only facts the user holds are answered there.
     asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
+    asked = for_another(message, asked, held)
     # A refusal's own words ("has already been booked") report nothing done; "no free docks"
     # answers a question about free docks.
     done = completes(step, entry, message if question else _without_refusals(message))
@@ -119,9 +121,9 @@ def _read(
         return on_confirmation(step, state, message, previous)
     if refused is not None and not asked:
         return _on_refused(step, state, message, refused)
-    if asked:
-        answer = answer_asked(step, state, message, asked)
-        return _with_fallback(answer, entry, asked, held) if refused is not None else answer
+    answer = _answered(step, state, message, asked, refused, confirming=confirming)
+    if answer is not None:
+        return answer
     chosen = choose(step, state, message)  # "10:00 or 11:30 — which works for you?"
     if chosen is not None:
         return chosen
@@ -141,6 +143,27 @@ def _read(
         or _asked_again(step, state, message)
         or unmapped_question(step, message)
     )
+
+
+def _answered(
+    step: Step,
+    state: AgendaState,
+    message: str,
+    asked: list[str],
+    refused: Refusal | None,
+    *,
+    confirming: bool,
+) -> Reaction | None:
+    """The answer to a question: an option the user holds, else the facts asked for."""
+    held = held_facts(step, state)
+    picked = held_option(message, held, asked) if refused is None and not confirming else None
+    if picked is not None:  # "Individual (£64.00), Joint (two adults at one address) or ...?"
+        text = step.phrasing.pick(step.phrasing.templates.choose, value=picked)
+        return Reaction(text=text, progress=True)
+    if not asked:
+        return None
+    answer = answer_asked(step, state, message, asked)
+    return _with_fallback(answer, state.stack[0], asked, held) if refused is not None else answer
 
 
 def _offers_goal(step: Step, entry: AgendaEntry, message: str) -> bool:

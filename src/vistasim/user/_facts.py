@@ -308,6 +308,8 @@ def contradiction(
             mine = part.values[kind]
         if any(v.values & mine for v in stated if v.kind == kind):
             continue  # the message restates the value; others of its type say something else
+        if kind.startswith("id:") and _count_restated(stated, mine, slot):
+            continue  # "3 tickets: 1 member ticket and 2 guest tickets" for tickets 3
         if kind == "quantity":  # "the lift of Skua (9.4 m)" says nothing of "6 weeks" ashore
             values = [v for v in values if _measures(v.values) & _measures(mine)]
         values = _about_ours(text, kind, values, mine, by_slot[slot], today)
@@ -321,6 +323,21 @@ def contradiction(
         right = said.get(kind) or next(iter(said.values()), "")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
+
+
+def _count_restated(stated: Sequence[Stated], mine: frozenset[str], slot: str) -> bool:
+    """Whether a count the fact holds ("tickets: 3") is said with its noun ("3 tickets").
+
+    A bare number in the knowledge reads as a one-digit id; said with the slot's own noun it
+    is a quantity, and the numbers of its parts ("2 guest tickets") are not other counts.
+    """
+    nouns = {word.removesuffix("s") for word in slot.split("_")}
+    return any(
+        number in mine and unit.removesuffix("s") in nouns
+        for value in stated
+        if value.kind == "quantity"
+        for number, _, unit in (q.partition(" ") for q in value.values)
+    )
 
 
 def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:

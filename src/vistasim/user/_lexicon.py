@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -145,6 +145,40 @@ def asked_slots(text: str, lexicon: Mapping[str, Sequence[str]]) -> list[str]:
     asked = _PLURAL_OWNERS.sub(lambda m: " ".join(g for g in m.groups() if g), asked)
     asked = _NAME_OF.sub(r"\1 name", asked)
     return mentioned_slots(_SHARED_NOUN.sub(r"\1 \3 or \2 \3", asked), lexicon)
+
+
+def for_another(text: str, asked: Sequence[str], held: Collection[str]) -> list[str]:
+    """The asked slots, one asked of another person taken as the user's fact about them.
+
+    "What's the second adult's full name?" asks for the `joint_name` the user holds, not its
+    own `name`: a possessive that names the held slot's qualifier ("the joint member's"), or
+    another person ("second", "other", "additional"), when the user holds one such fact.
+
+    >>> for_another("And the second adult's date of birth?", ["date_of_birth"],
+    ...             ["date_of_birth", "joint_date_of_birth"])
+    ['joint_date_of_birth']
+    >>> for_another("And the named member's date of birth?", ["date_of_birth"],
+    ...             ["date_of_birth", "joint_date_of_birth"])
+    ['date_of_birth']
+    """
+    out = list(asked)
+    for match in _ANOTHERS.finditer(text):
+        owner = set(match.group("owner").lower().split())
+        for i, slot in enumerate(out):
+            theirs = [h for h in held if h != slot and h.endswith(f"_{slot}")]
+            named = [h for h in theirs if set(h.removesuffix(f"_{slot}").split("_")) <= owner]
+            if named or (owner & _ANOTHER_PERSON and len(theirs) == 1):
+                out[i] = (named or theirs)[0]
+    return out
+
+
+_ANOTHERS = re.compile(
+    r"\b(?P<owner>(?:\w+ ){0,2}?\w+)['’]s (?:full |first |last )?"
+    r"(?:name|date of birth|birthday|email|e-mail|phone|mobile)\b",
+    re.IGNORECASE,
+)
+"""A fact asked of someone by a possessive: "the second adult's full name"."""
+_ANOTHER_PERSON = frozenset({"second", "other", "another", "additional", "2nd", "extra"})
 
 
 _PLURAL_OWNERS = re.compile(
