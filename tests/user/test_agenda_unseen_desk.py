@@ -373,3 +373,27 @@ async def test_an_option_the_user_holds_is_chosen_and_a_second_persons_facts_are
     ep = await converse(AgendaPolicy(), family, replies, max_turns=5)
     assert "James Webb" in ep.said[1] and "1984" in ep.said[2], ep.said
     assert "Ali Webb" in ep.said[3] and "1986" in ep.said[4], ep.said
+
+
+async def test_a_visit_by_a_later_day_keeps_today_and_so_not_the_goals_day_takes_the_fallback():
+    # Found on a lettings desk written blind: "I need someone today" was objected to against "a
+    # contractor attends within 24 hours, by Thursday 10 December" (a deadline today is within),
+    # and "any day from the 1st to the 28th, so not the 30th" was not read as declining the
+    # 30th, so the goal's "If that's not possible, the 28th will do" was never said.
+    wednesday = datetime(2026, 12, 9, 10, tzinfo=UTC)
+    leak = phone_desk("Water is coming through my bathroom ceiling. I need someone today.",
+                      tenancy_ref="HRL-1010")  # fmt: skip
+    visit = ("I'll log this as an emergency repair (leak): a contractor attends within 24 hours, "
+             "by Thursday 10 December 2026, 10:00. Shall I log it?")
+    ep = await converse(AgendaPolicy(), leak, scripted(visit, "Done."), now=wednesday,
+                        max_turns=2)  # fmt: skip
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    late = visit.replace("within 24 hours, by Thursday 10 December", "on Friday 11 December")
+    ep = await converse(AgendaPolicy(), leak, scripted(late, "Done."), now=wednesday, max_turns=2)
+    assert "11 december" in ep.said[1].lower(), ep.said
+    rent = phone_desk("Can my rent be taken on the 30th instead? If that's not possible, the 28th "
+                      "will do.", tenancy_ref="HRL-1014")  # fmt: skip
+    rule = ("Rent can be collected on any day from the 1st to the 28th, so not the 30th. Which "
+            "day of the month would you like your rent collected on?")
+    ep = await converse(AgendaPolicy(), rent, scripted(rule, "Done."), now=wednesday, max_turns=2)
+    assert "28th" in ep.said[1], ep.said

@@ -351,6 +351,9 @@ def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
         return True  # "your voucher is valid until 31 December 2027": not the show's day
     if value.kind == "date" and _in_time(value.values, fact.by, today):
         return True  # "ready on Tuesday 8 December" for a goal's "by Wednesday 9 December"
+    if value.kind == "date" and _BY_BEFORE.search(before[-25:]):
+        # "a contractor attends within 24 hours, by Thursday 10 December" for "today"
+        return _in_time(fact.values.get("date", frozenset()), value.values, today)
     if _REPLACED_BEFORE.search(before[-20:]):
         return True  # "on Thursday 10 December instead of Monday 14 December": the old day
     # "your excess is £250" beside a goal's "about £1,200 to replace it"
@@ -411,6 +414,11 @@ _DEADLINE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """Words that make a goal's date the latest day it allows ("by Wednesday 9 December")."""
+
+
+_BY_BEFORE = re.compile(r"\b(?:by|no\s+later\s+than)\s+(?:the\s+)?$", re.IGNORECASE)
+"""Words that make a proposal's date the latest day of its window: the goal's day, if earlier,
+is within it."""
 
 
 def _in_time(days: frozenset[str], by: frozenset[str], today: date | None) -> bool:

@@ -62,12 +62,13 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 _RESTRICTION = re.compile(
-    r"\bonly\b[^.;]*?,\s+(?:and\s+)?not\s+(?:to\s+|on\s+|for\s+|by\s+|in\s+|at\s+)?"
-    r"(?:an?(?:other)?|the|any|your|other)\b",
+    r"(?:\bonly\b[^.;]*?,\s+(?:and\s+)?|,\s+so\s+)not\s+(?:to\s+|on\s+|for\s+|by\s+|in\s+"
+    r"|at\s+)?(?:an?(?:other)?|the|any|your|other)\b",
     re.IGNORECASE,
 )
 """A rule that declines by itself: "Refunds can only go back to the card you paid with, not to
-another card" refuses the other card without a "can't", and the rule is its reason."""
+another card" refuses the other card without a "can't", and the rule is its reason; so does
+"Rent can be collected on any day from the 1st to the 28th, so not the 30th"."""
 _ONLY_WITHIN = re.compile(
     r"\bcan only be \w+(?:ed|en)\s+(?:within|before|up to|until|in the first)\b", re.IGNORECASE
 )
@@ -189,6 +190,8 @@ def refusal(text: str) -> Refusal | None:
     >>> refusal("Done — lift-out LO5015 for Skua is booked on Thursday 20 May.") is None
     True
     >>> refusal("Refunds only go to the card you paid with, not to another card.").kind
+    'policy'
+    >>> refusal("Rent can be collected on any day from the 1st to the 28th, so not the 30th.").kind
     'policy'
     >>> refusal("A line can only be disputed within 30 days. Nothing has been changed.").kind
     'policy'
