@@ -84,6 +84,7 @@ BLIND = (
     ("lettings", "Lettings"),
     ("furniture", "Furniture"),
     ("museum", "Museum"),
+    ("examboard", "Examboard"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
