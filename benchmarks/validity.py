@@ -85,6 +85,7 @@ BLIND = (
     ("furniture", "Furniture"),
     ("museum", "Museum"),
     ("examboard", "Examboard"),
+    ("evcharging", "Evcharging"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
