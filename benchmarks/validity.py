@@ -86,6 +86,7 @@ BLIND = (
     ("museum", "Museum"),
     ("examboard", "Examboard"),
     ("evcharging", "Evcharging"),
+    ("broadband", "Broadband"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
