@@ -397,3 +397,16 @@ async def test_a_visit_by_a_later_day_keeps_today_and_so_not_the_goals_day_takes
             "day of the month would you like your rent collected on?")
     ep = await converse(AgendaPolicy(), rent, scripted(rule, "Done."), now=wednesday, max_turns=2)
     assert "28th" in ep.said[1], ep.said
+
+
+async def test_a_slot_named_with_figures_is_said_in_words_not_as_its_machine_name():
+    # Found on an EV charging desk written blind: `card_last4` was said "My last4 is 7878",
+    # which the desk could not read, so it asked again until the turns ran out.
+    scenario = phone_desk("Please top up my balance with £40.", email="umar.dar@example.com",
+                          card_last4="7878")  # fmt: skip
+    replies = scripted("What's the email address on your account?",
+                       "Thank you. And the last 4 digits of the payment card on your account?",
+                       "Done.")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, replies, max_turns=3)
+    assert "7878" in ep.said[2] and "last4" not in ep.said[2], ep.said
+    assert "last 4 digits" in ep.said[2].lower() or ep.said[2].strip(" .") == "7878", ep.said

@@ -115,9 +115,37 @@ def _initials(slot: str) -> str:
 
 
 def slot_phrases(slot: str) -> list[str]:
-    """Return the phrases a slot's own name gives (`refund_to` -> `refund to`)."""
-    words = slot.replace("_", " ").strip().lower()
-    return [words] if words else []
+    """Return the phrases a slot's own name gives (`refund_to` -> `refund to`).
+
+    Figures in a name are words apart, and "last 4" is said of digits:
+
+    >>> slot_phrases("card_last4")
+    ['card last 4', 'last 4 digits', 'last four digits']
+    """
+    words = spaced_figures(slot.replace("_", " ").strip().lower())
+    phrases = [words] if words else []
+    last = last_digits(words)
+    if last is not None:
+        phrases += [f"last {n} digits" for n in last]
+    return phrases
+
+
+def spaced_figures(words: str) -> str:
+    """Figures apart from letters: "last4" -> "last 4"."""
+    return re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", words)
+
+
+def last_digits(words: str) -> tuple[str, str] | None:
+    """The count of "last 4" in figures and in words, if the words say one."""
+    found = re.search(r"\blast (\d|one|two|three|four|five|six)\b", words)
+    if found is None:
+        return None
+    said = found.group(1)
+    figure = str(_NUMBER_WORDS.index(said)) if said in _NUMBER_WORDS else said
+    return figure, _NUMBER_WORDS[int(figure)]
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def split_sentences(text: str) -> list[str]:

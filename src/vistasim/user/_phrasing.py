@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from vistasim.errors import ConfigError
 from vistasim.scenario import Persona, Scalar
+from vistasim.user._lexicon import last_digits, spaced_figures
 from vistasim.user._tasks import built_task, goal_clause, request_clauses
 from vistasim.values import text_ids
 
@@ -225,9 +226,12 @@ class Phrasing:
         known = self.templates.labels.get(slot)
         if known is not None:
             return known
-        words = [w for w in slot.lower().split("_") if w]
+        words = spaced_figures(slot.lower().replace("_", " ")).split()
         if not words:
             return slot
+        last = last_digits(" ".join(words))
+        if last is not None:
+            return f"last {last[0]} digits"  # `card_last4`: "last4" is no word anyone says
         if {"dob", "birth", "birthdate", "birthday"} & set(words):
             return "date of birth"
         if len(words) > 1 and words[-1] in _ID_WORDS:
