@@ -410,3 +410,25 @@ async def test_a_slot_named_with_figures_is_said_in_words_not_as_its_machine_nam
     ep = await converse(AgendaPolicy(), scenario, replies, max_turns=3)
     assert "7878" in ep.said[2] and "last4" not in ep.said[2], ep.said
     assert "last 4 digits" in ep.said[2].lower() or ep.said[2].strip(" .") == "7878", ep.said
+
+
+async def test_an_old_card_and_a_changes_target_are_not_wrong_values_of_the_users_own():
+    # Found on an EV charging desk written blind: "I paid for it with my old card; I've changed
+    # cards since" and a refund "to the card it was paid with, ending 3311" were objected to as
+    # the card on file (7720); "To change your email to vera.lamb@newmail.org" as the email on
+    # the account, though the goal asked for that change.
+    old = phone_desk("My charge on 8 December failed but I was still charged £15.80 — please "
+                     "refund it. I paid for it with my old card; I've changed cards since.",
+                     email="chloe.dunn@example.com", card_last4="7720")  # fmt: skip
+    refund = ("To refund £15.80 for session VS30311 to the card it was paid with, ending 3311. "
+              "Shall I go ahead?")
+    ep = await converse(AgendaPolicy(), old, scripted(refund, "Done."), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    email = phone_desk("Please change my email to vera.lamb@newmail.org.",
+                       email="vera.lamb@example.com", new_email="vera.lamb@newmail.org")
+    change = "To change your email to vera.lamb@newmail.org. Shall I update it?"
+    ep = await converse(AgendaPolicy(), email, scripted(change, "Done."), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    wrong = change.replace("vera.lamb@newmail.org", "vera.lamb@newmail.com")
+    ep = await converse(AgendaPolicy(), email, scripted(wrong, "Done."), max_turns=2)
+    assert "newmail.org" in ep.said[1], ep.said

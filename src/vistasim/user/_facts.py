@@ -69,6 +69,9 @@ class Fact:
     by: frozenset[str] = frozenset()
     """Days ("MM-DD") the goal wants things by ("collect them by Wednesday 9 December", "for an
     event on Saturday"): a day up to the latest of them is no contradiction."""
+    superseded: bool = False
+    """The goal speaks of an old one of the fact's kind ("I paid with my old card; I've changed
+    cards since"): another value of its type may be that old one, not a wrong one of ours."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,7 +111,7 @@ def build_facts(
         replace(f, made_anew=creates and f.current and any(k.startswith("id:") for k in f.values))
         for f in facts
     ]
-    facts = [f for f in facts if f.values]
+    facts = [replace(f, superseded=_old_one_named(goal, f.slot)) for f in facts if f.values]
     vocab = vocabulary([f.slot for f in facts], lexicon or {})
     task_values: dict[str, set[str]] = {}
     task_said: dict[str, str] = {}
@@ -297,6 +300,7 @@ def contradiction(
         elif owner == TASK:
             owner = _task_owner(value.kind, facts)
         if owner in by_slot and value.kind in by_slot[owner].values:
+            owner = _target_owner(text, value, by_slot[owner], facts)
             if not _not_ours(text, value, by_slot[owner], today):
                 owned.setdefault((owner, value.kind), []).append(value)
     for (slot, kind), values in owned.items():
@@ -340,10 +344,20 @@ def _count_restated(stated: Sequence[Stated], mine: frozenset[str], slot: str) -
     )
 
 
+def _target_owner(text: str, value: Stated, fact: Fact, facts: Sequence[Fact]) -> str:
+    """The fact a change's target restates: "change your email to X" is the `new_email` held."""
+    if not (fact.current and _CHANGED_TO.search(text[: value.start][-60:])):
+        return fact.slot
+    targets = [f for f in facts if not f.current and f.slot != TASK and value.kind in f.values]
+    return targets[0].slot if len(targets) == 1 else fact.slot
+
+
 def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
     """Whether a value of the fact's type says something other than the fact's own value."""
+    if fact.superseded:
+        return True  # "to the card it was paid with, ending 3311" for "my old card"
     before = text[: value.start]
-    if fact.current and _NEW_BEFORE.search(before):
+    if fact.current and (_NEW_BEFORE.search(before) or _CHANGED_TO.search(before[-60:])):
         return True  # "your new card number is RL-30009": what the change made, not ours
     if fact.made_anew and value.kind.startswith("id:"):
         return True  # "Done — order LH-48714" for a booking: the new record's number
@@ -540,6 +554,17 @@ def _weekdays(days: frozenset[str], today: date) -> set[str]:
     return found
 
 
+def _old_one_named(goal: str, slot: str) -> bool:
+    """Whether the goal speaks of an old one of what the slot names ("my old card")."""
+    words = {w.removesuffix("s") for w in slot.lower().split("_") if len(w) > 2}
+    return any(
+        found.group(1).lower().removesuffix("s") in words for found in _OLD_ONE.finditer(goal)
+    )
+
+
+_OLD_ONE = re.compile(r"\b(?:my|the|an?|our)\s+(?:old|previous|former|expired)\s+(\w+)", re.I)
+
+
 def _is_current(slot: str, value: str, goal: str) -> bool:
     # `new_email`, or a value the goal names ("change my email to ann@new.org"), is a target.
     return "new" not in slot.lower().split("_") and value.casefold() not in goal.casefold()
@@ -554,6 +579,13 @@ _NEW_BEFORE = re.compile(
     r"|\breplaced\s+(?:by|with)\s+$",
     re.IGNORECASE,
 )
+
+
+_CHANGED_TO = re.compile(
+    r"\b(?:chang|updat|switch|set)(?:e|es|ed|ing)?\s+(?:[\w-]+\s+){0,4}?to\s+$", re.IGNORECASE
+)
+"""Words before the value a change makes ("To change your email to vera@new.org"): for a fact
+the user has now, the change's target is news, not a wrong value of it."""
 
 
 def _fact(slot: str, value: str, today: date | None, *, current: bool = False) -> Fact:
