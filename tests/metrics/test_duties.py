@@ -168,6 +168,25 @@ def test_a_sign_up_that_only_adds_records_needs_no_identity_check():
     assert "changed-before-identity" not in new and "changed-before-identity" in existing
 
 
+def test_a_proposal_after_a_check_that_wrote_is_no_report_of_that_check():
+    # A line test that records where the fault is writes; the reply after it proposes the
+    # visit ("To book an engineer visit on Thursday 26 November ... Shall I book it?").
+    check = call("find_slots", {"fault_id": "FT7001", "reported_on": "2026-03-17"},
+                 changes=[StateChange(table="faults", key="FT7001", fields=["location"])],
+                 patient_id="P1")  # fmt: skip
+    found = labels(
+        user("Book me in for Friday 20 March, please."),
+        agent("What's your date of birth?"),
+        user("1969-11-02."),
+        VERIFY,
+        check,
+        agent("Thank you, Ann - I've found your record. To book an appointment on Friday 20 "
+              "March at 11:30. The check shows it's on our side, so it is free. Shall I book "
+              "it?"),
+    )  # fmt: skip
+    assert "contradicts-call" not in found
+
+
 def test_a_dropped_second_request_with_all_done_is_found():
     dropped = labels(
         user("Please cancel A7 and also add a text reminder for my next visit."),

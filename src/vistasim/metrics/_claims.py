@@ -308,7 +308,8 @@ def _leads_in(sentences: Sequence[str], claiming: Sequence[bool], index: int) ->
 
     The sentence just before "Shall I ...?" does; so does every sentence between the report's
     last claim and that question ("Done — BLK-40523 is booked. To set up garden waste until 31
-    March 2027: £52.00. The fee is the same whenever you join. Shall I set it up?").
+    March 2027: £52.00. The fee is the same whenever you join. Shall I set it up?"), and one
+    that opens with what the change is for ("To book ..."), wherever it stands.
     """
     ask = next(
         (i for i in range(index + 1, len(sentences))
@@ -316,7 +317,14 @@ def _leads_in(sentences: Sequence[str], claiming: Sequence[bool], index: int) ->
     )  # fmt: skip
     if ask is None or not _PROPOSAL.search(sentences[ask]):
         return False
-    return ask == index + 1 or any(claiming[:index])
+    return ask == index + 1 or any(claiming[:index]) or _PURPOSE.match(sentences[index]) is not None
+
+
+_PURPOSE = re.compile(
+    r"\W*to\s+(?!(?:you|your|the|a|an|my|our|this|that)\b)[a-z]+\b", re.IGNORECASE
+)
+"""A sentence that opens with what a change is for ("To book an engineer visit on Thursday 26
+November, afternoon."): the proposal's own terms, whatever came before it."""
 
 
 def _sentence_turn(sentence: str) -> Turn:
