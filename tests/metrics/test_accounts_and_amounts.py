@@ -191,6 +191,21 @@ def test_a_day_beside_a_timestamp_fields_little_words_is_not_that_fields_day():
     assert "misquoted-result" not in found
 
 
+def test_a_lengths_days_are_no_word_of_a_day_fields_name():
+    # "... the Saturday 10 October 2026 session was published on Tuesday 24 November 2026, 48
+    # days ago": "session" and the "days" of "48 days" do not name `session_day`.
+    record = call("get_candidate", {"results": [
+        {"result_id": "RS8018", "session_day": "2026-10-10", "results_day": "2026-11-24"}]},
+        candidate_id="NA31018")  # fmt: skip
+    found = labels(user("I want a re-mark."), record,
+                   agent("I'm sorry — re-marks must be asked for within 30 days of results day, "
+                         "and the result from the Saturday 10 October 2026 session was published"
+                         " on Tuesday 24 November 2026, 48 days ago. Nothing has been changed."))
+    wrong = labels(user("When was my session?"), record,
+                   agent("Your session day was Saturday 17 October 2026."))
+    assert "misquoted-result" not in found and "misquoted-result" in wrong
+
+
 def test_a_refusal_by_a_limit_its_own_figures_do_not_exceed_is_found():
     at_limit = labels(user("Enroll me in CS201."),
                       agent("Enrolling in CS201 would bring you to 18 credits; the maximum is "
@@ -291,6 +306,23 @@ def test_the_date_a_voucher_is_valid_until_is_no_other_day_than_the_proposals():
                    agent("Done: voucher for £88.50."))  # fmt: skip
     wrong = labels(user("Return my tickets for 20 December."), proposal, user("Yes."), moved,
                    agent("Done: voucher for £88.50."))  # fmt: skip
+    assert "contradicts-call" not in right and "contradicts-call" in wrong
+
+
+def test_the_day_evidence_is_due_by_is_no_other_day_than_the_proposals():
+    # Found on an exam board desk written blind: a reader proposed for the exam on Saturday 6
+    # March, then the arrangement's result says `evidence_by: 2027-02-06` (a deadline for the
+    # candidate), read as the proposal broken.
+    approved = call("pay_fine", {"arrangement": "reader", "evidence_by": "2027-02-06"},
+                    entry_id="EN7015")  # fmt: skip
+    moved = call("pay_fine", {"arrangement": "reader", "exam_day": "2027-02-06"},
+                 entry_id="EN7015")  # fmt: skip
+    proposal = agent("To arrange a reader for entry EN7015 for Saturday 6 March 2027: no "
+                     "charge. Shall I record it?")  # fmt: skip
+    right = labels(user("I need a reader for my exam on 6 March."), proposal, user("Yes."),
+                   approved, agent("Done: a reader is approved."))  # fmt: skip
+    wrong = labels(user("I need a reader for my exam on 6 March."), proposal, user("Yes."),
+                   moved, agent("Done: a reader is approved."))  # fmt: skip
     assert "contradicts-call" not in right and "contradicts-call" in wrong
 
 

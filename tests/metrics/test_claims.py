@@ -301,3 +301,24 @@ def test_the_users_words_quoted_back_state_no_value_of_the_change():
                   "2026. Shall I log it?")  # fmt: skip
     found = labels([asked, other, user("yes"), complaint, done, stop()])
     assert list(found) == ["contradicts-call"]
+
+
+def test_a_change_dated_before_today_is_the_records_history():
+    # "the certificate was issued on Tuesday 29 December 2026", read out on 11 January 2027: a
+    # record's history, not a change claimed in this chat.
+    from datetime import date
+
+    events = [
+        user("What grade did I get?"),
+        call("get_candidate", {"grade": "Distinction", "issued_on": "2026-12-29"}),
+        agent("Your C2 result: Distinction; the certificate was issued on Tuesday 29 December "
+              "2026. Is there anything else I can help with?"),
+        criteria(True),
+        stop(),
+    ]
+    tools = [*TOOLS, "issue_certificate"]
+    view = episode("e1", "s1", events)
+    found = detect_claims(view, write_tools=None, tool_names=tools, today=date(2027, 1, 11))
+    assert "claimed-without-action" not in {f.label for f in found}
+    found = detect_claims(view, write_tools=None, tool_names=tools, today=date(2026, 12, 29))
+    assert "claimed-without-action" in {f.label for f in found}

@@ -432,3 +432,19 @@ async def test_an_old_card_and_a_changes_target_are_not_wrong_values_of_the_user
     wrong = change.replace("vera.lamb@newmail.org", "vera.lamb@newmail.com")
     ep = await converse(AgendaPolicy(), email, scripted(wrong, "Done."), max_turns=2)
     assert "newmail.org" in ep.said[1], ep.said
+
+
+async def test_the_users_own_name_is_given_from_a_callers_name_or_the_persona():
+    # Found on an exam board desk written blind: a mother holding `caller_name: Nisha Patel`
+    # was asked "may I have your own full name, please?" and said "I don't have my name on
+    # hand"; the desk refused her, and the user could not follow the refusal (invalid).
+    ask = ("Thank you, I've found the candidate's record. As you're contacting us for them, may "
+           "I have your own full name, please?")
+    held = phone_desk("I'd like to enter my daughter Maya for the B2 exam.",
+                      candidate_id="NA31020", caller_name="Nisha Patel")  # fmt: skip
+    ep = await converse(AgendaPolicy(), held, scripted(ask, "Done."), max_turns=2)
+    assert "Nisha Patel" in ep.said[1], ep.said
+    persona = phone_desk("I'd like to enter my daughter Maya for the B2 exam.",
+                         candidate_id="NA31020")  # fmt: skip
+    ep = await converse(AgendaPolicy(), persona, scripted(ask, "Done."), max_turns=2)
+    assert "Hannah Lewis" in ep.said[1], ep.said

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._claim_verbs import GENERIC_CLAIMS, GENERIC_VERBS, claim_cues, verbs_of
 from vistasim.metrics._contradicts import contradicts_call
@@ -251,7 +252,9 @@ class _Context:
                         continue
                     if _HAS_ADJECTIVE.match(match.group(0)) and _NOUN.match(sentence, match.end()):
                         continue  # "your move has extended cover": what it has, not a change
-                    if _HISTORY.search(sentence, match.end()):
+                    if _HISTORY.search(sentence, match.end()) or _dated_before(
+                        sentence[match.end() :], self.today
+                    ):
                         continue  # "was issued on 30 November, 42 days ago": before this chat
                     verb = re.findall(r"[A-Za-z]+", match.group(0))[-1].lower()
                     if not _status_read(sentence, verb, reads):
@@ -295,6 +298,25 @@ class _Read:
 
     ids: frozenset[str]
     words: frozenset[str]
+
+
+def _dated_before(after: str, today: date | None) -> bool:
+    """Whether a change is dated, right after its verb, to a day before today.
+
+    "the certificate was issued on Tuesday 29 December 2026", read out on 11 January 2027, is
+    the record's history. Only a date said with its year counts: without one, which year is
+    meant is a guess.
+    """
+    if today is None:
+        return False
+    mention = next(iter(find_dates(after[:48], None)), None)
+    if mention is None or len(mention.days) != 1:
+        return False
+    year = re.search(r"\b(20\d\d)\b", mention.surface)
+    if year is None:
+        return False
+    month, day = (int(x) for x in next(iter(mention.days)).split("-"))
+    return date(int(year.group(1)), month, day) < today
 
 
 def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:

@@ -60,10 +60,12 @@ def breaks_proposal(
 
 
 _RECORD_DATE_KEY = re.compile(
-    r"valid|expir|created|issued|updated|modified|timestamp|(?:cancelled|returned|paid)_at",
+    r"valid|expir|created|issued|updated|modified|timestamp|(?:cancelled|returned|paid)_at"
+    r"|deadline|_by$",
     re.IGNORECASE,
 )
-"""Fields dating the record a change made (a voucher's `valid_until`), not the change itself."""
+"""Fields dating the record a change made (a voucher's `valid_until`), or a deadline it sets
+the user (`evidence_by`), not the change itself."""
 
 
 def _carried(writes: list[StoredEvent], *, record_dates: bool = True) -> set[tuple[str, str]]:

@@ -187,10 +187,22 @@ booking's day and time, not of its `booked_at` timestamp."""
 
 
 def _near_words(sentence: str, at: int) -> set[str]:
-    """The words of the five before a position and three after it, stemmed."""
-    before = re.findall(r"[A-Za-z]+", sentence[:at])[-5:]
-    after = re.findall(r"[A-Za-z]+", re.sub(r"^[\w\s,-]*?\d{4}", "", sentence[at:]))[:3]
+    """The words of the five before a position and three after it, stemmed.
+
+    A length ("48 days ago", "within 30 days") is no word of a field's name: its "days" is
+    not the `day` of `session_day`.
+    """
+    before = re.findall(r"[A-Za-z]+", _LENGTH.sub(" ", sentence[:at]))[-5:]
+    rest = re.sub(r"^[\w\s,-]*?\d{4}", "", sentence[at:])
+    after = re.findall(r"[A-Za-z]+", _LENGTH.sub(" ", rest))[:3]
     return {_stem(w) for w in [*before, *after]}
+
+
+_LENGTH = re.compile(
+    r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|ten)\s+(?:working\s+)?"
+    r"(?:days?|weeks?|months?|years?|hours?)\b",
+    re.IGNORECASE,
+)
 
 
 def _date_records(value: object) -> Iterator[dict[str, str]]:

@@ -50,6 +50,7 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
     ph = step.phrasing
     entry = state.stack[0]
     held = {**held_facts(step, state), **_offered(step, state, message, asked)}
+    held = {**_own_name(step, held, asked), **held}
     if _only_lacking_again(step.view, message, asked, held):
         # Asked again for what the user said it does not have ("Which station would you
         # like?"): the agent is on another errand than the user's, who says its own again.
@@ -96,6 +97,23 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         played.append("second_request")
     text = ph.answer(clauses, gives_facts=gives_facts)
     return Reaction(text=text, progress=True, played=tuple(played))
+
+
+def _own_name(step: Step, held: dict[str, Scalar], asked: list[str]) -> dict[str, Scalar]:
+    """The user's own name when asked for it and no `name` is held: a person knows theirs.
+
+    A product owner writes `caller_name: Nisha Patel` (or nothing, the persona being Nisha):
+    "may I have your own full name?" was answered "I don't have my name on hand".
+    """
+    if "name" not in asked or "name" in held:
+        return {}
+    own = [held[s] for s in _SELF_NAMES if s in held]
+    name = own[0] if own else step.view.scenario.persona.name
+    return {"name": name} if name else {}
+
+
+_SELF_NAMES = ("full_name", "caller_name", "customer_name", "account_name", "holder_name",
+               "your_name", "my_name", "user_name", "contact_name")  # fmt: skip
 
 
 def _offers_only(step: Step, message: str, held: dict[str, Scalar], change: Behaviour) -> bool:

@@ -73,7 +73,8 @@ _ONLY_WITHIN = re.compile(
     r"\bcan only be \w+(?:ed|en)\s+(?:within|before|up to|until|in the first)\b", re.IGNORECASE
 )
 _SORRY_BECAUSE = re.compile(
-    r"\W*(?:I'?m |I am |we'?re )?(?:so |very )?sorry\b.*\b(?:has|have|needs?) to be\b", re.I
+    r"\W*(?:I'?m |I am |we'?re )?(?:so |very )?sorry\b.*\b(?:(?:has|have|needs?) to be|must)\b",
+    re.I,
 )
 """An apology with the rule it keeps: "I'm sorry — Mr Reid doesn't teach GCSE maths, and a
 change of tutor has to be within the same subject." (declines beside "nothing has been
@@ -197,6 +198,9 @@ def refusal(text: str) -> Refusal | None:
     'policy'
     >>> refusal("I'm sorry — a change of tutor has to be within the same subject. Nothing has "
     ...         "been changed.").kind
+    'policy'
+    >>> refusal("I'm sorry — re-marks must be asked for within 30 days of results day. Nothing "
+    ...         "has been changed.").kind
     'policy'
     """
     said = statements(text)
