@@ -87,6 +87,7 @@ BLIND = (
     ("examboard", "Examboard"),
     ("evcharging", "Evcharging"),
     ("broadband", "Broadband"),
+    ("coachtours", "Coachtours"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
