@@ -175,3 +175,22 @@ def test_a_price_is_no_count_of_the_record_and_what_is_added_is_no_figure_of_it(
     # The record's own count said wrong is still a misquote.
     found = labels(user("What's on it?"), booking, agent("SW30909 has 2 child seats."))
     assert "misquoted-result" in found
+
+
+def test_a_count_of_nights_is_no_figure_of_a_field_named_beside_it():
+    # Found on a coach tour desk written blind: "To give Margaret Owens a single room for the 5
+    # nights of booking WF30102" read as the passenger's `single_room: 0`.
+    passengers = ToolCall(name="get_booking", args={"booking_ref": "WF30102"}, result={
+        "passengers": [{"passenger_id": "P402", "name": "Margaret Owens", "single_room": 0}]})
+    found = labels(
+        user("Please add a single room."),
+        passengers,
+        agent("To give Margaret Owens a single room for the 5 nights of booking WF30102: £25.00 "
+              "a night, £125.00 in all. Shall I add it?"),
+    )
+    wrong = labels(
+        user("Do I have a single room?"),
+        passengers,
+        agent("Margaret Owens has 1 single room on the booking."),
+    )
+    assert "misquoted-result" not in found and "misquoted-result" in wrong

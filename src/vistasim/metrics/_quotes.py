@@ -364,7 +364,7 @@ def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str,
 _WORD = re.compile(r"[A-Za-z]+")
 _FIGURE = re.compile(rf"(?<![\w.])[£$€]?\s?{_NUMBER}")
 """A figure where a token starts (not the digits of an id: "fine F901")."""
-_DURATION = re.compile(r"(?:-|\s)(day|week|month|year|hour|minute)s?\b", re.IGNORECASE)
+_DURATION = re.compile(r"(?:-|\s)(day|week|month|year|hour|minute|night)s?\b", re.IGNORECASE)
 _BOUND_BEFORE = re.compile(rf"\b{BOUND_WORDS}\s*$", re.IGNORECASE)
 _BOUND_AFTER = re.compile(
     r"(?:\s*-?\s*[A-Za-z]+){0,2}?\s+(?:at (?:least|most)|minimum|maximum"
