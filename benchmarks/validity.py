@@ -88,6 +88,8 @@ BLIND = (
     ("evcharging", "Evcharging"),
     ("broadband", "Broadband"),
     ("coachtours", "Coachtours"),
+    ("swimschool", "Swimschool"),
+    ("counciltax", "Counciltax"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
