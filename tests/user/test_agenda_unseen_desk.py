@@ -448,3 +448,14 @@ async def test_the_users_own_name_is_given_from_a_callers_name_or_the_persona():
                          candidate_id="NA31020")  # fmt: skip
     ep = await converse(AgendaPolicy(), persona, scripted(ask, "Done."), max_turns=2)
     assert "Hannah Lewis" in ep.said[1], ep.said
+
+
+async def test_a_callers_name_is_said_as_the_users_own_name():
+    # Found on a swim school desk written blind: `caller_name: Gary Hill` was said "Caller's
+    # name: Gary Hill", read by the desk as the name "Caller's Gary Hill" (not on the account).
+    scenario = phone_desk("Please update my email address to gary.hill@newmail.co.uk.",
+                          account_id="RS2018", caller_name="Gary Hill")  # fmt: skip
+    for lexicon in ({}, {"caller_name": ["your name", "your full name"]}):  # the desk's own
+        ask = scripted("And may I take your full name, please?", "Done.")
+        ep = await converse(AgendaPolicy(), scenario, ask, lexicon=lexicon, max_turns=2)
+        assert "Gary Hill" in ep.said[1] and "caller" not in ep.said[1].lower(), ep.said

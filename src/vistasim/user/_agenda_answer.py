@@ -22,7 +22,7 @@ from vistasim.user._agenda_step import (
     user_said,
 )
 from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
-from vistasim.user._phrasing import lower_first
+from vistasim.user._phrasing import SELF_NAMED, lower_first
 from vistasim.user._types import UserView
 from vistasim.values import text_values
 
@@ -107,13 +107,9 @@ def _own_name(step: Step, held: dict[str, Scalar], asked: list[str]) -> dict[str
     """
     if "name" not in asked or "name" in held:
         return {}
-    own = [held[s] for s in _SELF_NAMES if s in held]
+    own = [v for s, v in held.items() if s.lower().removesuffix("_name") in {*SELF_NAMED, "full"}]
     name = own[0] if own else step.view.scenario.persona.name
     return {"name": name} if name else {}
-
-
-_SELF_NAMES = ("full_name", "caller_name", "customer_name", "account_name", "holder_name",
-               "your_name", "my_name", "user_name", "contact_name")  # fmt: skip
 
 
 def _offers_only(step: Step, message: str, held: dict[str, Scalar], change: Behaviour) -> bool:

@@ -234,6 +234,8 @@ class Phrasing:
             return f"last {last[0]} digits"  # `card_last4`: "last4" is no word anyone says
         if {"dob", "birth", "birthdate", "birthday"} & set(words):
             return "date of birth"
+        if len(words) == 2 and words[1] == "name" and words[0] in SELF_NAMED:
+            return "name"  # "Caller's name: Gary Hill" was read as the name "Caller's Gary Hill"
         if len(words) > 1 and words[-1] in _ID_WORDS:
             return f"{words[-2]} number"
         spaced = " ".join(words)
@@ -268,8 +270,11 @@ class Phrasing:
         return f"{body} {suffix}".strip()
 
 
-_OWN_NAME = frozenset({"first", "last", "full", "given", "family", "middle", "maiden", "user"})
+_OWN_NAME = frozenset({"first", "last", "full", "given", "family", "middle", "maiden", "user",
+                       "caller", "customer", "holder", "contact", "your", "my"})  # fmt: skip
 """First words of a `*_name` slot that is the user's own name."""
+SELF_NAMED = frozenset({"caller", "customer", "holder", "contact", "your", "my", "user"})
+"""First words of a `*_name` slot that is simply the user's name (`caller_name`): "my name"."""
 _NAME_QUALIFIERS = frozenset({"old", "new", "current", "previous", "other", "account", "company"})
 """First words of a `*_name` slot that qualify the name rather than say whose it is."""
 
