@@ -187,6 +187,26 @@ def test_a_proposal_after_a_check_that_wrote_is_no_report_of_that_check():
     assert "contradicts-call" not in found
 
 
+def test_a_record_said_to_be_booked_is_no_request_to_book_it():
+    # Found on a swim school desk written blind: "Lily is booked on Tuesdays next term but I
+    # can't do Tuesdays any more — please move her" asked for no booking of a term.
+    asked = labels(
+        user("Lily is booked on a Tuesday appointment, but please cancel A7 and book an "
+             "appointment for Friday."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        agent("A7 has been cancelled. All sorted!"),
+    )  # fmt: skip
+    state = labels(
+        user("Lily is booked on a Tuesday appointment, but I can't do Tuesdays: please cancel "
+             "A7."),
+        VERIFY,
+        call("cancel_appointment", {"status": "cancelled"}, appointment_id="A7"),
+        agent("A7 has been cancelled. All sorted!"),
+    )  # fmt: skip
+    assert "dropped-request" in asked and "dropped-request" not in state
+
+
 def test_a_dropped_second_request_with_all_done_is_found():
     dropped = labels(
         user("Please cancel A7 and also add a text reminder for my next visit."),

@@ -459,3 +459,4 @@ async def test_a_callers_name_is_said_as_the_users_own_name():
         ask = scripted("And may I take your full name, please?", "Done.")
         ep = await converse(AgendaPolicy(), scenario, ask, lexicon=lexicon, max_turns=2)
         assert "Gary Hill" in ep.said[1] and "caller" not in ep.said[1].lower(), ep.said
+        assert "name is gary hill" in ep.said[1].lower(), ep.said  # not "Name: Gary Hill"

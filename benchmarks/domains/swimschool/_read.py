@@ -33,7 +33,8 @@ NEXT_TERM = re.compile(r"\bnext term\b|\bspring 2\b|\bfrom (?:march|the 15th)\b|
 THIS_TERM = re.compile(r"\bthis term\b|\bspring 1\b|\bthis week\b|\bfrom now\b|\bnow\b|"
                        r"\bstraight away\b|\bcurrent\b", re.I)  # fmt: skip
 CALLER_RE = re.compile(
-    r"\b(?i:i'?m|i am|my name is|this is|name'?s)\s+([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)+)"
+    r"\b(?i:i'?m|i am|my name is|this is|name'?s|(?:the )?name is)\s+"
+    r"([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)+)"
 )
 
 

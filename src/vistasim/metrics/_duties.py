@@ -319,10 +319,18 @@ def _asked_words(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> t
     verbs = "|".join(re.escape(stem) for stem in stems)
     found: list[str] = []
     for verb in re.finditer(rf"\b(?:{verbs})", text, re.IGNORECASE):
+        if _STATE_BEFORE.search(text, 0, verb.start()):
+            continue  # "Lily is booked on Tuesdays next term": what is, not what is asked
         window = re.match(r"\w*(?:[^\w.!?;]+\w+){0,5}", text[verb.start() :])
         if window is not None:
             found += [w for w in words if _mentions(window.group(0), (w,)) and w not in found]
     return tuple(found)
+
+
+_STATE_BEFORE = re.compile(
+    r"\b(?:is|are|was|were|been|being|'s|’s)\s+(?:already\s+|now\s+|still\s+)?$", re.IGNORECASE
+)
+"""Before a verb of a tool, words that make it the state of a record ("is booked"), no request."""
 
 
 _STOPWORDS = frozenset(

@@ -201,6 +201,8 @@ class Phrasing:
         """Return a clause stating one fact ("my order number is W1007")."""
         text = str(value)
         variants = self.templates.facts.get(slot)
+        if variants is None and self.label(slot) == "name":
+            variants = self.templates.facts.get("name")  # `caller_name`: "my name is ..."
         if variants is None:
             sentence = isinstance(value, str) and len(text.split()) >= 3
             variants = self.templates.facts["sentence" if sentence else "default"]
