@@ -460,3 +460,21 @@ async def test_a_callers_name_is_said_as_the_users_own_name():
         ep = await converse(AgendaPolicy(), scenario, ask, lexicon=lexicon, max_turns=2)
         assert "Gary Hill" in ep.said[1] and "caller" not in ep.said[1].lower(), ep.said
         assert "name is gary hill" in ep.said[1].lower(), ep.said  # not "Name: Gary Hill"
+
+
+async def test_a_date_on_the_weekday_a_class_day_names_is_no_other_day():
+    # Seen by the helper writing a swim school desk blind: for `class_day: Saturday` the user
+    # objected "it should be Saturday, not Saturday 20 March" to a move "from Saturday 20
+    # March"; the desk was changed to say no date, and the user is fixed here.
+    tuesday = datetime(2027, 2, 23, 10, tzinfo=UTC)
+    scenario = phone_desk("Please move Lily to the Saturday class next term instead.",
+                          account_id="RS2005", class_day="Saturday")  # fmt: skip
+    move = ("To move Lily from Tuesdays at 16:30 to Saturdays at 09:30, from Saturday 20 March. "
+            "There's no charge. Shall I move Lily?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(move, "Done."), now=tuesday,
+                        max_turns=2)  # fmt: skip
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    sunday = move.replace("to Saturdays", "to Sundays").replace("Saturday 20", "Sunday 21")
+    ep = await converse(AgendaPolicy(), scenario, scripted(sunday, "Done."), now=tuesday,
+                        max_turns=2)  # fmt: skip
+    assert "saturday" in ep.said[1].lower(), ep.said

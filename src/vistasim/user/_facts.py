@@ -363,6 +363,8 @@ def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
         return True  # "Done — order LH-48714" for a booking: the new record's number
     if value.kind in ("date", "weekday") and _RECORD_DATE_BEFORE.search(before[-40:]):
         return True  # "your voucher is valid until 31 December 2027": not the show's day
+    if value.kind == "date" and _on_its_weekday(value, fact, today):
+        return True  # "from Saturday 20 March" for a class on "Saturday": that day of the week
     if value.kind == "date" and _in_time(value.values, fact.by, today):
         return True  # "ready on Tuesday 8 December" for a goal's "by Wednesday 9 December"
     if value.kind == "date" and _BY_BEFORE.search(before[-25:]):
@@ -532,6 +534,18 @@ def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
     slots = [f.slot for f in facts if f.slot != TASK and kind in f.values]
     slots = [s for s in slots if not is_birth_slot(s)]
     return slots[0] if len(slots) == 1 else None
+
+
+def _on_its_weekday(value: Stated, fact: Fact, today: date | None) -> bool:
+    """Whether a date falls on the weekday a fact says with no date ("Saturday")."""
+    weekdays = fact.values.get("weekday", frozenset())
+    if today is None or not weekdays or not _BARE_WEEKDAY.fullmatch(fact.said.get("date", "")):
+        return False
+    return bool(_weekdays(value.values, today) & weekdays)
+
+
+_BARE_WEEKDAY = re.compile(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s*", re.I)
+"""A day of the week and nothing more ("Saturday", "Tuesdays"): no one date of it."""
 
 
 def _weekdays(days: frozenset[str], today: date) -> set[str]:
