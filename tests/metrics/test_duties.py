@@ -207,6 +207,30 @@ def test_a_record_said_to_be_booked_is_no_request_to_book_it():
     assert "dropped-request" in asked and "dropped-request" not in state
 
 
+def test_done_after_a_change_that_was_already_so_is_backed_by_its_call():
+    # Found on a council tax desk written blind: the email asked for was already the one on
+    # the account, so `update_contacts` succeeded and changed nothing; "Done — your email is
+    # ..." was then read as a change claimed with no call behind it.
+    def claimed(events):
+        other = episode("e2", "clinic-2", [
+            user("Ann Lee, 1969-11-02. Please set my reminder email to a@b.com."), VERIFY,
+            call("add_reminder", {"email": "a@b.com"}, email="a@b.com"),
+            agent("Done."), criteria(True), stop()])  # fmt: skip
+        view = episode("e1", "clinic-1", [*events, criteria(True), stop()])
+        findings = find_all(make_run([view, other], agent_tools=TOOLS))
+        return {f.label for f in findings.failures if f.episode_id == "e1"}
+
+    asked = [user("Ann Lee, 1969-11-02. Please set my reminder email to ann@example.com."),
+             VERIFY, agent("To set your reminder email to ann@example.com. Shall I?"),
+             user("Yes.")]  # fmt: skip
+    noop = call("add_reminder", {"email": "ann@example.com"}, changes=[],
+                email="ann@example.com")  # fmt: skip
+    assert "claimed-without-action" not in claimed(
+        [*asked, noop, agent("Done — your reminder email is ann@example.com.")])
+    assert "claimed-without-action" in claimed(
+        [*asked, agent("Done — your reminder email is ann@example.com.")])
+
+
 def test_a_dropped_second_request_with_all_done_is_found():
     dropped = labels(
         user("Please cancel A7 and also add a text reminder for my next visit."),

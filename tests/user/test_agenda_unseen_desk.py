@@ -478,3 +478,38 @@ async def test_a_date_on_the_weekday_a_class_day_names_is_no_other_day():
     ep = await converse(AgendaPolicy(), scenario, scripted(sunday, "Done."), now=tuesday,
                         max_turns=2)  # fmt: skip
     assert "saturday" in ep.said[1].lower(), ep.said
+
+
+async def test_a_rule_that_offers_less_than_asked_takes_the_goals_fallback():
+    # Found on a council tax desk written blind: "over at most 6 months, so that's 6 months
+    # rather than 12 ... Shall I set it up?" for "over 12 months? If not, as long as you can
+    # allow" was objected to as "I need 12 months" until the turns ran out; and "Could my direct
+    # debit come out on the 28th? If that's not possible, the 22nd." was read as a question the
+    # refusal answered, so the user left without saying "the 22nd".
+    arrears = phone_desk("I'm behind on my council tax. Can I pay off the arrears over 12 "
+                         "months? If not, as long as you can allow.", account_id="61004005",
+                         months="12")  # fmt: skip
+    offer = ("We can spread arrears over at most 6 months, so that's 6 months rather than 12. To "
+             "set up a payment arrangement for your £480.00 arrears: £80.00 a month for 6 months. "
+             "Shall I set it up?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), arrears, scripted(offer, "Done."), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah", "that's right")), ep.said
+    debit = phone_desk("Could my direct debit come out on the 28th? If that's not possible, the "
+                       "22nd.", account_id="61004022")  # fmt: skip
+    rule = ("We can only take direct debits on the 1st, 8th, 15th or 22nd, so not the 28th. Which "
+            "date would you like: the 1st, 8th, 15th or 22nd of the month?")
+    ep = await converse(AgendaPolicy(), debit, scripted(rule, "Done."), max_turns=2)
+    assert "22nd" in ep.said[1], ep.said
+
+
+async def test_asking_leave_to_do_something_is_a_request_not_a_question():
+    # Found on a council tax desk written blind: "Can I spread what's left of this year's
+    # council tax over 12 instalments instead of 10?" was read as a question, and the user
+    # thanked the desk and left when it asked for the postcode.
+    scenario = phone_desk("Can I spread what's left of this year's council tax over 12 "
+                          "instalments instead of 10?", account_id="61004009",
+                          postcode="HF4 6RS")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario,
+                        scripted("Thank you. And the postcode of the property?", "Done."),
+                        max_turns=2)  # fmt: skip
+    assert "HF4 6RS" in ep.said[1], ep.said

@@ -369,7 +369,7 @@ def _claimed_without_action(ctx: _Context) -> list[int]:
         writes = ctx.writes(turn)
         done = [w.event for w in writes if isinstance(w.event, ToolCall) and not w.event.error]
         failed = len(writes) > len(done)
-        unreported += [call.name for call in done]
+        unreported += [call.name for call in done] + _already_so(ctx, turn)
         made += done
         at_stake = proposed or bool(writes)
         verbs = ctx.claimed_verbs(turn, (), at_stake=at_stake) if turn.reply else []
@@ -382,6 +382,21 @@ def _claimed_without_action(ctx: _Context) -> list[int]:
             unreported = []
         proposed = bool(_PROPOSAL.search(turn.reply_text))
     return evidence
+
+
+def _already_so(ctx: _Context, turn: Turn) -> list[str]:
+    """Write tools the turn called with success that changed nothing: it was already so.
+
+    The email asked for was already the one on the account: `update_contacts` succeeded and
+    changed nothing, and "Done — your email is ..." is backed by that call. Only a tool the run
+    saw changing the state elsewhere counts (not a read that never writes).
+    """
+    return [
+        c.event.name
+        for c in turn.calls
+        if isinstance(c.event, ToolCall) and c.event.error is None and c.event.changes == []
+        and c.event.name in ctx.writes_of.changed and not is_identity_tool(c.event.name)
+    ]  # fmt: skip
 
 
 def _restates(ctx: _Context, text: str, verbs: set[str], made: list[ToolCall]) -> bool:

@@ -56,15 +56,18 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
     """React to a refusal or an unavailability of the current sub-goal."""
     entry = state.stack[0]
     ph = step.phrasing
-    if is_question(step, entry):
-        return Reaction(text="", progress=True, refused=True)  # the refusal answers it
-    if entry.fallback and not entry.fallback_used:
-        if _ACCEPTS.search(entry.fallback) or _answers_fallback(entry.fallback, message):
+    fallback = entry.fallback if not entry.fallback_used else None
+    if is_question(step, entry) and not (fallback and not goal_is_question(fallback)):
+        # A question's refusal answers it; "Could my direct debit come out on the 28th? If
+        # that's not possible, the 22nd." asks for a change, with a value to fall back on.
+        return Reaction(text="", progress=True, refused=True)
+    if fallback:
+        if _ACCEPTS.search(fallback) or _answers_fallback(fallback, message):
             return Reaction(text="", progress=True, refused=True)
-        changes = {"task": entry.fallback, "fallback_used": True, "alternative_asked": False}
+        changes = {"task": fallback, "fallback_used": True, "alternative_asked": False}
         offer = message.replace(refused.sentence, " ")
         if is_confirmation_request(offer) and fits_time_words(
-            entry.fallback, step.view.scenario.goal, offer
+            fallback, step.view.scenario.goal, offer
         ):
             # "I can't do 18 months. Over 12 that's £15.71 a month: shall I?" for a goal that
             # takes "the longest plan you offer": the offer on the table is the fallback.
@@ -80,7 +83,7 @@ def on_refusal(step: Step, state: AgendaState, message: str, refused: Refusal) -
             rejected = objection.rejected
         else:
             rejected = None
-        text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(entry.fallback)))
+        text = ph.pick(ph.templates.fallback, request=lower_first(ph.request(fallback)))
         return Reaction(text=text, progress=True, changes=changes, rejected=rejected)
     offered = _alternative(step, message, refused)
     objection = mismatch(step, state, message) if offered else None

@@ -63,12 +63,14 @@ _REFUSAL = re.compile(
 )
 _RESTRICTION = re.compile(
     r"(?:\bonly\b[^.;]*?,\s+(?:and\s+)?|,\s+so\s+)not\s+(?:to\s+|on\s+|for\s+|by\s+|in\s+"
-    r"|at\s+)?(?:an?(?:other)?|the|any|your|other)\b",
+    r"|at\s+)?(?:an?(?:other)?|the|any|your|other)\b"
+    r"|\b(?:at most|at least|only|no more than|up to)\b[^.;]*\brather than\b",
     re.IGNORECASE,
 )
 """A rule that declines by itself: "Refunds can only go back to the card you paid with, not to
-another card" refuses the other card without a "can't", and the rule is its reason; so does
-"Rent can be collected on any day from the 1st to the 28th, so not the 30th"."""
+another card" refuses the other card without a "can't", and the rule is its reason; so do
+"Rent can be collected on any day from the 1st to the 28th, so not the 30th" and "over at most
+6 months, so that's 6 months rather than 12"."""
 _ONLY_WITHIN = re.compile(
     r"\bcan only be \w+(?:ed|en)\s+(?:within|before|up to|until|in the first)\b", re.IGNORECASE
 )
@@ -193,6 +195,9 @@ def refusal(text: str) -> Refusal | None:
     >>> refusal("Refunds only go to the card you paid with, not to another card.").kind
     'policy'
     >>> refusal("Rent can be collected on any day from the 1st to the 28th, so not the 30th.").kind
+    'policy'
+    >>> refusal("We can spread arrears over at most 6 months, so that's 6 months rather than "
+    ...         "12.").kind
     'policy'
     >>> refusal("A line can only be disputed within 30 days. Nothing has been changed.").kind
     'policy'
