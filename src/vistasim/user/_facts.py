@@ -31,6 +31,13 @@ from datetime import date
 
 from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
+from vistasim.user._fact_days import (
+    DEADLINE_BEFORE,
+    WINDOW_END_BEFORE,
+    in_time,
+    on_weekday_of,
+    weekdays_of,
+)
 from vistasim.user._money_labels import other_quantity, sum_labels
 from vistasim.user._owners import (
     BIRTH,
@@ -133,7 +140,7 @@ def build_facts(
         by=frozenset(
             day
             for value in asked
-            if value.kind == "date" and _DEADLINE_BEFORE.search(goal[: value.start])
+            if value.kind == "date" and DEADLINE_BEFORE.search(goal[: value.start])
             for day in value.values
         ),
     )
@@ -214,7 +221,7 @@ def _add_weekdays(values: dict[str, set[str]], stated: list[Stated], today: date
     # "tomorrow" is a Thursday: "Thursday 22 October" restates it.
     for value in stated:
         if value.kind == "date" and len(value.values) == 1 and today is not None:
-            values.setdefault("weekday", set()).update(_weekdays(value.values, today))
+            values.setdefault("weekday", set()).update(weekdays_of(value.values, today))
 
 
 def _parts(
@@ -363,13 +370,14 @@ def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
         return True  # "Done — order LH-48714" for a booking: the new record's number
     if value.kind in ("date", "weekday") and _RECORD_DATE_BEFORE.search(before[-40:]):
         return True  # "your voucher is valid until 31 December 2027": not the show's day
-    if value.kind == "date" and _on_its_weekday(value, fact, today):
+    weekdays, said = fact.values.get("weekday", frozenset()), fact.said.get("date", "")
+    if value.kind == "date" and on_weekday_of(value.values, weekdays, said, today):
         return True  # "from Saturday 20 March" for a class on "Saturday": that day of the week
-    if value.kind == "date" and _in_time(value.values, fact.by, today):
+    if value.kind == "date" and in_time(value.values, fact.by, today):
         return True  # "ready on Tuesday 8 December" for a goal's "by Wednesday 9 December"
-    if value.kind == "date" and _BY_BEFORE.search(before[-25:]):
+    if value.kind == "date" and WINDOW_END_BEFORE.search(before[-25:]):
         # "a contractor attends within 24 hours, by Thursday 10 December" for "today"
-        return _in_time(fact.values.get("date", frozenset()), value.values, today)
+        return in_time(fact.values.get("date", frozenset()), value.values, today)
     if _REPLACED_BEFORE.search(before[-20:]):
         return True  # "on Thursday 10 December instead of Monday 14 December": the old day
     # "your excess is £250" beside a goal's "about £1,200 to replace it"
@@ -424,42 +432,6 @@ _RECORD_DATE_BEFORE = re.compile(
 """Words that make the next date one of a record the change gave (a voucher's), the day a
 reading was taken ("a reading of 22340, read on Monday 14 September") or the day a bill was
 due ("It was due on Monday 30 November, so a £10.00 late fee is added"), not the goal's."""
-_DEADLINE_BEFORE = re.compile(
-    r"\b(?:by|before|no\s+later\s+than|in\s+time\s+for|(?:for|at)\s+(?:a|an|the|my|our)"
-    r"\s+[a-z]+(?:\s+[a-z]+)?(?:\s+on)?)\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
-"""Words that make a goal's date the latest day it allows ("by Wednesday 9 December")."""
-
-
-_BY_BEFORE = re.compile(r"\b(?:by|no\s+later\s+than)\s+(?:the\s+)?$", re.IGNORECASE)
-"""Words that make a proposal's date the latest day of its window: the goal's day, if earlier,
-is within it."""
-
-
-def _in_time(days: frozenset[str], by: frozenset[str], today: date | None) -> bool:
-    """Whether every day ("MM-DD") is on or before the latest deadline day."""
-    if not by or not days:
-        return False
-    latest = max(_day_index(d, today) for d in by)
-    return all(_day_index(d, today) <= latest for d in days)
-
-
-def _day_index(day: str, today: date | None) -> int:
-    """A day's place in time: "MM-DD" in the year that puts it nearest to today."""
-    month, dom = (int(x) for x in day.split("-"))
-    if today is None:
-        return month * 40 + dom
-    years = (today.year - 1, today.year, today.year + 1)
-    candidates = []
-    for year in years:
-        try:
-            candidates.append(date(year, month, dom))
-        except ValueError:  # 29 February outside a leap year
-            continue
-    return min(candidates, key=lambda d: abs((d - today).days)).toordinal()
-
-
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:[\w,]+\s+){0,3}(?:at\s+)?$", re.IGNORECASE)
 _READY = re.compile(
     r"\b(?:ready|available)\s+(?:\w+\s+){0,2}?(?:from|after|by|at|on)\s*$", re.IGNORECASE
@@ -534,38 +506,6 @@ def _task_owner(kind: str, facts: Sequence[Fact]) -> str | None:
     slots = [f.slot for f in facts if f.slot != TASK and kind in f.values]
     slots = [s for s in slots if not is_birth_slot(s)]
     return slots[0] if len(slots) == 1 else None
-
-
-def _on_its_weekday(value: Stated, fact: Fact, today: date | None) -> bool:
-    """Whether a date falls on the weekday a fact says with no date ("Saturday")."""
-    weekdays = fact.values.get("weekday", frozenset())
-    if today is None or not weekdays or not _BARE_WEEKDAY.fullmatch(fact.said.get("date", "")):
-        return False
-    return bool(_weekdays(value.values, today) & weekdays)
-
-
-_BARE_WEEKDAY = re.compile(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s*", re.I)
-"""A day of the week and nothing more ("Saturday", "Tuesdays"): no one date of it."""
-
-
-def _weekdays(days: frozenset[str], today: date) -> set[str]:
-    """The weekday of each day in its year nearest `today`.
-
-    On 9 December, "1 January" is next year's (a Friday in 2027), "3 December" this year's.
-    """
-    found = set()
-    for day in days:
-        month, dom = (int(p) for p in day.split("-"))
-        dated = []
-        for year in (today.year - 1, today.year, today.year + 1):
-            try:
-                dated.append(date(year, month, dom))
-            except ValueError:
-                continue  # 29 February in a year without one
-        if dated:
-            nearest = min(dated, key=lambda d: abs((d - today).days))
-            found.add(nearest.strftime("%A").lower())
-    return found
 
 
 def _old_one_named(goal: str, slot: str) -> bool:

@@ -188,11 +188,17 @@ def for_another(text: str, asked: Sequence[str], held: Collection[str]) -> list[
     >>> for_another("And the named member's date of birth?", ["date_of_birth"],
     ...             ["date_of_birth", "joint_date_of_birth"])
     ['date_of_birth']
+    >>> for_another("The second adult's name, and your email?", ["name", "email"],
+    ...             ["name", "joint_name", "email", "new_email"])
+    ['joint_name', 'email']
     """
     out = list(asked)
     for match in _ANOTHERS.finditer(text):
         owner = set(match.group("owner").lower().split())
+        kinds = _FACT_OF_PERSON[match.group("fact").lower()]
         for i, slot in enumerate(out):
+            if slot not in kinds:
+                continue  # "the second adult's name and your email": only the name is theirs
             theirs = [h for h in held if h != slot and h.endswith(f"_{slot}")]
             named = [h for h in theirs if set(h.removesuffix(f"_{slot}").split("_")) <= owner]
             if named or (owner & _ANOTHER_PERSON and len(theirs) == 1):
@@ -200,9 +206,19 @@ def for_another(text: str, asked: Sequence[str], held: Collection[str]) -> list[
     return out
 
 
+_FACT_OF_PERSON = {
+    "name": {"name"},
+    "date of birth": {"date_of_birth", "dob", "birthday"},
+    "birthday": {"date_of_birth", "dob", "birthday"},
+    "email": {"email"},
+    "e-mail": {"email"},
+    "phone": {"phone"},
+    "mobile": {"phone", "mobile"},
+}
+"""The slots a fact said of a person names."""
 _ANOTHERS = re.compile(
     r"\b(?P<owner>(?:\w+ ){0,2}?\w+)['’]s (?:full |first |last )?"
-    r"(?:name|date of birth|birthday|email|e-mail|phone|mobile)\b",
+    r"(?P<fact>name|date of birth|birthday|email|e-mail|phone|mobile)\b",
     re.IGNORECASE,
 )
 """A fact asked of someone by a possessive: "the second adult's full name"."""
