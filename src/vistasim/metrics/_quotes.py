@@ -203,6 +203,7 @@ _LENGTH = re.compile(
     r"(?:days?|weeks?|months?|years?|hours?)\b",
     re.IGNORECASE,
 )
+"""A length of time ("48 days", "two weeks"): its unit names no field."""
 
 
 def _date_records(value: object) -> Iterator[dict[str, str]]:
