@@ -272,11 +272,10 @@ class Phrasing:
         return f"{body} {suffix}".strip()
 
 
-_OWN_NAME = frozenset({"first", "last", "full", "given", "family", "middle", "maiden", "user",
-                       "caller", "customer", "holder", "contact", "your", "my"})  # fmt: skip
-"""First words of a `*_name` slot that is the user's own name."""
 SELF_NAMED = frozenset({"caller", "customer", "holder", "contact", "your", "my", "user"})
 """First words of a `*_name` slot that is simply the user's name (`caller_name`): "my name"."""
+_OWN_NAME = SELF_NAMED | {"first", "last", "full", "given", "family", "middle", "maiden"}
+"""First words of a `*_name` slot that is the user's own name (or a part of it)."""
 _NAME_QUALIFIERS = frozenset({"old", "new", "current", "previous", "other", "account", "company"})
 """First words of a `*_name` slot that qualify the name rather than say whose it is."""
 
