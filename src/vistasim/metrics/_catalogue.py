@@ -128,10 +128,11 @@ async def catalogue_failures(
     causes.sort(key=lambda u: (-len(u.episodes), u.id))
     causes, restated = _fold_restated(causes)
     symptoms = [*restated, *symptoms]
-    explained = {**_explained(causes, symptoms), **_ruled_links(causes, restated)}
+    reach = _reach(run, causes)
+    explained = {**_explained(reach, symptoms), **_ruled_links(causes, restated)}
     # Two causes in every episode of a symptom: which one it shows is not said, but it is no
     # flaw of its own (counted, a move both misquoted and claimed made a third failure).
-    covered = [s.id for s in symptoms if s.id in explained or _covered(s, causes)]
+    covered = [s.id for s in symptoms if s.id in explained or _covered(s, reach)]
     return FailureCatalogue(
         failures=len(failures),
         by_kind=dict(sorted(Counter(f.kind for f in failures).items())),
@@ -188,17 +189,30 @@ def _ruled_links(
     return links
 
 
-def _covered(symptom: UniqueFailure, causes: Sequence[UniqueFailure]) -> bool:
-    return any(set(symptom.episodes) <= set(c.episodes) for c in causes)
+def _reach(run: RunView, causes: Sequence[UniqueFailure]) -> dict[str, set[str]]:
+    """Per cause, the episodes whose path holds its evidence: its own, and branches of them.
+
+    A branch forked after the agent's false "Done" inherits the state it left: the branch's
+    unmet criteria are that cause's symptom, though the cause was counted in the parent only.
+    """
+    paths = {e.episode_id: {s.id for s in e.events} for e in run.episodes}
+    reach = {}
+    for cause in causes:
+        evidence = {i for ids in cause.evidence.values() for i in ids}
+        on_path = {e for e, ids in paths.items() if evidence & ids} if evidence else set()
+        reach[cause.id] = set(cause.episodes) | on_path
+    return reach
 
 
-def _explained(
-    causes: Sequence[UniqueFailure], symptoms: Sequence[UniqueFailure]
-) -> dict[str, str]:
+def _covered(symptom: UniqueFailure, reach: dict[str, set[str]]) -> bool:
+    return any(set(symptom.episodes) <= episodes for episodes in reach.values())
+
+
+def _explained(reach: dict[str, set[str]], symptoms: Sequence[UniqueFailure]) -> dict[str, str]:
     """Link each symptom to the one cause that shows up in every episode of the symptom."""
     links: dict[str, str] = {}
     for symptom in symptoms:
-        covering = [c.id for c in causes if set(symptom.episodes) <= set(c.episodes)]
+        covering = [c for c, episodes in reach.items() if set(symptom.episodes) <= episodes]
         if len(covering) == 1:
             links[symptom.id] = covering[0]
     return links

@@ -54,9 +54,11 @@ CLAIM_DETECTORS: dict[str, str] = {
 
 _PROPOSAL = re.compile(
     r"\b(?:shall i|should i|(?:do you )?want me to|would you like me to|go ahead|proceed|"
-    r"yes/no|yes or no|confirm)\b",
+    r"yes/no|yes or no|confirm|say yes|when you're ready)\b",
     re.IGNORECASE,
 )
+"""A reply that asks the user to approve a change; "just say yes when you're ready" keeps one
+the user put on hold open."""
 _OFFER = re.compile(
     r"^\W*(?:i can|i could|we can|i'd be happy to|would you like|do you want|if you like)\b",
     re.IGNORECASE,
