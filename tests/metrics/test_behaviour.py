@@ -99,6 +99,20 @@ def test_a_correction_matches_the_value_inside_a_longer_id():
     assert labels(events) == ["ignored-correction"]
 
 
+def test_the_users_correction_quoted_in_a_free_text_field_is_not_acting_on_the_old_value():
+    # A complaint logged "in your words" carries "W1010... actually, make that W1011".
+    said = "The courier was late with W1010... actually, make that W1011."
+    events = [
+        user(said),
+        tool("cancel_order", order_id="W1011", details=said),
+        agent("Done."),
+    ]
+    assert labels(events) == []
+    assert labels([user(said), tool("cancel_order", order_id="W1011", note="W1010")]) == [
+        "ignored-correction"
+    ]
+
+
 def test_naming_the_old_value_again_later_asks_for_it_again():
     events = [
         user("Cancel W1010, sorry, I mean W1011."),

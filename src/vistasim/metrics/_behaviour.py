@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, JsonValue, field_validator
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
@@ -241,31 +241,47 @@ class _Answer:
 
 
 def _ignored_correction(episode: _Episode) -> list[int]:
-    taken_back: dict[tuple[str, str], int] = {}  # (kind, value) -> the message taking it back
+    # (kind, value) -> the message taking it back, and the value given instead
+    taken_back: dict[tuple[str, str], tuple[int, str]] = {}
     evidence: list[int] = []
     for stored in episode.events:
         event = stored.event
         if isinstance(event, UserMessage):
             days = _days(event.text)
             mentions = [*episode.mentions(event.text), *days]
-            now = {(c.kind, c.old) for c in [*episode.corrections(event.text),
-                                             *corrections(event.text, days)]}  # fmt: skip
+            now = {(c.kind, c.old): c.new for c in [*episode.corrections(event.text),
+                                                    *corrections(event.text, days)]}  # fmt: skip
             for mention in mentions:
                 # Naming a taken-back value again, outside a correction, asks for it again.
                 if (mention.kind, mention.value) not in now:
                     taken_back.pop((mention.kind, mention.value), None)
-            for key in now:
-                taken_back.setdefault(key, stored.id)
+            for key, new in now.items():
+                taken_back.setdefault(key, (stored.id, new))
         elif isinstance(event, ToolCall) and event.error is None:
             hits = [
                 message_id
-                for (kind, old), message_id in taken_back.items()
+                for (kind, old), (message_id, new) in taken_back.items()
                 if (("date", old) in json_values(event.args) if kind == _DAY
-                    else mentions_value(event.args, old))
+                    else _acts_on(event.args, old, new))
             ]  # fmt: skip
             if hits:
                 evidence.extend([*hits, stored.id])
     return evidence
+
+
+def _acts_on(args: JsonValue, old: str, new: str) -> bool:
+    """Whether call arguments carry a taken-back value other than in a quote of the correction.
+
+    A complaint logged "in your words" holds "SW31112... actually, make that SW31111": the old
+    value beside the new one is the user's correction quoted, not the old value acted on.
+    """
+    if isinstance(args, str):
+        return mentions_value(args, old) and not mentions_value(args, new)
+    if isinstance(args, list):
+        return any(_acts_on(item, old, new) for item in args)
+    if isinstance(args, dict):
+        return any(_acts_on(item, old, new) for item in args.values())
+    return False
 
 
 _DAY = "day"
