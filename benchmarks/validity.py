@@ -90,6 +90,7 @@ BLIND = (
     ("coachtours", "Coachtours"),
     ("swimschool", "Swimschool"),
     ("counciltax", "Counciltax"),
+    ("catering", "Catering"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
