@@ -91,6 +91,7 @@ BLIND = (
     ("swimschool", "Swimschool"),
     ("counciltax", "Counciltax"),
     ("catering", "Catering"),
+    ("pestcontrol", "Pestcontrol"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
