@@ -92,6 +92,7 @@ BLIND = (
     ("counciltax", "Counciltax"),
     ("catering", "Catering"),
     ("pestcontrol", "Pestcontrol"),
+    ("translation", "Translation"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
