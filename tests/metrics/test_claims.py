@@ -5,7 +5,7 @@ from vistasim.metrics import detect_claims, is_write_tool
 
 from ._builders import agent, criteria, episode, stop, user
 
-TOOLS = ["get_order", "cancel_order", "extend_rental", "get_rental"]
+TOOLS = ["get_order", "cancel_order", "extend_rental", "get_rental", "pay_balance", "refund_order"]
 
 
 def call(name, result=None, error=None, **args):
@@ -344,3 +344,17 @@ def test_done_after_a_held_proposal_needs_the_change_behind_it():
         stop(),
     ]
     assert labels(backed) == {}
+
+
+def test_what_the_user_paid_before_is_no_change_the_agent_claims():
+    # "You've paid £740.00" in a cancellation's proposal reports the user's own payment.
+    events = [
+        user("cancel W1003 please, I paid it all off"),
+        agent("You've paid £740.00; the refund is £555.00. Shall I cancel W1003?"),
+        user("yes"),
+        call("cancel_order", {"status": "cancelled"}, order_id="W1003"),
+        agent("Done — order W1003 is cancelled; £555.00 refunded to your card."),
+    ]
+    assert labels([*events, criteria(True), stop()]) == {}
+    passive = [user("refund me"), agent("You have been refunded £5 for W1003.")]
+    assert list(labels([*passive, criteria(True), stop()])) == ["claimed-without-action"]

@@ -93,6 +93,11 @@ _NOUN = re.compile(
 """A bare lower-case noun right after the participle ("extended cover", "reserved seating"):
 the participle describes it. An object after a determiner ("extended your stay"), a preposition
 ("moved to Friday"), an id or a name keeps the claim."""
+_USERS_OWN = re.compile(
+    r"\byou(?:'ve|\s+have|\s+had)?\s+(?:already\s+|just\s+)?(?!been\b)[a-z]+$", re.IGNORECASE
+)
+"""An active verb whose subject is the user ("You've paid £740.00"): what the user did, before
+this chat or in it, not a change the agent claims ("you have been refunded" is one)."""
 _SOMEONE_ELSE = re.compile(
     r"\b(?:by|for|to) (?:another|someone else|somebody else|a different|other)\b", re.IGNORECASE
 )
@@ -251,6 +256,8 @@ class _Context:
             for number, cue in enumerate(cues):
                 for match in cue.finditer(sentence):
                     if _NEGATION.search(sentence[: match.start()]):
+                        continue
+                    if _USERS_OWN.search(sentence[: match.end()]):
                         continue
                     if _HAS_ADJECTIVE.match(match.group(0)) and _NOUN.match(sentence, match.end()):
                         continue  # "your move has extended cover": what it has, not a change
