@@ -93,6 +93,8 @@ BLIND = (
     ("catering", "Catering"),
     ("pestcontrol", "Pestcontrol"),
     ("translation", "Translation"),
+    ("tennisclub", "Tennisclub"),
+    ("watersupply", "Watersupply"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
