@@ -513,3 +513,15 @@ async def test_asking_leave_to_do_something_is_a_request_not_a_question():
                         scripted("Thank you. And the postcode of the property?", "Done."),
                         max_turns=2)  # fmt: skip
     assert "HF4 6RS" in ep.said[1], ep.said
+
+
+async def test_a_part_of_the_day_offered_with_its_hours_is_chosen_by_the_goals():
+    # Pest control: "Morning (8am to 12pm) or afternoon (12pm to 5pm)?" was answered "(8am".
+    scenario = phone_desk(
+        "Please send someone back on Monday 14 December, in the afternoon.",
+        account_id="PC2006", slot="afternoon",
+    )
+    ask = "Morning (8am to 12pm) or afternoon (12pm to 5pm) on Monday 14 December?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "afternoon" in ep.said[1].lower() and "8am" not in ep.said[1]
+    assert "(" not in ep.said[1]

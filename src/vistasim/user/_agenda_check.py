@@ -202,6 +202,9 @@ def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
     both = kept_range(question, said, goal_text(step, state.stack[0]), step.today)
     if both is not None:  # "Which dates?" when the goal moves only the last day
         return Reaction(text=ph.pick(ph.templates.choose, value=both), progress=True)
+    part = _part_of_day(question, goal_text(step, state.stack[0]), held_facts(step, state))
+    if part is not None:  # "Morning (8am to 12pm) or afternoon (12pm to 5pm)?"
+        return Reaction(text=ph.pick(ph.templates.choose, value=part), progress=True)
     # "I have 10:00 or 11:30. Which works for you?": the options may come before the question.
     where = message if re.search(r"\b(?:which|prefer|either|or)\b", question, re.I) else question
     offered = [v for v in stated_values(where, step.today) if v.kind in ("date", "time")]
@@ -212,11 +215,11 @@ def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
             continue
         mine = task.values.get(kind) if task is not None else None
         if mine is None:
-            pick = options[0].surface.strip(" .,;:!?")
+            pick = options[0].surface.strip(" .,;:!?()")
             return Reaction(text=ph.pick(ph.templates.choose, value=pick), progress=True)
         fits = [v for v in options if v.values & mine]
         if fits:
-            pick = fits[0].surface.strip(" .,;:!?")
+            pick = fits[0].surface.strip(" .,;:!?()")
             return Reaction(text=ph.pick(ph.templates.choose, value=pick), progress=True)
         assert task is not None
         text = ph.pick(ph.templates.none_fit, value=task.said[kind])
@@ -225,6 +228,23 @@ def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:
     if named is not None:
         return Reaction(text=ph.pick(ph.templates.choose, value=named), progress=True)
     return None
+
+
+_PARTS_OF_DAY = ("morning", "afternoon", "evening")
+
+
+def _part_of_day(question: str, goal: str, held: Mapping[str, Scalar]) -> str | None:
+    """The part of the day a question offers that the goal or a held fact names.
+
+    The hours beside "Morning (8am to 12pm) or afternoon (12pm to 5pm)?" are no times of the
+    goal's: "in the afternoon" picks the afternoon, not the first hour offered.
+    """
+    offered = [p for p in _PARTS_OF_DAY if re.search(rf"\b{p}\b", question, re.IGNORECASE)]
+    if len(offered) < 2:
+        return None
+    texts = [goal, *(str(v) for v in held.values())]
+    mine = {p for p in offered for t in texts if re.search(rf"\b{p}\b", t, re.IGNORECASE)}
+    return mine.pop() if len(mine) == 1 else None
 
 
 def named_option(question: str, goal: str) -> str | None:
