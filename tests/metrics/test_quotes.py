@@ -194,3 +194,16 @@ def test_a_count_of_nights_is_no_figure_of_a_field_named_beside_it():
         agent("Margaret Owens has 1 single room on the booking."),
     )
     assert "misquoted-result" not in found and "misquoted-result" in wrong
+
+
+def test_the_value_a_proposed_change_sets_is_no_read_out_of_the_record():
+    # Catering: "To set the dietary meals on order EV7021 ... to 8 vegetarian and 2
+    # gluten-free" proposes the change; the record still says 0 gluten-free.
+    order = {"orders": [{"order_id": "EV7021", "gluten_free": 0, "price_pence": 2520}]}
+    lookup = ToolCall(name="get_account", args={"account_id": "CT3021"}, result=order)
+    proposal = ("To set the dietary meals on order EV7021 (dinner for 60 guests) to 8 vegetarian "
+                "and 2 gluten-free (no charge). Shall I update it?")
+    assert "misquoted-result" not in labels(user("update the dietary numbers"), lookup,
+                                            agent(proposal))
+    misread = "To cancel order EV7021: it has 2 gluten-free meals. Shall I cancel it?"
+    assert "misquoted-result" in labels(user("cancel it"), lookup, agent(misread))

@@ -50,6 +50,13 @@ enrolled"), as opposed to describing a state ("you're enrolled in ART120-A", "R1
 ended")."""
 
 
+PURPOSE = re.compile(
+    r"\W*to\s+(?!(?:you|your|the|a|an|my|our|this|that)\b)[a-z]+\b", re.IGNORECASE
+)
+"""A sentence that opens with what a change is for ("To book an engineer visit on Thursday 26
+November, afternoon."): the proposal's own terms, whatever came before it."""
+
+
 def verbs_of(tool: str) -> set[str]:
     past = _past(tool.split("_")[0].lower())
     return {past, *_spellings(past)}

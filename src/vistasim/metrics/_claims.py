@@ -30,7 +30,13 @@ from datetime import date
 
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall, UserMessage
-from vistasim.metrics._claim_verbs import GENERIC_CLAIMS, GENERIC_VERBS, claim_cues, verbs_of
+from vistasim.metrics._claim_verbs import (
+    GENERIC_CLAIMS,
+    GENERIC_VERBS,
+    PURPOSE,
+    claim_cues,
+    verbs_of,
+)
 from vistasim.metrics._contradicts import contradicts_call
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
@@ -348,14 +354,7 @@ def _leads_in(sentences: Sequence[str], claiming: Sequence[bool], index: int) ->
     )  # fmt: skip
     if ask is None or not _PROPOSAL.search(sentences[ask]):
         return False
-    return ask == index + 1 or any(claiming[:index]) or _PURPOSE.match(sentences[index]) is not None
-
-
-_PURPOSE = re.compile(
-    r"\W*to\s+(?!(?:you|your|the|a|an|my|our|this|that)\b)[a-z]+\b", re.IGNORECASE
-)
-"""A sentence that opens with what a change is for ("To book an engineer visit on Thursday 26
-November, afternoon."): the proposal's own terms, whatever came before it."""
+    return ask == index + 1 or any(claiming[:index]) or PURPOSE.match(sentences[index]) is not None
 
 
 def _sentence_turn(sentence: str) -> Turn:

@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping
 from vistasim.dates import find_dates
 from vistasim.events import AgentReply, ToolCall
 from vistasim.metrics._bounds import BOUND_WORDS
+from vistasim.metrics._claim_verbs import PURPOSE
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.store import EpisodeView, StoredEvent
 from vistasim.values import iter_strings, money_amount, text_ids
@@ -278,6 +279,8 @@ def _contradicted(
         candidates = {f for _, rid in named for f in records[rid][0]}
         candidates |= {f for fields, _ in latest for f in fields}
         for position, field, said in _quoted_figures(sentence, candidates):
+            if _proposed_value(sentence, position):
+                continue
             before = [rid for start, rid in named if start < position] or [
                 rid for _, rid in named[:1]
             ]
@@ -295,6 +298,21 @@ def _contradicted(
             if any(records[rid][0].get(field) == said for rid in before):
                 continue  # the figure is another named record's, said a little further on
             yield call_id
+
+
+def _proposed_value(sentence: str, position: int) -> bool:
+    """Whether a figure is the value a proposed change sets, not one read out of the record.
+
+    "To set the dietary meals on order EV7021 (...) to 8 vegetarian and 2 gluten-free": what
+    follows the proposal's "to" is the record as it will be ("10 to 29 days" is a range).
+    """
+    opening = PURPOSE.match(sentence)
+    if opening is None:
+        return False
+    return _TARGET.search(sentence[opening.end() : position]) is not None
+
+
+_TARGET = re.compile(r"(?<!\d\s)\bto\b[^:;()]*$", re.IGNORECASE)
 
 
 def _quoted_figures(sentence: str, fields: set[str]) -> Iterator[tuple[int, str, float]]:
