@@ -525,3 +525,21 @@ async def test_a_part_of_the_day_offered_with_its_hours_is_chosen_by_the_goals()
     ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
     assert "afternoon" in ep.said[1].lower() and "8am" not in ep.said[1]
     assert "(" not in ep.said[1]
+
+
+async def test_a_fact_of_the_goals_other_request_is_not_checked_against_this_one():
+    # Translation: the quote's "3-page" contract made "the diploma, 2 pages" of the upgrade's
+    # proposal a wrong page count, objected to until the chat ran out.
+    scenario = phone_desk(
+        "Please upgrade my Turkish diploma, order TR7023, to rush, and send me a quote for a "
+        "3-page Spanish contract into English, standard, not certified.",
+        order_id="TR7023", pages="3", source_language="Spanish",
+    )
+    ask = ("To upgrade order TR7023 (your diploma, 2 pages Turkish to English) to rush: a "
+           "surcharge of £34.00, taken from your card ending 1357. Shall I upgrade it?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "3" not in ep.said[1] and "not 2" not in ep.said[1]
+    wrong = ("To send a quote for 2 pages of a Spanish contract into English, standard: £56.00. "
+             "Shall I email it to you?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(wrong), max_turns=2)
+    assert "3" in ep.said[1]

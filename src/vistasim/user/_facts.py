@@ -79,6 +79,11 @@ class Fact:
     superseded: bool = False
     """The goal speaks of an old one of the fact's kind ("I paid with my old card; I've changed
     cards since"): another value of its type may be that old one, not a wrong one of ours."""
+    requests: tuple[Part, ...] = ()
+    """The goal's requests when it makes several, and `request` the one whose words alone
+    state the fact's value ("a quote for a 3-page contract"): a proposal that speaks of
+    another request ("To upgrade TR7023 (your diploma, 2 pages)") says nothing of the fact."""
+    request: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,11 +136,14 @@ def build_facts(
     _add_weekdays(task_values, asked, today)
     if "weekday" in task_values and "date" in task_said:
         task_said.setdefault("weekday", task_said["date"])  # "today (3 December)" is a Thursday
+    parts = _parts(goal, facts, vocab, today)
+    if parts:
+        facts = _owned_by_requests(goal, facts, parts, today)
     task = Fact(
         slot=TASK,
         values={k: frozenset(v) for k, v in task_values.items()},
         said=task_said,
-        parts=_parts(goal, facts, vocab, today),
+        parts=parts,
         sum_labels=sum_labels(goal, sums),
         by=frozenset(
             day
@@ -253,6 +261,36 @@ def _parts(
 _ARTICLE = re.compile(r"(?:a|an|another|some|the)\s", re.IGNORECASE)
 
 
+def _owned_by_requests(
+    goal: str, facts: list[Fact], parts: tuple[Part, ...], today: date | None
+) -> list[Fact]:
+    """Each fact with the goal's requests, and the one request whose words alone state it."""
+    clauses = [s for s in goal_requests(goal) if _request_clause(s)]
+    if len(clauses) != len(parts):
+        return facts  # which clause is which part is not sure: every part keeps every fact
+    stated = [stated_values(clause, today) for clause in clauses]
+    out = []
+    for fact in facts:
+        # "a 3-page contract" reads as an id of its own: the value's words count as well.
+        words = [re.compile(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", re.IGNORECASE)
+                 for w in fact.said.values() if w]  # fmt: skip
+        saying = [
+            i for i, values in enumerate(stated)
+            if any(v.kind in fact.values and v.values & fact.values[v.kind] for v in values)
+            or any(w.search(clauses[i]) for w in words)
+        ]  # fmt: skip
+        request = saying[0] if len(saying) == 1 else None
+        out.append(replace(fact, requests=parts, request=request))
+    return out
+
+
+def _request_clause(said: str) -> bool:
+    """Whether a clause of the goal makes a request of its own (as `_parts` counts them)."""
+    clause = REQUEST_OPENING.sub("", said)
+    verb = clause.split()[0].lower() if clause.split() else ""
+    return bool(_ARTICLE.match(clause)) or is_verb(verb)
+
+
 def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4} - GENERIC
 
@@ -321,6 +359,8 @@ def contradiction(
             continue  # the message restates the value; others of its type say something else
         if kind.startswith("id:") and _count_restated(stated, mine, slot):
             continue  # "3 tickets: 1 member ticket and 2 guest tickets" for tickets 3
+        if _of_another_request(text, values[0], by_slot[slot]):
+            continue  # the 3 pages are the quote's, not the upgrade's this sentence proposes
         if kind == "quantity":  # "the lift of Skua (9.4 m)" says nothing of "6 weeks" ashore
             values = [v for v in values if _measures(v.values) & _measures(mine)]
         values = _about_ours(text, kind, values, mine, by_slot[slot], today)
@@ -334,6 +374,14 @@ def contradiction(
         right = said.get(kind) or next(iter(said.values()), "")
         return Contradiction(slot=slot, kind=kind, wrong=wrong, right=right)
     return None
+
+
+def _of_another_request(text: str, value: Stated, fact: Fact) -> bool:
+    """Whether the value's sentence speaks of a request other than the one the fact is of."""
+    if fact.request is None:
+        return False
+    part = _part_of(text, value, fact.requests)
+    return part is not None and part is not fact.requests[fact.request]
 
 
 def _count_restated(stated: Sequence[Stated], mine: frozenset[str], slot: str) -> bool:
