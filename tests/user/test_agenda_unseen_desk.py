@@ -543,3 +543,19 @@ async def test_a_fact_of_the_goals_other_request_is_not_checked_against_this_one
              "Shall I email it to you?")
     ep = await converse(AgendaPolicy(), scenario, scripted(wrong), max_turns=2)
     assert "3" in ep.said[1]
+
+
+async def test_a_yes_no_question_that_states_a_held_value_is_answered_yes_not_with_the_value():
+    # Translation: "Shall I email this to you at tom.ridley@example.com as a written quote?"
+    # was answered "The email on the account is tom.ridley@example.com." until the chat ended.
+    scenario = phone_desk(
+        "Could you send me a quote for translating 12 pages of Spanish into English?",
+        email="tom.ridley@example.com", pages="12",
+    )
+    ask = ("For a 12-page Spanish to English translation: £336.00. Shall I email this to you at "
+           "tom.ridley@example.com as a written quote? It's valid for 30 days.")
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "@" not in ep.said[1]
+    ask_other = "Shall I email this to you? Which email address should I use?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask_other), max_turns=2)
+    assert "tom.ridley@example.com" in ep.said[1]

@@ -15,7 +15,14 @@ from dataclasses import replace
 
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
-from vistasim.user._agenda_check import choose, held_option, mismatch, taken_back, task_answer
+from vistasim.user._agenda_check import (
+    choose,
+    held_option,
+    mismatch,
+    states_value,
+    taken_back,
+    task_answer,
+)
 from vistasim.user._agenda_confirm import (
     approved,
     can_switch,
@@ -92,6 +99,9 @@ def _read(
         refused = None
     if confirming or done or refused is not None:
         asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
+    if confirming:
+        # "Shall I email this to you at tom@example.com?" names the email: it asks for a yes.
+        asked = [s for s in asked if not states_value(message, str(held[s]), step)]
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None
     if objection is not None and approved(step.view, objection.rejected, previous):
