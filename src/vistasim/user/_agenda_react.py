@@ -11,6 +11,7 @@ could not read the message.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from vistasim.scenario import Scalar
@@ -87,21 +88,12 @@ def _read(
     held = held_facts(step, state)
     question = is_question(step, entry)
     refused = refusal(message)
-    # Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
-    # yes/no question a slot's name is part of the proposal ("to the payment method on file"),
-    # so only facts the user holds are answered there.
-    asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
-    asked = for_another(message, asked, held)
     # A refusal's own words ("has already been booked") report nothing done; "no free docks"
     # answers a question about free docks.
     done = completes(step, entry, message if question else _without_refusals(message))
     if question and done and refused is not None and refused.kind == "unavailable":
         refused = None
-    if confirming or done or refused is not None:
-        asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
-    if confirming:
-        # "Shall I email this to you at tom@example.com?" names the email: it asks for a yes.
-        asked = [s for s in asked if not states_value(message, str(held[s]), step)]
+    asked = _asked(step, message, held, refused, confirming=confirming, done=done)
     # An answer's values are news, not a restatement: only a wrong id in it is objected to.
     objection = mismatch(step, state, message, ids_only=question) if refused is None else None
     if objection is not None and approved(step.view, objection.rejected, previous):
@@ -153,6 +145,32 @@ def _read(
         or _asked_again(step, state, message)
         or unmapped_question(step, message)
     )
+
+
+def _asked(
+    step: Step,
+    message: str,
+    held: Mapping[str, Scalar],
+    refused: Refusal | None,
+    *,
+    confirming: bool,
+    done: bool,
+) -> list[str]:
+    """The slots the message asks the user for.
+
+    Domain lexicons may list "confirm" as a slot: that is a yes/no question, not a fact. In a
+    yes/no question, a report or a refusal a slot's name is part of the proposal ("to the
+    payment method on file"), so only facts the user holds are answered there; a yes/no
+    question that states one itself ("Shall I email this to you at tom@example.com?") asks
+    for a yes.
+    """
+    asked = [s for s in asked_slots(message, step.lexicon) if s not in _NOT_FACTS]
+    asked = for_another(message, asked, held)
+    if confirming or done or refused is not None:
+        asked = [s for s in asked if s in held and not _refused_value(held[s], refused)]
+    if confirming:
+        asked = [s for s in asked if not states_value(message, str(held[s]), step)]
+    return asked
 
 
 def _answered(
