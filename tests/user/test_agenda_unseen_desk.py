@@ -559,3 +559,21 @@ async def test_a_yes_no_question_that_states_a_held_value_is_answered_yes_not_wi
     ask_other = "Shall I email this to you? Which email address should I use?"
     ep = await converse(AgendaPolicy(), scenario, scripted(ask_other), max_turns=2)
     assert "tom.ridley@example.com" in ep.said[1]
+
+
+async def test_a_day_asked_for_that_only_the_goals_fallback_names_is_the_fallback():
+    # Water supply: "Could my direct debit come out on the last day of the month? If you can't
+    # do that, the 28th." met "We can only take direct debits on the 1st to the 28th. Which
+    # day of the month would you like it taken?" with "Yes, go ahead." twice.
+    scenario = phone_desk(
+        "Could my direct debit come out on the last day of the month? If you can't do that, "
+        "the 28th.",
+        account_id="BW3008",
+    )
+    ask = ("We can only take direct debits on the 1st to the 28th of the month. Which day of "
+           "the month would you like it taken? Any day from the 1st to the 28th.")
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "28th" in ep.said[1]
+    named = {"payment_day": ["which day of the month"]}  # the desk names the slot asked for
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2, lexicon=named)
+    assert "28th" in ep.said[1]

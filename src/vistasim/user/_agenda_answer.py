@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 
 from vistasim.scenario import Behaviour, BehaviourOp, Scalar
-from vistasim.user._agenda_check import states_value, task_answer
+from vistasim.user._agenda_check import fallback_for, slot_kinds, states_value, task_answer
 from vistasim.user._agenda_say import say_value, switch_on_refusal, switch_pending, withholds
 from vistasim.user._agenda_state import AgendaState
 from vistasim.user._agenda_step import (
@@ -88,6 +88,13 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
     from_goal = [task_answer(step, state, slot) for slot in missing]
     goal_said = list(dict.fromkeys(a for a in from_goal if a))
     clauses += goal_said  # "What day suits you?" for "Book a check-up next Thursday"
+    changes: dict[str, object] = {}
+    if missing and not goal_said:
+        kinds = {k for slot in missing for k in slot_kinds(slot)}
+        fallback = fallback_for(step, entry, kinds)
+        if fallback is not None:  # "Which day of the month?" for "... If not, the 28th."
+            clauses.append(fallback)
+            changes = {"task": fallback, "fallback_used": True}
     gives_facts = bool(clauses)
     if missing and not clauses:
         clauses.append(ph.pick(ph.templates.dont_have, label=ph.label(missing[0], message)))
@@ -96,7 +103,7 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         clauses.append(ph.pick(ph.templates.second_request, request=lower_first(later)))
         played.append("second_request")
     text = ph.answer(clauses, gives_facts=gives_facts)
-    return Reaction(text=text, progress=True, played=tuple(played))
+    return Reaction(text=text, progress=True, played=tuple(played), changes=changes)
 
 
 def _own_name(step: Step, held: dict[str, Scalar], asked: list[str]) -> dict[str, Scalar]:

@@ -10,7 +10,7 @@ asks for something the user holds no slot for but its goal says ("What day would
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_say import spoken_goal, switch_pending
@@ -26,7 +26,8 @@ from vistasim.user._whole import says
 from vistasim.values import text_values
 
 __all__ = [
-    "checkable", "choose", "goal_facts", "goal_text", "mismatch", "states_value", "task_answer",
+    "checkable", "choose", "fallback_for", "goal_facts", "goal_text", "mismatch", "slot_kinds",
+    "states_value", "task_answer",
     "taken_back",
 ]  # fmt: skip
 
@@ -182,7 +183,7 @@ def states_value(message: str, value: str, step: Step) -> bool:
 
 def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:
     """The goal's own words for an asked slot it holds no value for ("next Thursday")."""
-    kinds = {kind for word, kind in _KIND_WORDS.items() if word in slot.lower().split("_")}
+    kinds = slot_kinds(slot)
     task = next((f for f in goal_facts(step, state) if f.slot == TASK), None)
     if task is None or not kinds:
         return None
@@ -190,6 +191,29 @@ def task_answer(step: Step, state: AgendaState, slot: str) -> str | None:
         kinds.add("time")  # "When would you like to come in?": the day and the time
     said = [task.said[k] for k in ("date", "time") if k in kinds and k in task.said]
     return " at ".join(said) if said else None
+
+
+def fallback_for(step: Step, entry: AgendaEntry, kinds: Set[str]) -> str | None:
+    """The goal's fallback, when it names a day or time of the kind asked for and is not taken.
+
+    "Which day of the month would you like it taken?" for "on the last day of the month? If
+    you can't do that, the 28th.": the user has no day of the month but the 28th to give.
+    """
+    fallback = entry.fallback if not entry.fallback_used else None
+    if not fallback:
+        return None
+    typed = {v.kind for v in stated_values(fallback, step.today)}
+    if _DAY_OF_MONTH.search(fallback):
+        typed.add("date")  # "the 28th" is a day of every month, no date of its own
+    return fallback if typed & kinds else None
+
+
+def slot_kinds(slot: str) -> set[str]:
+    """The kinds of value a slot's name asks for (`payment_day`: a date)."""
+    return {kind for word, kind in _KIND_WORDS.items() if word in slot.lower().split("_")}
+
+
+_DAY_OF_MONTH = re.compile(r"\b(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
 def choose(step: Step, state: AgendaState, message: str) -> Reaction | None:

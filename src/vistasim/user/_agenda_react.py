@@ -11,13 +11,14 @@ could not read the message.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import replace
 
 from vistasim.scenario import Scalar
 from vistasim.user._agenda_answer import CLARIFY, answer_asked, proposes, unmapped_question
 from vistasim.user._agenda_check import (
     choose,
+    fallback_for,
     held_option,
     mismatch,
     states_value,
@@ -221,8 +222,16 @@ def _asked_from_goal(step: Step, state: AgendaState, message: str) -> Reaction |
         return None
     said = task_answer(step, state, "date" if "date" in kinds else "time")
     if said is None:
-        return None
+        return _fallback_answer(step, state.stack[0], kinds)
     return Reaction(text=step.phrasing.answer([said]), progress=True)
+
+
+def _fallback_answer(step: Step, entry: AgendaEntry, kinds: Set[str]) -> Reaction | None:
+    fallback = fallback_for(step, entry, kinds)
+    if fallback is None:
+        return None
+    taken = {"task": fallback, "fallback_used": True}
+    return Reaction(text=step.phrasing.answer([fallback]), progress=True, changes=taken)
 
 
 def _wrong_value_doubted(step: Step, state: AgendaState, message: str) -> Reaction | None:

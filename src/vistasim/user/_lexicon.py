@@ -327,7 +327,17 @@ def is_confirmation_request(text: str) -> bool:
     """Return whether the agent asks the user to approve an action."""
     if re.search(r"\(?yes\s*/\s*no\)?", text, re.IGNORECASE):
         return True
-    return any(_contains(s, CONFIRM_PHRASES) for s in question_sentences(text))
+    return any(
+        _contains(s, CONFIRM_PHRASES) and not _WH_QUESTION.match(s)
+        for s in question_sentences(text)
+    )
+
+
+_WH_QUESTION = re.compile(
+    r"\W*(?:which|what|when|where|who|how)\b(?![^?]*\b(?:shall|should) i\b)", re.IGNORECASE
+)
+"""A question for a value ("Which day of the month would you like it taken?"), not for a yes;
+"When you're ready, shall I book it?" still asks for one."""
 
 
 _RESULT_VERBS = (
