@@ -207,3 +207,14 @@ def test_the_value_a_proposed_change_sets_is_no_read_out_of_the_record():
                                             agent(proposal))
     misread = "To cancel order EV7021: it has 2 gluten-free meals. Shall I cancel it?"
     assert "misquoted-result" in labels(user("cancel it"), lookup, agent(misread))
+
+
+def test_a_bracket_after_a_date_speaks_of_its_own_date_not_that_one():
+    # Tennis club: "runs to 31 July 2027 (renewal opens on 1 June 2027)" read the first date
+    # as the renewal's, its field named by the bracket's words.
+    member = {"member_id": "ALT2005", "expires": "2027-07-31", "renewal_opens": "2027-06-01"}
+    lookup = ToolCall(name="get_member", args={"member_id": "ALT2005"}, result=member)
+    said = "Your Adult membership runs to 31 July 2027 (renewal opens on 1 June 2027)."
+    assert "misquoted-result" not in labels(user("when does it run out?"), lookup, agent(said))
+    wrong = "Your renewal opens on 31 July 2027."
+    assert "misquoted-result" in labels(user("when can I renew?"), lookup, agent(wrong))

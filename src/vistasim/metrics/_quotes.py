@@ -188,13 +188,14 @@ booking's day and time, not of its `booked_at` timestamp."""
 
 
 def _near_words(sentence: str, at: int) -> set[str]:
-    """The words of the five before a position and three after it, stemmed.
+    """The words of the five before a position and three after it (up to a bracket), stemmed.
 
     A length ("48 days ago", "within 30 days") is no word of a field's name: its "days" is
     not the `day` of `session_day`.
     """
     before = re.findall(r"[A-Za-z]+", _LENGTH.sub(" ", sentence[:at]))[-5:]
     rest = re.sub(r"^[\w\s,-]*?\d{4}", "", sentence[at:])
+    rest = re.split(r"[(\[;]", rest, maxsplit=1)[0]  # "(renewal opens on 1 June)": its own day
     after = re.findall(r"[A-Za-z]+", _LENGTH.sub(" ", rest))[:3]
     return {_stem(w) for w in [*before, *after]}
 
