@@ -577,3 +577,24 @@ async def test_a_day_asked_for_that_only_the_goals_fallback_names_is_the_fallbac
     named = {"payment_day": ["which day of the month"]}  # the desk names the slot asked for
     ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2, lexicon=named)
     assert "28th" in ep.said[1]
+
+
+async def test_dates_told_beside_a_refusal_with_nothing_offered_are_no_alternative_to_accept():
+    # Tennis club: "can't be made mid-year ... renewal opens on 1 September 2027 — you can renew
+    # as Off-peak then. Nothing has been changed. Anything else?" got "Yes, please." twice.
+    scenario = phone_desk(
+        "I'd like to switch my membership to off-peak from now on and pay less.",
+        member_id="ALT2020", tier="Off-peak",
+    )
+    refused = (
+        "A move to a cheaper membership can't be made mid-year: it takes effect when you renew. "
+        "Your Adult membership runs to 31 October 2027, and renewal opens on 1 September 2027 — "
+        "you can renew as Off-peak then. Nothing has been changed. Is there anything else I "
+        "can help with?"
+    )
+    ep = await converse(AgendaPolicy(), scenario, scripted(refused), max_turns=2)
+    assert isinstance(ep.last, Finish), ep.said
+    offered = "Sorry, Friday morning is fully booked. Friday at 15:00 is free."
+    booking = phone_desk("Book me a massage on Friday.", account_pin="7715")
+    ep = await converse(AgendaPolicy(), booking, scripted(offered), max_turns=2)
+    assert not isinstance(ep.last, Finish)

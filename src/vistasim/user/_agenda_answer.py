@@ -26,7 +26,7 @@ from vistasim.user._phrasing import SELF_NAMED, lower_first
 from vistasim.user._types import UserView
 from vistasim.values import text_values
 
-__all__ = ["CLARIFY", "answer_asked", "proposes", "unmapped_question"]
+__all__ = ["CLARIFY", "OFFER", "answer_asked", "proposes", "unmapped_question"]
 
 CLARIFY = re.compile(
     r"\b(?:rephrase|didn't (?:understand|get|catch)|did not understand|not sure what you mean|"
@@ -36,7 +36,7 @@ CLARIFY = re.compile(
     re.IGNORECASE,
 )
 """Questions the user reads without a fact to give: a clarification, an open offer to help."""
-_OFFER = re.compile(
+OFFER = re.compile(
     r"\b(?:I|we) (?:can|could) (?:offer|do|book|give|move|schedule|put)|\b(?:I|we) have\b|"
     r"\b(?:is|are) (?:free|available|open)\b|\b(?:how|what) about\b|\bnext (?:free|available)",
     re.IGNORECASE,
@@ -217,7 +217,7 @@ _LACKS = re.compile(r"\bdon't have (?:that|my|the)\b|\bnot (?:on|to) hand\b", re
 
 def proposes(step: Step, message: str) -> bool:
     """Whether the message offers something with values ("I can offer Friday 20 March")."""
-    if not _OFFER.search(message):
+    if not OFFER.search(message):
         return False
     return bool(text_values(message)) or bool(
         step.today and re.search(r"\b(?:today|tomorrow|next|this)\b|day\b", message, re.I)

@@ -17,10 +17,11 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from vistasim.user._agenda_answer import CLARIFY, OFFER
 from vistasim.user._agenda_check import goal_facts, mismatch
 from vistasim.user._agenda_step import Reaction, Step
 from vistasim.user._facts import TASK
-from vistasim.user._lexicon import is_confirmation_request
+from vistasim.user._lexicon import is_confirmation_request, question_sentences
 from vistasim.user._phrasing import lower_first
 from vistasim.user._reading import Refusal, is_change_intent, requested_kinds
 from vistasim.user._stated import stated_values
@@ -181,7 +182,12 @@ def _alternative(step: Step, message: str, refused: Refusal) -> bool:
     if _asks_to_go_ahead(message, refused):
         return True
     rest = message.replace(refused.sentence, " ")
-    return any(v.kind in ("date", "time") for v in stated_values(rest, step.today))
+    if not any(v.kind in ("date", "time") for v in stated_values(rest, step.today)):
+        return False
+    # "...renewal opens on 1 September. Anything else I can help with?" tells when, and
+    # offers nothing: a day offered is free, asked about, or put with an offer's words.
+    asks = [q for q in question_sentences(rest) if not CLARIFY.search(q)]
+    return bool(asks) or OFFER.search(rest) is not None
 
 
 def _asks_to_go_ahead(message: str, refused: Refusal) -> bool:
