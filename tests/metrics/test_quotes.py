@@ -216,5 +216,7 @@ def test_a_bracket_after_a_date_speaks_of_its_own_date_not_that_one():
     lookup = ToolCall(name="get_member", args={"member_id": "ALT2005"}, result=member)
     said = "Your Adult membership runs to 31 July 2027 (renewal opens on 1 June 2027)."
     assert "misquoted-result" not in labels(user("when does it run out?"), lookup, agent(said))
+    clause = "Your membership runs to 31 July 2027, and renewal opens on 1 June 2027."
+    assert "misquoted-result" not in labels(user("when does it run out?"), lookup, agent(clause))
     wrong = "Your renewal opens on 31 July 2027."
     assert "misquoted-result" in labels(user("when can I renew?"), lookup, agent(wrong))

@@ -188,18 +188,20 @@ booking's day and time, not of its `booked_at` timestamp."""
 
 
 def _near_words(sentence: str, at: int) -> set[str]:
-    """The words of the five before a position and three after it (up to a bracket), stemmed.
+    """The words of the five before a position and three after it (in its clause), stemmed.
 
     A length ("48 days ago", "within 30 days") is no word of a field's name: its "days" is
     not the `day` of `session_day`.
     """
     before = re.findall(r"[A-Za-z]+", _LENGTH.sub(" ", sentence[:at]))[-5:]
     rest = re.sub(r"^[\w\s,-]*?\d{4}", "", sentence[at:])
-    rest = re.split(r"[(\[;]", rest, maxsplit=1)[0]  # "(renewal opens on 1 June)": its own day
+    rest = _NEXT_CLAUSE.split(rest, maxsplit=1)[0]  # "(renewal opens on 1 June)": its own day
     after = re.findall(r"[A-Za-z]+", _LENGTH.sub(" ", rest))[:3]
     return {_stem(w) for w in [*before, *after]}
 
 
+_NEXT_CLAUSE = re.compile(r"[(\[;—–]|,\s*(?:and|but|while|whereas|so)\b", re.IGNORECASE)
+"""Where the words after a date start to speak of another thing: a bracket, a new clause."""
 _LENGTH = re.compile(
     r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|ten)\s+(?:working\s+)?"
     r"(?:days?|weeks?|months?|years?|hours?)\b",
