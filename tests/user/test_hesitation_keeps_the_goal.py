@@ -105,3 +105,25 @@ async def test_a_hesitation_that_calls_it_off_waits_for_a_proposal_it_would_acce
     assert "21 December" in ep.said[1], ep.said  # objected to, not declined
     assert any(w in ep.said[2].lower() for w in ("not yet", "wait", "hold on")), ep.said
     assert ep.said[3].lower().startswith("no"), ep.said  # then it calls the change off
+
+
+async def test_a_question_answered_by_a_proposal_held_off_is_confirmed_not_left():
+    # Water supply: "Is there an allowance for leaks?" answered by "we credit £99.00 ... Shall
+    # I apply it?"; the user hesitated, was told "just say yes when you're ready", and left.
+    scenario = desk(
+        "We had a burst pipe under the drive and the bill shot up. It was mended on 1 December. "
+        "Is there an allowance for leaks?",
+        {"account_id": "BW3011", "postcode": "BM4 9WX"},
+    )
+    agent = scripted(
+        "Thank you, Joan. For a leak on the supply pipe, repaired on Tuesday 1 December, we "
+        "credit the 55 m³ extra at £1.80 per m³: £99.00, taking your balance to £72.00. "
+        "Shall I apply the allowance?",
+        "No problem — I haven't changed anything. Just say yes when you're ready, or tell me "
+        "what you'd like instead.",
+        "Done — the allowance of £99.00 is applied; your balance is now £72.00.",
+    )
+    ep = await converse(_Hesitant(), scenario, agent)
+    assert any(w in ep.said[1].lower() for w in ("not yet", "wait", "hold on")), ep.said
+    assert len(ep.said) == 3, ep.said
+    assert "yes" in ep.said[2].lower() or "go ahead" in ep.said[2].lower(), ep.said

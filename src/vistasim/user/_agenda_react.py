@@ -277,13 +277,26 @@ def _asked_again(step: Step, state: AgendaState, message: str) -> Reaction | Non
 
 
 def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
-    """Whether the message carries out a change sub-goal, or answers a question sub-goal."""
-    if not is_question(step, entry):
+    """Whether the message carries out a change sub-goal, or answers a question sub-goal.
+
+    A question the user hesitated over a proposal for (`then: confirm`) wants that change now:
+    only a report of it done ends it, not the answer the proposal gave.
+    """
+    if not is_question(step, entry) or _to_confirm(entry):
         return is_done(message) or _hands_over(task_words(step, entry), message, step.view)
     wants = requested_kinds(task_words(step, entry))
     return answers_request(
         message, _entities(step, entry), user_said(step.view), entry.intent, wants
     )
+
+
+def _to_confirm(entry: AgendaEntry) -> bool:
+    """Whether the user hesitated at a proposal it is still to say yes to (`then: confirm`)."""
+    hesitation = entry.has("hesitate")
+    return (
+        hesitation is not None and hesitation.then == "confirm"
+        and "hesitate" in entry.played and not entry.resumed
+    )  # fmt: skip
 
 
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
