@@ -274,6 +274,9 @@ def goal_is_question(text: str) -> bool:
     False
     >>> goal_is_question("My son is off sick this week — can you tell me when his exam is?")
     True
+    >>> goal_is_question("We can hear scratching in the loft. Could someone come and take a "
+    ...                  "look on Thursday 17 December?")
+    False
     >>> goal_is_question("Can I spread what's left of this year's council tax over 12 "
     ...                  "instalments instead of 10?"), goal_is_question("Can I see my bill?")
     (False, True)
@@ -304,12 +307,20 @@ def _clause_kind(clause: Clause) -> str | None:
         return "question" if _asks_information(pair, 0) else "change"
     if _ASKS_FOR_A_THING.search(clause.text) or _SEND_ME.match(clause.text):
         return "change"  # "Could Poppy have a groom on the day I collect her?": a request
+    if _SOMEONE_COMES.search(clause.text):
+        return "change"  # "Could someone come and take a look on Thursday?": a visit booked
     leave = _MAY_I.match(clause.text)
     if leave is not None and leave.group(1).lower() not in _INFO_VERBS | _LIGHT_VERBS | {"be"}:
         return "change"  # "Can I spread what's left over 12 instalments?": leave to act
     return "question" if clause.text.endswith("?") else None
 
 
+_SOMEONE_COMES = re.compile(
+    r"\b(?:can|could|would)\s+(?:someone|somebody|an engineer|a technician)\s+(?:please\s+)?"
+    r"(?:come|visit|call|pop)\b",
+    re.IGNORECASE,
+)
+"""Asking for a visit or a call ("Could someone come and take a look?"): a booking, no question."""
 _MAY_I = re.compile(r"^\W*(?:can|could|may)\s+(?:i|we)\s+(?:please\s+|still\s+)?([a-z]+)", re.I)
 """Asking leave to do something ("Can I spread it over 12 instalments?"), and its verb."""
 
