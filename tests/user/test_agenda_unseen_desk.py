@@ -598,3 +598,21 @@ async def test_dates_told_beside_a_refusal_with_nothing_offered_are_no_alternati
     booking = phone_desk("Book me a massage on Friday.", account_pin="7715")
     ep = await converse(AgendaPolicy(), booking, scripted(offered), max_turns=2)
     assert not isinstance(ep.last, Finish)
+
+
+async def test_a_fallback_that_is_a_request_is_no_day_to_give_for_a_date_of_birth():
+    # Library: "If I'm at my limit of holds, cancel my hold on The Thursday Murder Club" was
+    # said in answer to "your email address and date of birth will do".
+    scenario = phone_desk(
+        "Put a hold on Babel for me, collecting at Northgate. If I'm at my limit of holds, "
+        "cancel my hold on The Thursday Murder Club to make room for it.",
+        card_number="RL-20741", pin="3310",
+    )
+    ask = ("Could you give me your library card number and PIN? If you don't have your card, "
+           "your email address and date of birth will do.")
+    named = {"date_of_birth": ["date of birth"], "email": ["email address"]}
+    now = datetime(2026, 12, 7, 10, tzinfo=UTC)  # with a day, "Thursday" reads as a date
+    ep = await converse(
+        AgendaPolicy(), scenario, scripted(ask), max_turns=2, lexicon=named, now=now
+    )
+    assert "RL-20741" in ep.said[1] and "Murder" not in ep.said[1]

@@ -200,8 +200,8 @@ def fallback_for(step: Step, entry: AgendaEntry, kinds: Set[str]) -> str | None:
     you can't do that, the 28th.": the user has no day of the month but the 28th to give.
     """
     fallback = entry.fallback if not entry.fallback_used else None
-    if not fallback:
-        return None
+    if not fallback or len(fallback.split()) > _BARE_VALUE_WORDS:
+        return None  # "cancel my hold on The Thursday Murder Club": a request, no day to give
     typed = {v.kind for v in stated_values(fallback, step.today)}
     if _DAY_OF_MONTH.search(fallback):
         typed.add("date")  # "the 28th" is a day of every month, no date of its own
@@ -209,8 +209,15 @@ def fallback_for(step: Step, entry: AgendaEntry, kinds: Set[str]) -> str | None:
 
 
 def slot_kinds(slot: str) -> set[str]:
-    """The kinds of value a slot's name asks for (`payment_day`: a date)."""
-    return {kind for word, kind in _KIND_WORDS.items() if word in slot.lower().split("_")}
+    """The kinds of value a slot's name asks for (`payment_day`: a date; a birth date none)."""
+    words = slot.lower().split("_")
+    if {"birth", "dob", "born", "expiry"} & set(words):
+        return set()  # who the user is, not a day the request is for
+    return {kind for word, kind in _KIND_WORDS.items() if word in words}
+
+
+_BARE_VALUE_WORDS = 4
+"""The most words a fallback that is a value ("the 28th", "Friday instead") has."""
 
 
 _DAY_OF_MONTH = re.compile(r"\b(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE)
