@@ -616,3 +616,18 @@ async def test_a_fallback_that_is_a_request_is_no_day_to_give_for_a_date_of_birt
         AgendaPolicy(), scenario, scripted(ask), max_turns=2, lexicon=named, now=now
     )
     assert "RL-20741" in ep.said[1] and "Murder" not in ep.said[1]
+
+
+async def test_a_question_whose_fallback_leaves_things_as_they_are_ends_at_its_refusal():
+    # Coach tours: "Can I be picked up in Bristol instead? If not, leave it as it is." asked
+    # again and again after "Bristol isn't a pick-up point on this tour. Nothing has changed."
+    scenario = phone_desk(
+        "Can I be picked up in Bristol instead of Birmingham for the Bath trip? If not, leave "
+        "it as it is.",
+        booking_ref="WF30112",
+    )
+    refused = ("I'm sorry — Bristol isn't a pick-up point on this tour. Its pick-up points are: "
+               "Birmingham (08:00); Worcester (08:45). Nothing has been changed. Is there "
+               "anything else I can help with?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(refused), max_turns=2)
+    assert isinstance(ep.last, Finish), ep.said

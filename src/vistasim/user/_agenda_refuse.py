@@ -49,9 +49,11 @@ _ACCEPTS = re.compile(
 def is_question(step: Step, entry: AgendaEntry) -> bool:
     """Whether a sub-goal asks for information (a refusal or an answer ends it)."""
     if entry.intent == "goal":  # no agenda: the goal's own words say what it asks for
-        if entry.fallback and not entry.fallback_used and not goal_is_question(entry.fallback):
+        fallback = entry.fallback if not entry.fallback_used else None
+        if fallback and not goal_is_question(fallback) and not _ACCEPTS.search(fallback):
             # "Could my direct debit come out on the last day of the month? If you can't do
-            # that, the 28th.": a value to fall back on makes it a request for a change.
+            # that, the 28th.": a value to fall back on makes it a request for a change ("If
+            # not, leave it as it is" asks for none).
             return False
         return goal_is_question(entry.task or step.view.scenario.goal)
     return not is_change_intent(entry.intent)
