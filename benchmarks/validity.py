@@ -95,6 +95,7 @@ BLIND = (
     ("translation", "Translation"),
     ("tennisclub", "Tennisclub"),
     ("watersupply", "Watersupply"),
+    ("photostudio", "Photostudio"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
