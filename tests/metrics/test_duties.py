@@ -650,3 +650,31 @@ def test_a_fee_the_changed_record_already_held_is_no_fee_of_the_change():
     charged = [StateChange(table="orders", key="IW10401",
                            fields=["status", "approved_on", "delivery_fee_pence"])]  # fmt: skip
     assert fees(charged, read)
+
+
+def test_one_more_person_asks_for_the_tool_that_adds_people():
+    # Found on a photo studio desk written blind: "add one more person — my sister's coming
+    # too" was done only once the user asked again after "That's everything you asked for
+    # done", but "person" is no word of "Add people or outfit changes to a booked session".
+    tools = [*TOOLS, "reschedule_session", "add_to_session"]
+    moved = call("reschedule_session", {"day": "2027-01-23"}, changes=CHANGED,
+                 session_id="PS7022", day="2027-01-23")  # fmt: skip
+    added = call("add_to_session", {"people": 5}, changes=CHANGED, session_id="PS7022",
+                 kind="people")  # fmt: skip
+    view = episode("e1", "studio-1", [
+        user("Please move our shoot to Saturday 23 January and add one more person."),
+        VERIFY,
+        moved,
+        agent("Done — PS7022 is now on Saturday 23 January. That's everything you asked for done."),
+        user("That's not everything: I'd like to add one more person."),
+        added,
+        agent("Done — 1 person added to PS7022."),
+        criteria(True), stop(),
+    ])  # fmt: skip
+    descriptions = {
+        "reschedule_session": "Move a booked session to another day and time.",
+        "add_to_session": "Add people or outfit changes to a booked session.",
+    }
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    assert "dropped-request" in {f.label for f in found}

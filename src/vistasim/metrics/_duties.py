@@ -323,8 +323,16 @@ def _asked_words(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> t
             continue  # "Lily is booked on Tuesdays next term": what is, not what is asked
         window = re.match(r"\w*(?:[^\w.!?;]+\w+){0,5}", text[verb.start() :])
         if window is not None:
-            found += [w for w in words if _mentions(window.group(0), (w,)) and w not in found]
+            found += [
+                w for w in words
+                if _mentions(window.group(0), (w, *_OTHER_NUMBER.get(w, ()))) and w not in found
+            ]  # fmt: skip
     return tuple(found)
+
+
+_OTHER_NUMBER = {"people": ("person",), "person": ("people",), "men": ("man",), "man": ("men",),
+                 "women": ("woman",), "woman": ("women",)}  # fmt: skip
+"""Nouns whose singular and plural share no stem: "add one more person" for "Add people"."""
 
 
 _STATE_BEFORE = re.compile(
