@@ -96,6 +96,7 @@ BLIND = (
     ("tennisclub", "Tennisclub"),
     ("watersupply", "Watersupply"),
     ("photostudio", "Photostudio"),
+    ("lounge", "Lounge"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
