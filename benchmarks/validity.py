@@ -97,6 +97,7 @@ BLIND = (
     ("watersupply", "Watersupply"),
     ("photostudio", "Photostudio"),
     ("lounge", "Lounge"),
+    ("windowclean", "Windowclean"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
