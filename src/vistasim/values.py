@@ -203,6 +203,8 @@ def _text_values_cached(text: str) -> frozenset[Value]:
     for match in NUMERIC_DATE.finditer(text):
         found |= {("date", day) for day in numeric_days(match)}
     for match in _MONTH_DAY.finditer(text):
+        if "." in match.group(0) and len(match.group(1)) > 4:
+            continue  # "ends on 23 December. 4 later cleans cancelled": a full stop, not "Dec."
         found.add(("date", f"{_MONTHS[match.group(1).lower()]:02d}-{int(match.group(2)):02d}"))
     for match in _DAY_MONTH.finditer(text):
         found.add(("date", f"{_MONTHS[match.group(2).lower()]:02d}-{int(match.group(1)):02d}"))

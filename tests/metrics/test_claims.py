@@ -358,3 +358,17 @@ def test_what_the_user_paid_before_is_no_change_the_agent_claims():
     assert labels([*events, criteria(True), stop()]) == {}
     passive = [user("refund me"), agent("You have been refunded £5 for W1003.")]
     assert list(labels([*passive, criteria(True), stop()])) == ["claimed-without-action"]
+
+
+def test_a_count_after_a_full_stop_is_no_day_of_the_month_before_it():
+    # Window cleaning: "your round ends on Wednesday 23 December. 4 later clean(s) cancelled."
+    # read "December. 4" as 4 December, a day the call never had.
+    events = [
+        user("yes"),
+        call("cancel_order", {"ends_on": "2026-12-23", "visits_cancelled": 4},
+             order_id="W1003", end_date="2026-12-23"),  # fmt: skip
+        agent("Done — W1003 ends on Wednesday 23 December. 4 later visits cancelled."),
+    ]
+    assert "contradicts-call" not in labels([*events, criteria(True), stop()])
+    wrong = [*events[:2], agent("Done — W1003 ends on Dec. 4. No later visits.")]
+    assert "contradicts-call" in labels([*wrong, criteria(True), stop()])
