@@ -656,7 +656,7 @@ def test_one_more_person_asks_for_the_tool_that_adds_people():
     # Found on a photo studio desk written blind: "add one more person — my sister's coming
     # too" was done only once the user asked again after "That's everything you asked for
     # done", but "person" is no word of "Add people or outfit changes to a booked session".
-    tools = [*TOOLS, "reschedule_session", "add_to_session"]
+    tools = [*TOOLS, "reschedule_session", "add_to_session", "book_session"]
     moved = call("reschedule_session", {"day": "2027-01-23"}, changes=CHANGED,
                  session_id="PS7022", day="2027-01-23")  # fmt: skip
     added = call("add_to_session", {"people": 5}, changes=CHANGED, session_id="PS7022",
@@ -674,7 +674,8 @@ def test_one_more_person_asks_for_the_tool_that_adds_people():
     descriptions = {
         "reschedule_session": "Move a booked session to another day and time.",
         "add_to_session": "Add people or outfit changes to a booked session.",
-    }
+        "book_session": "Book a portrait session for a number of people, with a deposit.",
+    }  # "people" is no word of the add tool's own: what "Add" acts on in its description is
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" in {f.label for f in found}

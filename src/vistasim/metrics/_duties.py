@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._failures import Failure, detector_failures
@@ -109,6 +109,7 @@ def detect_duties(
         writes=writes,
         tool_names=tuple(names),
         keywords=_keywords(names, descriptions or {}),
+        objects=_described_objects(names, descriptions or {}),
     )
     return detector_failures(view, "policy", _DETECTORS, DUTY_DETECTORS, context)
 
@@ -120,6 +121,8 @@ class _Duties:
     tool_names: tuple[str, ...]
     keywords: Mapping[str, frozenset[str]]
     """Per tool, the words that name what it does and no other tool does."""
+    objects: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Per tool whose verb no other tool has, what its description says it acts on."""
 
     def identity_tools(self) -> set[str]:
         named = {t for t in self.tool_names if is_identity_tool(t)}
@@ -186,6 +189,7 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         # The verb is no object: "change" in `update_address`'s description ("Change the
         # pick-up address") made "change my regular instructor" a request for it.
         own = tuple(w for w in sorted(ctx.keywords.get(tool, ())) if not w.startswith(stems))
+        own += tuple(sorted(ctx.objects.get(tool, frozenset()) - set(own)))
         words = _objects(tool, ctx.tool_names, own)
         asked = _asked_at(ctx.events, stems, words) if words else None
         if asked is None:
@@ -346,6 +350,31 @@ _STOPWORDS = frozenset(
     " been card order booking account customer user agent tool call returns return result"
     " date time amount new current existing verified".split()
 )
+
+
+def _described_objects(
+    names: Sequence[str], descriptions: Mapping[str, str]
+) -> dict[str, frozenset[str]]:
+    """Per tool, the words its description puts right after its verb, no other tool's there.
+
+    "Add people or outfit changes to a booked session": `add_to_session` adds people, though
+    `book_session`'s description speaks of people too (a photo studio written blind); a word
+    another tool of the same verb adds too names neither.
+    """
+    found: dict[str, set[str]] = {}
+    for name in names:
+        verb = name.split("_")[0].lower()
+        pattern = "|".join(re.escape(stem) for stem in _SYNONYMS.get(verb, (verb,)))
+        after = re.search(rf"\b(?:{pattern})\w*((?:\W+\w+){{1,4}})", descriptions.get(name, ""),
+                          re.IGNORECASE)  # fmt: skip
+        words = re.findall(r"[a-z]{4,}", after.group(1).lower()) if after is not None else []
+        found[name] = {w for w in words if w not in _STOPWORDS}
+    verb_of = {name: name.split("_")[0].lower() for name in names}
+    return {
+        name: frozenset(own - {w for o in names if o != name and verb_of[o] == verb_of[name]
+                               for w in found[o]})
+        for name, own in found.items()
+    }  # fmt: skip
 
 
 def _keywords(names: Sequence[str], descriptions: Mapping[str, str]) -> dict[str, frozenset[str]]:
