@@ -631,3 +631,17 @@ async def test_a_question_whose_fallback_leaves_things_as_they_are_ends_at_its_r
                "anything else I can help with?")
     ep = await converse(AgendaPolicy(), scenario, scripted(refused), max_turns=2)
     assert isinstance(ep.last, Finish), ep.said
+
+
+async def test_a_request_after_a_leading_phrase_and_please_is_a_request_of_its_own():
+    # Lounge: "For our Heathrow visit on 27 December, please add fast track for both of us and
+    # book a spa treatment at 12:00" held the spa's 12:00 against the visit's "11:00 to 14:00".
+    scenario = phone_desk(
+        "For our Heathrow visit on 27 December, please add fast track for both of us and book a "
+        "spa treatment at 12:00.",
+        account_id="SR4015", spa_time="12:00",
+    )
+    ask = ("To add security fast track for 2 people at £7.50 each to LV7015 (Heathrow Terminal "
+           "5, Sunday 27 December, 11:00 to 14:00): £15.00. Shall I add it?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "12:00" not in ep.said[1], ep.said

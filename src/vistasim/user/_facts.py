@@ -240,7 +240,7 @@ def _parts(
     for said in goal_requests(goal):
         # "Can you book a collection for an old bed on Tuesday? I'd also like to sign up for
         # garden waste": each is a request of its own, with the verb after its opening words.
-        clause = REQUEST_OPENING.sub("", said)
+        clause = _request_text(said)
         verb = clause.split()[0].lower() if clause.split() else ""
         if _ARTICLE.match(clause):
             verb = ""  # "I'd like a new food caddy": a thing asked for, no verb
@@ -284,9 +284,22 @@ def _owned_by_requests(
     return out
 
 
+def _request_text(said: str) -> str:
+    """A clause from its request's verb: "For our visit on 27 December, please add ..."."""
+    clause = REQUEST_OPENING.sub("", said)
+    first = clause.split()[0].lower() if clause.split() else ""
+    later = _PLEASE_VERB.search(clause)
+    if not is_verb(first) and later is not None and is_verb(later.group(1).lower()):
+        return clause[later.start(1) :]
+    return clause
+
+
+_PLEASE_VERB = re.compile(r"[,;]\s*please\s+(\w+)", re.IGNORECASE)
+
+
 def _request_clause(said: str) -> bool:
     """Whether a clause of the goal makes a request of its own (as `_parts` counts them)."""
-    clause = REQUEST_OPENING.sub("", said)
+    clause = _request_text(said)
     verb = clause.split()[0].lower() if clause.split() else ""
     return bool(_ARTICLE.match(clause)) or is_verb(verb)
 
