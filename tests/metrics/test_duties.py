@@ -679,3 +679,25 @@ def test_one_more_person_asks_for_the_tool_that_adds_people():
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" in {f.label for f in found}
+
+
+def test_a_word_a_tools_description_acts_on_asks_for_it_but_is_no_reply_about_it():
+    # Hotel: "add breakfast to the stay" dropped, the reply spoke of the "guest profile";
+    # "guest" follows `add_breakfast`'s verb in its description, but only asks, never answers.
+    tools = [*TOOLS, "update_guest_details", "add_breakfast"]
+    view = episode("e1", "hotel-1", [
+        user("Please change my email to s@new.ie, and add breakfast to the stay."),
+        VERIFY,
+        agent("I'll change the email to s@new.ie on your guest profile. Shall I go ahead?"),
+        user("Yes, please."),
+        call("update_guest_details", {"email": "s@new.ie"}, changes=CHANGED, email="s@new.ie"),
+        agent("Done — your email address is now s@new.ie. Is there anything else?"),
+        criteria(True), stop(),
+    ])  # fmt: skip
+    descriptions = {
+        "update_guest_details": "Update a guest's email or phone.",
+        "add_breakfast": "Add breakfast for every guest on a booking, priced per night.",
+    }
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    assert "dropped-request" in {f.label for f in found}

@@ -189,9 +189,11 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         # The verb is no object: "change" in `update_address`'s description ("Change the
         # pick-up address") made "change my regular instructor" a request for it.
         own = tuple(w for w in sorted(ctx.keywords.get(tool, ())) if not w.startswith(stems))
-        own += tuple(sorted(ctx.objects.get(tool, frozenset()) - set(own)))
         words = _objects(tool, ctx.tool_names, own)
-        asked = _asked_at(ctx.events, stems, words) if words else None
+        # What its description says the verb acts on asks for it too ("add one more person"
+        # for "Add people or ..."), but a reply speaking of a guest is no word of breakfast.
+        acted_on = tuple(sorted(ctx.objects.get(tool, frozenset()) - set(words)))
+        asked = _asked_at(ctx.events, stems, (*words, *acted_on)) if words or acted_on else None
         if asked is None:
             continue
         calls = (i for i, s in enumerate(ctx.events) if i > asked and _calls(s, tool))
@@ -202,7 +204,7 @@ def _dropped_request(ctx: _Duties) -> list[int]:
             request = ctx.events[asked].event
             assert isinstance(request, UserMessage)
             # "a new food caddy": "caddy", not the "grey" of the bin reported in the same breath
-            named = _asked_words(request.text, stems, words)
+            named = _asked_words(request.text, stems, (*words, *acted_on))
             done = _all_done_before(ctx.events[asked:called], named)
             evidence += [ctx.events[asked].id, done.id] if done is not None else []
             continue
@@ -352,6 +354,13 @@ _STOPWORDS = frozenset(
 )
 
 
+_NOT_OBJECTS = frozenset(
+    "every each another other more some free until true false keep check also only just".split()
+)
+"""Words after a verb in a description that name no thing it acts on ("Add breakfast for
+every guest", "Cancel ... free until ...")."""
+
+
 def _described_objects(
     names: Sequence[str], descriptions: Mapping[str, str]
 ) -> dict[str, frozenset[str]]:
@@ -368,7 +377,7 @@ def _described_objects(
         after = re.search(rf"\b(?:{pattern})\w*((?:\W+\w+){{1,4}})", descriptions.get(name, ""),
                           re.IGNORECASE)  # fmt: skip
         words = re.findall(r"[a-z]{4,}", after.group(1).lower()) if after is not None else []
-        found[name] = {w for w in words if w not in _STOPWORDS}
+        found[name] = {w for w in words if w not in _STOPWORDS | _NOT_OBJECTS}
     verb_of = {name: name.split("_")[0].lower() for name in names}
     return {
         name: frozenset(own - {w for o in names if o != name and verb_of[o] == verb_of[name]
