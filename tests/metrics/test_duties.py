@@ -701,3 +701,24 @@ def test_a_word_a_tools_description_acts_on_asks_for_it_but_is_no_reply_about_it
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" in {f.label for f in found}
+
+
+def test_what_another_tools_name_acts_on_is_no_object_of_this_ones_description():
+    # Furniture: "please move my wardrobe delivery" asked for `change_address` ("Change the
+    # delivery address of an order") though `move_delivery` made it.
+    tools = [*TOOLS, "move_delivery", "change_address"]
+    view = episode("e1", "furniture-1", [
+        user("I won't be in on the 22nd, please move my wardrobe delivery to Tuesday 29."),
+        VERIFY,
+        call("move_delivery", {"delivery_date": "2026-12-29"}, changes=CHANGED,
+             delivery_date="2026-12-29"),  # fmt: skip
+        agent("Done — your order will now be delivered on Tuesday 29 December. All sorted!"),
+        criteria(True), stop(),
+    ])  # fmt: skip
+    descriptions = {
+        "move_delivery": "Move an order's delivery to another working day.",
+        "change_address": "Change the delivery address of an order not yet out for delivery.",
+    }
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    assert "dropped-request" not in {f.label for f in found}

@@ -367,8 +367,9 @@ def _described_objects(
     """Per tool, the words its description puts right after its verb, no other tool's there.
 
     "Add people or outfit changes to a booked session": `add_to_session` adds people, though
-    `book_session`'s description speaks of people too (a photo studio written blind); a word
-    another tool of the same verb adds too names neither.
+    `book_session`'s description speaks of people too (a photo studio written blind). A word
+    another tool's name has, or another tool of a like verb acts on, names neither: "Change
+    the delivery address" is no request to move a delivery (`move_delivery`).
     """
     found: dict[str, set[str]] = {}
     for name in names:
@@ -378,12 +379,17 @@ def _described_objects(
                           re.IGNORECASE)  # fmt: skip
         words = re.findall(r"[a-z]{4,}", after.group(1).lower()) if after is not None else []
         found[name] = {w for w in words if w not in _STOPWORDS | _NOT_OBJECTS}
-    verb_of = {name: name.split("_")[0].lower() for name in names}
-    return {
-        name: frozenset(own - {w for o in names if o != name and verb_of[o] == verb_of[name]
-                               for w in found[o]})
-        for name, own in found.items()
-    }  # fmt: skip
+    stems = {n: set(_SYNONYMS.get(n.split("_")[0].lower(), (n.split("_")[0].lower(),)))
+             for n in names}  # fmt: skip
+    out = {}
+    for name, own in found.items():
+        others = [o for o in names if o != name]
+        # Another tool's name says what it acts on ("delivery" of `move_delivery`), and a
+        # tool of a like verb acts on its own objects: neither is this tool's.
+        taken = {w for o in others for w in o.lower().split("_")}
+        taken |= {w for o in others if stems[o] & stems[name] for w in found[o]}
+        out[name] = frozenset(own - taken)
+    return out
 
 
 def _keywords(names: Sequence[str], descriptions: Mapping[str, str]) -> dict[str, frozenset[str]]:
