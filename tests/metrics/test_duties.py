@@ -722,3 +722,23 @@ def test_what_another_tools_name_acts_on_is_no_object_of_this_ones_description()
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" not in {f.label for f in found}
+
+
+def test_the_objects_of_a_tools_verb_end_with_its_clause():
+    # Tennis club: "please cancel my place and refund me" read as asking for `cancel_booking`
+    # ("Cancel a court booking; refund_pence ... goes back to the card"): no refund is cancelled.
+    tools = [*TOOLS, "cancel_booking", "cancel_coaching"]
+    view = episode("e1", "tennis-1", [
+        user("I can't make Wednesday's clinic, please cancel my place and refund me."),
+        VERIFY,
+        call("cancel_coaching", {"status": "cancelled"}, changes=CHANGED, session_id="CS304"),
+        agent("Done — your place is cancelled; £15.00 refunded. All sorted!"),
+        criteria(True), stop(),
+    ])  # fmt: skip
+    descriptions = {
+        "cancel_booking": "Cancel a court booking; refund_pence (when quoted) goes to the card.",
+        "cancel_coaching": "Give up a coaching place; refund_pence goes back to the card.",
+    }
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    assert "dropped-request" not in {f.label for f in found}

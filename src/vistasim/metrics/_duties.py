@@ -375,8 +375,9 @@ def _described_objects(
     for name in names:
         verb = name.split("_")[0].lower()
         pattern = "|".join(re.escape(stem) for stem in _SYNONYMS.get(verb, (verb,)))
-        after = re.search(rf"\b(?:{pattern})\w*((?:\W+\w+){{1,4}})", descriptions.get(name, ""),
-                          re.IGNORECASE)  # fmt: skip
+        # In the verb's own clause: "Cancel a court booking; refund_pence ..." cancels no refund.
+        after = re.search(rf"\b(?:{pattern})\w*((?:[^\w;:.,()]+\w+){{1,4}})",
+                          descriptions.get(name, ""), re.IGNORECASE)  # fmt: skip
         words = re.findall(r"[a-z]{4,}", after.group(1).lower()) if after is not None else []
         found[name] = {w for w in words if w not in _STOPWORDS | _NOT_OBJECTS}
     stems = {n: set(_SYNONYMS.get(n.split("_")[0].lower(), (n.split("_")[0].lower(),)))
