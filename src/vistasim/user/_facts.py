@@ -38,6 +38,7 @@ from vistasim.user._fact_days import (
     on_weekday_of,
     weekdays_of,
 )
+from vistasim.user._fact_requests import ARTICLE, owned_by_requests, request_text
 from vistasim.user._money_labels import other_quantity, sum_labels
 from vistasim.user._owners import (
     BIRTH,
@@ -49,7 +50,7 @@ from vistasim.user._owners import (
     vocabulary,
 )
 from vistasim.user._stated import Stated, stated_values
-from vistasim.user._tasks import REQUEST_OPENING, goal_requests, is_verb
+from vistasim.user._tasks import goal_requests, is_verb
 from vistasim.values import OPENING_HOURS, id_shape, measure_of
 
 __all__ = ["TASK", "Contradiction", "Fact", "build_facts", "contradiction"]
@@ -138,7 +139,7 @@ def build_facts(
         task_said.setdefault("weekday", task_said["date"])  # "today (3 December)" is a Thursday
     parts = _parts(goal, facts, vocab, today)
     if parts:
-        facts = _owned_by_requests(goal, facts, parts, today)
+        facts = owned_by_requests(goal, facts, parts, today)
     task = Fact(
         slot=TASK,
         values={k: frozenset(v) for k, v in task_values.items()},
@@ -240,9 +241,9 @@ def _parts(
     for said in goal_requests(goal):
         # "Can you book a collection for an old bed on Tuesday? I'd also like to sign up for
         # garden waste": each is a request of its own, with the verb after its opening words.
-        clause = _request_text(said)
+        clause = request_text(said)
         verb = clause.split()[0].lower() if clause.split() else ""
-        if _ARTICLE.match(clause):
+        if ARTICLE.match(clause):
             verb = ""  # "I'd like a new food caddy": a thing asked for, no verb
         elif not is_verb(verb):
             continue
@@ -256,52 +257,6 @@ def _parts(
             Part(verb=verb, words=words, values={k: frozenset(v) for k, v in values.items()})
         )
     return tuple(parts) if len(parts) >= 2 else ()
-
-
-_ARTICLE = re.compile(r"(?:a|an|another|some|the)\s", re.IGNORECASE)
-
-
-def _owned_by_requests(
-    goal: str, facts: list[Fact], parts: tuple[Part, ...], today: date | None
-) -> list[Fact]:
-    """Each fact with the goal's requests, and the one request whose words alone state it."""
-    clauses = [s for s in goal_requests(goal) if _request_clause(s)]
-    if len(clauses) != len(parts):
-        return facts  # which clause is which part is not sure: every part keeps every fact
-    stated = [stated_values(clause, today) for clause in clauses]
-    out = []
-    for fact in facts:
-        # "a 3-page contract" reads as an id of its own: the value's words count as well.
-        words = [re.compile(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", re.IGNORECASE)
-                 for w in fact.said.values() if w]  # fmt: skip
-        saying = [
-            i for i, values in enumerate(stated)
-            if any(v.kind in fact.values and v.values & fact.values[v.kind] for v in values)
-            or any(w.search(clauses[i]) for w in words)
-        ]  # fmt: skip
-        request = saying[0] if len(saying) == 1 else None
-        out.append(replace(fact, requests=parts, request=request))
-    return out
-
-
-def _request_text(said: str) -> str:
-    """A clause from its request's verb: "For our visit on 27 December, please add ..."."""
-    clause = REQUEST_OPENING.sub("", said)
-    first = clause.split()[0].lower() if clause.split() else ""
-    later = _PLEASE_VERB.search(clause)
-    if not is_verb(first) and later is not None and is_verb(later.group(1).lower()):
-        return clause[later.start(1) :]
-    return clause
-
-
-_PLEASE_VERB = re.compile(r"[,;]\s*please\s+(\w+)", re.IGNORECASE)
-
-
-def _request_clause(said: str) -> bool:
-    """Whether a clause of the goal makes a request of its own (as `_parts` counts them)."""
-    clause = _request_text(said)
-    verb = clause.split()[0].lower() if clause.split() else ""
-    return bool(_ARTICLE.match(clause)) or is_verb(verb)
 
 
 def _content_words(text: str) -> set[str]:
