@@ -122,7 +122,7 @@ class _Duties:
     keywords: Mapping[str, frozenset[str]]
     """Per tool, the words that name what it does and no other tool does."""
     objects: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    """Per tool whose verb no other tool has, what its description says it acts on."""
+    """Per tool, what its description says its verb acts on (and no other tool's does)."""
 
     def identity_tools(self) -> set[str]:
         named = {t for t in self.tool_names if is_identity_tool(t)}
@@ -371,17 +371,16 @@ def _described_objects(
     another tool's name has, or another tool of a like verb acts on, names neither: "Change
     the delivery address" is no request to move a delivery (`move_delivery`).
     """
+    verbs = {name: name.split("_")[0].lower() for name in names}
+    stems = {name: set(_SYNONYMS.get(verb, (verb,))) for name, verb in verbs.items()}
     found: dict[str, set[str]] = {}
     for name in names:
-        verb = name.split("_")[0].lower()
-        pattern = "|".join(re.escape(stem) for stem in _SYNONYMS.get(verb, (verb,)))
+        pattern = "|".join(re.escape(stem) for stem in sorted(stems[name]))
         # In the verb's own clause: "Cancel a court booking; refund_pence ..." cancels no refund.
         after = re.search(rf"\b(?:{pattern})\w*((?:[^\w;:.,()]+\w+){{1,4}})",
                           descriptions.get(name, ""), re.IGNORECASE)  # fmt: skip
         words = re.findall(r"[a-z]{4,}", after.group(1).lower()) if after is not None else []
         found[name] = {w for w in words if w not in _STOPWORDS | _NOT_OBJECTS}
-    stems = {n: set(_SYNONYMS.get(n.split("_")[0].lower(), (n.split("_")[0].lower(),)))
-             for n in names}  # fmt: skip
     out = {}
     for name, own in found.items():
         others = [o for o in names if o != name]
