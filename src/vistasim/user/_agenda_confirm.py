@@ -34,6 +34,7 @@ __all__ = [
     "held_off",
     "left_for_cost",
     "on_confirmation",
+    "pending_hesitation",
     "too_costly",
 ]
 
@@ -136,8 +137,8 @@ def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction |
     follow") is read like any other, not taken as done.
     """
     entry = state.stack[0]
-    hesitation = entry.has("hesitate")
-    if hesitation is None or "hesitate" not in entry.played or entry.resumed:
+    hesitation = pending_hesitation(entry)
+    if hesitation is None:
         return None
     if hesitation.then != "confirm":
         return Reaction(text="", progress=True, done=True)  # the agent held off, as asked
@@ -152,6 +153,14 @@ def held_off(step: Step, state: AgendaState, previous: str | None) -> Reaction |
         return replace(switched, changes={"resumed": True})
     text = step.phrasing.pick(step.phrasing.templates.confirm_later)
     return Reaction(text=text, progress=True, changes={"resumed": True})
+
+
+def pending_hesitation(entry: AgendaEntry) -> Behaviour | None:
+    """The hesitation the user played at a proposal and has not come back from yet."""
+    hesitation = entry.has("hesitate")
+    if hesitation is None or "hesitate" not in entry.played or entry.resumed:
+        return None
+    return hesitation
 
 
 def _switch(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:

@@ -31,6 +31,7 @@ from vistasim.user._agenda_confirm import (
     held_off,
     left_for_cost,
     on_confirmation,
+    pending_hesitation,
     too_costly,
 )
 from vistasim.user._agenda_refuse import is_question, on_refusal
@@ -292,11 +293,8 @@ def completes(step: Step, entry: AgendaEntry, message: str) -> bool:
 
 def _to_confirm(entry: AgendaEntry) -> bool:
     """Whether the user hesitated at a proposal it is still to say yes to (`then: confirm`)."""
-    hesitation = entry.has("hesitate")
-    return (
-        hesitation is not None and hesitation.then == "confirm"
-        and "hesitate" in entry.played and not entry.resumed
-    )  # fmt: skip
+    hesitation = pending_hesitation(entry)
+    return hesitation is not None and hesitation.then == "confirm"
 
 
 def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) -> Reaction:
