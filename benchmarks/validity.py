@@ -98,6 +98,7 @@ BLIND = (
     ("photostudio", "Photostudio"),
     ("lounge", "Lounge"),
     ("windowclean", "Windowclean"),
+    ("toolhire", "ToolHire"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
