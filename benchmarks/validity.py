@@ -99,6 +99,7 @@ BLIND = (
     ("lounge", "Lounge"),
     ("windowclean", "Windowclean"),
     ("toolhire", "ToolHire"),
+    ("chimney", "Chimney"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
