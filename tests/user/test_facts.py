@@ -93,3 +93,16 @@ def test_a_day_the_plans_were_put_back_by_is_no_length_asked_for():
     fee = ("To move Tiger's stay to Thursday 17 December to Saturday 19 December: the arrival is "
            "less than 7 days away, so there's a change fee of £15.00. Shall I move it?")
     assert contradiction(fee, facts, {}, date(2026, 12, 14)) is None
+
+
+def test_a_week_restated_in_days_is_the_same_length():
+    # Found on a tool-hire desk written blind: "a dehumidifier for a week" proposed as "£64.00
+    # hire for 7 days charged as 4" was objected to as "I said a week, not 7 days" until the
+    # chat ran out.
+    goal = "I need a dehumidifier for a week, from Monday 14 December to Sunday 20 December."
+    facts = build_facts({"account_id": "HW3011"}, goal, date(2026, 12, 9))
+    hire = ("To hire a dehumidifier from Monday 14 December to Sunday 20 December: £64.00 hire "
+            "for 7 days charged as 4 (a whole week counts as 4 days). Shall I book it?")
+    assert contradiction(hire, facts, {}, date(2026, 12, 9)) is None
+    short = contradiction("I can hire it to you for 5 days. OK?", facts, {}, date(2026, 12, 9))
+    assert short is not None and short.wrong == "5 days"

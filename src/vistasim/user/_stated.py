@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from vistasim.dates import find_dates
-from vistasim.values import id_shape, text_ids, text_values
+from vistasim.values import id_shape, text_ids, text_values, with_equivalents
 
 __all__ = ["Stated", "stated_values"]
 
@@ -72,12 +72,24 @@ def _located_values(text: str) -> list[Stated]:
                 if key not in found:  # the smallest run of words is found first
                     found[key] = Stated(
                         kind=family,
-                        values=frozenset({canonical}),
+                        values=_spans_alike(kind, value) if unit else frozenset({canonical}),
                         start=start,
                         end=end,
                         surface=text[start:end],
                     )
     return list(found.values())
+
+
+def _spans_alike(kind: str, value: str) -> frozenset[str]:
+    """A quantity in its own unit and, for a span, in its other exact unit (whole or a half).
+
+    "a week" is "7 days" and "90 minutes" "1.5 hours"; "4 days" is no part of a week.
+    """
+    alike = {kind: value}
+    for other, number in with_equivalents({(kind, value)}):
+        if other != kind and (float(number) * 2).is_integer():
+            alike[other] = number
+    return frozenset(f"{number} {other.partition(':')[2]}" for other, number in alike.items())
 
 
 def _located_ids(text: str, taken: list[tuple[int, int]]) -> list[Stated]:
