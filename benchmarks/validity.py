@@ -100,6 +100,7 @@ BLIND = (
     ("windowclean", "Windowclean"),
     ("toolhire", "ToolHire"),
     ("chimney", "Chimney"),
+    ("florist", "Florist"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
