@@ -116,6 +116,31 @@ async def test_a_reply_with_tool_calls_as_dicts_gets_tool_call_events():
     )
 
 
+async def test_tuples_in_a_tool_calls_result_are_json_arrays():
+    # Found on a florist desk written blind: a catalogue tool returned its delivery slots as
+    # tuples ({"morning": ("09:00", "13:00")}), which `json.dumps` writes as arrays, and every
+    # episode that looked at the catalogue ended as the agent's error.
+    def agent(t: Turn) -> Reply:
+        result = {"slots": {"morning": ("09:00", "13:00")}, "ids": (1, (2, 3))}
+        calls = ({"name": "get_catalogue", "args": {"zone": ("A",)}, "result": result},)
+        return Reply(text="here", tool_calls=calls)  # type: ignore[arg-type]
+
+    reply = await PythonAgent(agent).respond(turn())
+    assert reply.tool_calls == (
+        ToolCall(name="get_catalogue", args={"zone": ["A"]},
+                 result={"slots": {"morning": ["09:00", "13:00"]}, "ids": [1, [2, 3]]}),
+    )
+
+
+async def test_a_set_in_a_tool_calls_result_is_still_the_agents_error():
+    def agent(t: Turn) -> Reply:
+        calls = ({"name": "tags", "result": {"tags": {"a", "b"}}},)
+        return Reply(text="x", tool_calls=calls)  # type: ignore[arg-type]
+
+    with pytest.raises(AgentError, match="'tags' is not valid JSON data"):
+        await PythonAgent(agent).respond(turn())
+
+
 async def test_a_reply_with_a_malformed_tool_call_is_the_agents_error():
     def agent(t: Turn) -> Reply:
         return Reply(text="x", tool_calls=({"args": {}},))  # type: ignore[arg-type]

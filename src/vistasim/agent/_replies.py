@@ -46,13 +46,26 @@ def coerce_tool_call(item: Any) -> ToolCall:
     try:
         return ToolCall(
             name=item["name"],
-            args=parse_tool_args(raw_args),
-            result=item.get("result"),
+            args=_arrays(parse_tool_args(raw_args)),
+            result=_arrays(item.get("result")),
             error=None if item.get("error") is None else str(item["error"]),
             call_id=None if call_id is None else str(call_id),
         )
     except ValidationError as exc:
         raise AgentError(f"tool call {item['name']!r} is not valid JSON data: {exc}") from None
+
+
+def _arrays(value: Any) -> Any:
+    """The value with its tuples as lists: JSON arrays, as `json.dumps` writes them.
+
+    A tool that returns `("09:00", "13:00")` returned JSON in every sense its author meant; a
+    set or an object is still refused (JSON has no reading of it).
+    """
+    if isinstance(value, tuple | list):
+        return [_arrays(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _arrays(item) for key, item in value.items()}
+    return value
 
 
 def parse_tool_args(raw: Any) -> dict[str, Any]:
