@@ -101,6 +101,7 @@ BLIND = (
     ("toolhire", "ToolHire"),
     ("chimney", "Chimney"),
     ("florist", "Florist"),
+    ("escaperoom", "EscapeRoom"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
