@@ -8,6 +8,7 @@ contradicts nothing the user holds.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -47,7 +48,7 @@ def owned_by_requests(
     for fact in facts:
         # "a 3-page contract" reads as an id of its own: the value's words count as well.
         words = [re.compile(rf"(?<![A-Za-z0-9]){re.escape(w)}(?![A-Za-z0-9])", re.IGNORECASE)
-                 for w in fact.said.values() if w]  # fmt: skip
+                 for w in _spoken(fact.said.values())]  # fmt: skip
         saying = [
             i for i, values in enumerate(stated)
             if any(v.kind in fact.values and v.values & fact.values[v.kind] for v in values)
@@ -55,6 +56,24 @@ def owned_by_requests(
         ]  # fmt: skip
         request = saying[0] if len(saying) == 1 else None
         out.append(replace(fact, requests=parts, request=request))
+    return out
+
+
+_SPELLED = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve")  # fmt: skip
+
+
+def _spoken(said: Iterable[str]) -> list[str]:
+    """The fact's words, and a small count's in letters: "make it five players" says 5.
+
+    >>> _spoken(["5", "LB2017"])
+    ['5', 'five', 'LB2017']
+    """
+    out: list[str] = []
+    for word in (w for w in said if w):
+        out.append(word)
+        if word.isdigit() and int(word) < len(_SPELLED):
+            out.append(_SPELLED[int(word)])
     return out
 
 
