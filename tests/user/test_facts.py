@@ -106,3 +106,18 @@ def test_a_week_restated_in_days_is_the_same_length():
     assert contradiction(hire, facts, {}, date(2026, 12, 9)) is None
     short = contradiction("I can hire it to you for 5 days. OK?", facts, {}, date(2026, 12, 9))
     assert short is not None and short.wrong == "5 days"
+
+
+def test_a_count_said_in_letters_belongs_to_the_request_that_says_it():
+    # Found on an escape-room desk written blind: for "Add the photo pack to our booking and
+    # make it five players instead of four", the photo pack's proposal describing the booking
+    # as "(The Vault, ..., 4 players)" was objected to as "I need 5 players, not 4".
+    goal = "Add the photo pack to our booking and make it five players instead of four."
+    facts = build_facts({"reference": "LB2017", "players": 5}, goal, date(2026, 12, 10))
+    photos = ("To add the photo pack to LB2017 (The Vault, Sunday 27 December at 12:00, 4 "
+              "players): £12.00. Shall I add it?")  # fmt: skip
+    assert contradiction(photos, facts, {}, date(2026, 12, 10)) is None
+    players = ("To change LB2017 (The Vault, Sunday 27 December at 12:00, 4 players) to 6 "
+               "players: £168.00. Shall I change it?")  # fmt: skip
+    found = contradiction(players, facts, {}, date(2026, 12, 10))
+    assert found is not None and found.slot == "players"

@@ -24,6 +24,7 @@ from vistasim.user._agenda_step import (
 from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
 from vistasim.user._phrasing import SELF_NAMED, lower_first
 from vistasim.user._types import UserView
+from vistasim.user._whole import says
 from vistasim.values import text_values
 
 __all__ = ["CLARIFY", "OFFER", "answer_asked", "proposes", "unmapped_question"]
@@ -55,6 +56,11 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         # Asked again for what the user said it does not have ("Which station would you
         # like?"): the agent is on another errand than the user's, who says its own again.
         return Reaction(text="", progress=False)
+    if switch_pending(entry) is None and _said_just_now(step.view, asked, held):
+        # The agent asks again for what the user's last message gave: it was not read, so the
+        # user says the value alone this time, without the words around it.
+        text = ", ".join(_bare(str(held[slot])) for slot in asked)
+        return Reaction(text=text, progress=True, plain=True)
     shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
     clauses: list[str] = []
     played: list[BehaviourOp] = []
@@ -188,6 +194,17 @@ def _asked_before(view: UserView, questions: str) -> bool:
     earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
     asked = normalize(questions)
     return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
+
+
+def _bare(value: str) -> str:
+    """A value said alone, as the user holds it: no full stop an email or id would take in."""
+    return value.strip()
+
+
+def _said_just_now(view: UserView, asked: list[str], held: Mapping[str, Scalar]) -> bool:
+    """Whether the user's last message gave every value asked for (each held and said there)."""
+    last = next((u.text for u in reversed(view.transcript) if u.role == "user"), "")
+    return bool(asked) and all(s in held and says(last, str(held[s])) for s in asked)
 
 
 def _only_lacking_again(

@@ -55,6 +55,8 @@ class Reaction:
     """Changes to the current sub-goal (its fallback taken, an alternative asked for)."""
     later_done: int | None = None
     """Position on the stack of a later sub-goal the message reports done (not the current)."""
+    plain: bool = False
+    """`text` is a bare value given again: said as it is, with no "As I said," before it."""
 
 def task_words(step: Step, entry: AgendaEntry) -> str:
     """Return the words of a sub-goal's request: the goal text, or words for its intent."""

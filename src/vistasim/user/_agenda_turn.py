@@ -80,7 +80,7 @@ def _unhelpful(
         return Finish(reason="user_stop", text=step.phrasing.styled("give_up")), state
     state = state.model_copy(update={"patience": state.patience - 1})
     if reaction is not None and reaction.progress:
-        if not says_again(step.view, reaction.text):
+        if reaction.plain or not says_again(step.view, reaction.text):
             return Say(text=reaction.text), state
         prefix = step.phrasing.pick(step.phrasing.templates.repeat_prefix)
         return Say(text=f"{prefix} {lower_first(reaction.text)}"), state

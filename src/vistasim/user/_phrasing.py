@@ -201,6 +201,8 @@ class Phrasing:
         """Return a clause stating one fact ("my order number is W1007")."""
         text = str(value)
         variants = self.templates.facts.get(slot)
+        if variants is None and _COUNT.fullmatch(text) and _PLURAL.fullmatch(self.label(slot)):
+            variants = ["{value} {label}"]  # "4 players", never "my players is 4"
         if variants is None and self.label(slot) == "name":
             variants = self.templates.facts.get("name")  # `caller_name`: "my name is ..."
         if variants is None:
@@ -271,6 +273,10 @@ class Phrasing:
             body = f"{prefix} {body}"
         return f"{body} {suffix}".strip()
 
+
+_COUNT = re.compile(r"\d{1,3}")
+_PLURAL = re.compile(r"[a-z]+[^su\W]s")
+"""One plural noun ("players", "guests"), not a word that merely ends in s ("address", "bus")."""
 
 SELF_NAMED = frozenset({"caller", "customer", "holder", "contact", "your", "my", "user"})
 """First words of a `*_name` slot that is simply the user's name (`caller_name`): "my name"."""

@@ -420,7 +420,17 @@ def slot_phrases(slot: str) -> list[str]:
         phrases += ["which date", "what date", "what time", "which day", "when"]
     if "reason" in words:
         phrases += ["why", "reason"]
+    if {"age", "ages"} & set(words):
+        phrases += _AGE_PHRASES
     return list(dict.fromkeys(phrases))
+
+
+_AGE_PHRASES = [
+    "age", "ages", "aged", "how old",
+    *(f"{side} {years}" for side in ("under", "over") for years in range(2, 22)),
+    *(f"{years} or {side}" for side in ("over", "older", "under") for years in range(2, 22)),
+]  # fmt: skip
+"""An age is asked for by the limits it is checked against: "under 16", "18 or over"."""
 
 
 def tool_lexicon(tools: Sequence[ToolSpec]) -> dict[str, list[str]]:

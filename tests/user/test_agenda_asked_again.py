@@ -1,0 +1,60 @@
+"""The agenda user when a question comes back: the bare value, not the same words again.
+
+Found on an escape-room desk written blind: a chatty user's "Absolutely. The full name is Laura
+Bishop. Anything else you need from me?" was not read as a name, and each time the desk asked
+again the user wrapped the name in the same pleasantries, until the chat ran out.
+"""
+
+from vistasim.scenario import Scenario
+from vistasim.user import AgendaPolicy
+
+from ._driver import converse, scripted
+
+NAME = "What's the lead booker's full name?"
+AGES = ("Will anyone in the team be under 16? If so, how many — and will an adult (18 or over) "
+        "be playing with them?")  # fmt: skip
+
+
+def chatty(goal: str, **knowledge: object) -> Scenario:
+    return Scenario.model_validate(
+        {
+            "id": "escape-desk",
+            "persona": {
+                "name": "Laura Bishop",
+                "profile": "41, chatty",
+                "style": {"verbosity": "high", "patience": 4, "formality": "neutral"},
+            },
+            "goal": goal,
+            "knowledge": knowledge,
+        }
+    )
+
+
+async def test_a_question_asked_again_after_its_answer_gets_the_bare_value():
+    scenario = chatty("Book The Lab for four of us on Sunday 3 January at 11am.",
+                      full_name="Laura Bishop", email="laura.bishop@example.com")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(NAME, NAME, NAME), max_turns=4)
+    assert "full name is Laura Bishop" in ep.said[0]  # said with its words once, unasked
+    assert ep.said[1:] == ["Laura Bishop", "Laura Bishop", "Laura Bishop"]  # no "Again, ..."
+
+
+async def test_a_new_question_still_gets_the_personas_words():
+    scenario = chatty("Book The Lab for four of us on Sunday 3 January at 11am.",
+                      full_name="Laura Bishop", email="laura.bishop@example.com")  # fmt: skip
+    email = "Thanks. And the lead booker's email address?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(NAME, email), max_turns=3)
+    assert "laura.bishop@example.com" in ep.said[2]
+    assert ep.said[2] != "laura.bishop@example.com"
+
+
+async def test_a_question_of_ages_is_answered_from_the_ages_the_user_holds():
+    scenario = chatty("Book The Vault for four of us on Tuesday 5 January at 2pm, please.",
+                      ages="None of us — we're all adults.", players=4)  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(AGES), max_turns=2)
+    assert "we're all adults" in ep.said[1]
+
+
+async def test_a_count_is_said_with_its_noun():
+    scenario = chatty("Book The Vault on Tuesday 5 January at 2pm, please.", players=4)
+    ep = await converse(AgendaPolicy(), scenario, scripted("How many players?"), max_turns=2)
+    assert "4 players" in ep.said[0] and "players is" not in ep.said[0]
