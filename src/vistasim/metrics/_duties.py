@@ -165,12 +165,20 @@ def _signs_up(call: ToolCall) -> bool:
     """Whether a call only added records, naming no record by an id: a sign-up.
 
     Joining a museum from a name, a birthday and an address creates the membership a later
-    check would verify; nothing that existed was changed, so there was nobody to check.
+    check would verify; nothing that existed was changed, so there was nobody to check. A
+    voucher, gift card or promo code redeemed on the way is its own proof (whoever holds the
+    code may spend it): a new booking paid with one is still a sign-up.
     """
     changes = call.changes or []
-    return bool(changes) and all(c.op == "insert" for c in changes) and not any(
-        text_ids(v) == {v} for v in iter_strings(call.args)
+    bearer = {c.key.casefold() for c in changes if _BEARER_TABLE.search(c.table)}
+    others = [c for c in changes if not _BEARER_TABLE.search(c.table)]
+    return bool(others) and all(c.op == "insert" for c in others) and not any(
+        text_ids(v) == {v} and v.casefold() not in bearer for v in iter_strings(call.args)
     )
+
+
+_BEARER_TABLE = re.compile(r"voucher|gift_?card|coupon|promo", re.IGNORECASE)
+"""Tables of codes that prove themselves: whoever holds a voucher's code may redeem it."""
 
 
 def _arg_values(call: ToolCall) -> set[str]:
