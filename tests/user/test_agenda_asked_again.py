@@ -5,6 +5,7 @@ Bishop. Anything else you need from me?" was not read as a name, and each time t
 again the user wrapped the name in the same pleasantries, until the chat ran out.
 """
 
+from vistasim.llm import ToolSpec
 from vistasim.scenario import Scenario
 from vistasim.user import AgendaPolicy
 
@@ -13,6 +14,13 @@ from ._driver import converse, scripted
 NAME = "What's the lead booker's full name?"
 AGES = ("Will anyone in the team be under 16? If so, how many — and will an adult (18 or over) "
         "be playing with them?")  # fmt: skip
+
+
+ORDER = ToolSpec(
+    name="place_order",
+    description="Place a flower order with its card message.",
+    parameters={"type": "object", "properties": {"card_message": {"type": "string"}}},
+)
 
 
 def chatty(goal: str, **knowledge: object) -> Scenario:
@@ -58,3 +66,17 @@ async def test_a_count_is_said_with_its_noun():
     scenario = chatty("Book The Vault on Tuesday 5 January at 2pm, please.", players=4)
     ep = await converse(AgendaPolicy(), scenario, scripted("How many players?"), max_turns=2)
     assert "4 players" in ep.said[0] and "players is" not in ep.said[0]
+
+
+async def test_words_to_be_written_down_are_given_alone():
+    # Found on a florist desk written blind: "What would you like the card to say? (Or say no
+    # card.)" got "Sure, no problem. No card, thanks. Hope that helps.", all of it taken as
+    # the card's message.
+    scenario = chatty("Send a large bouquet of roses to my mum on Saturday 12 December.",
+                      recipient="Jean Harris", card_message="no card, thanks")  # fmt: skip
+    who = "Who is the recipient?"
+    ask = "What would you like the card message to say? (Or say no card.)"
+    ep = await converse(AgendaPolicy(), scenario, scripted(who, ask), agent_tools=(ORDER,),
+                        max_turns=3)  # fmt: skip
+    assert "Jean Harris" in ep.said[1]
+    assert ep.said[2] == "no card, thanks"

@@ -56,9 +56,11 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         # Asked again for what the user said it does not have ("Which station would you
         # like?"): the agent is on another errand than the user's, who says its own again.
         return Reaction(text="", progress=False)
-    if switch_pending(entry) is None and _said_just_now(step.view, asked, held):
+    bare = _said_just_now(step.view, asked, held) or _dictated(message, asked, held)
+    if switch_pending(entry) is None and bare:
         # The agent asks again for what the user's last message gave: it was not read, so the
-        # user says the value alone this time, without the words around it.
+        # user says the value alone this time, without the words around it. Words to be
+        # written down as said ("What would you like the card to say?") are given alone too.
         text = ", ".join(_bare(str(held[slot])) for slot in asked)
         return Reaction(text=text, progress=True, plain=True)
     shadowed = shadowed_slots(message, step.lexicon, [s for s in asked if s in held])
@@ -199,6 +201,20 @@ def _asked_before(view: UserView, questions: str) -> bool:
 def _bare(value: str) -> str:
     """A value said alone, as the user holds it: no full stop an email or id would take in."""
     return value.strip()
+
+
+_DICTATION = re.compile(
+    r"\b(?:(?:like|want)\b[^?]{0,30}\bto (?:say|read)|should\s+(?:it\s+|the\s+\w+\s+)?(?:say|read)"
+    r"|wording|inscription|engraving)\b",
+    re.IGNORECASE,
+)
+"""A question for words to be written down as said: a card's message, an engraving."""
+
+
+def _dictated(message: str, asked: list[str], held: Mapping[str, Scalar]) -> bool:
+    """Whether the agent asks for words it will write down as said, and the user holds them."""
+    questions = " ".join(question_sentences(message))
+    return bool(asked) and bool(_DICTATION.search(questions)) and all(s in held for s in asked)
 
 
 def _said_just_now(view: UserView, asked: list[str], held: Mapping[str, Scalar]) -> bool:
