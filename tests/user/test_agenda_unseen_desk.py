@@ -527,6 +527,18 @@ async def test_a_part_of_the_day_offered_with_its_hours_is_chosen_by_the_goals()
     assert "(" not in ep.said[1]
 
 
+async def test_with_no_part_of_the_day_in_the_goal_the_first_offered_is_chosen_by_name():
+    # Chimney sweeps, a branch: "Would you like the morning (08:00–12:00) or the afternoon
+    # (13:00–17:00) on Saturday 16 January?" was answered "I'll take 08:00–12:00", which the
+    # desk read as the afternoon (the last time said).
+    scenario = phone_desk("Book a sweep for my open fire on Saturday 16 January.",
+                          account_id="SA3005")  # fmt: skip
+    ask = ("Would you like the morning (08:00–12:00) or the afternoon (13:00–17:00) on Saturday "
+           "16 January?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
+    assert "morning" in ep.said[1].lower() and "08:00" not in ep.said[1]
+
+
 async def test_a_fact_of_the_goals_other_request_is_not_checked_against_this_one():
     # Translation: the quote's "3-page" contract made "the diploma, 2 pages" of the upgrade's
     # proposal a wrong page count, objected to until the chat ran out.

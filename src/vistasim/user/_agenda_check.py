@@ -265,16 +265,21 @@ _PARTS_OF_DAY = ("morning", "afternoon", "evening")
 
 
 def _part_of_day(question: str, goal: str, held: Mapping[str, Scalar]) -> str | None:
-    """The part of the day a question offers that the goal or a held fact names.
+    """The part of the day a question offers that the goal or a held fact names, else the first.
 
     The hours beside "Morning (8am to 12pm) or afternoon (12pm to 5pm)?" are no times of the
-    goal's: "in the afternoon" picks the afternoon, not the first hour offered.
+    goal's: "in the afternoon" picks the afternoon, not the first hour offered; a goal that
+    names none takes the first part offered, by its name ("08:00–12:00" alone may be read by
+    its last hour).
     """
-    offered = [p for p in _PARTS_OF_DAY if re.search(rf"\b{p}\b", question, re.IGNORECASE)]
+    found = {p: re.search(rf"\b{p}\b", question, re.IGNORECASE) for p in _PARTS_OF_DAY}
+    offered = sorted((m.start(), p) for p, m in found.items() if m)
     if len(offered) < 2:
         return None
     texts = [goal, *(str(v) for v in held.values())]
-    mine = {p for p in offered for t in texts if re.search(rf"\b{p}\b", t, re.IGNORECASE)}
+    mine = {p for _, p in offered for t in texts if re.search(rf"\b{p}\b", t, re.IGNORECASE)}
+    if not mine:
+        return f"the {offered[0][1]}"
     return mine.pop() if len(mine) == 1 else None
 
 
