@@ -113,6 +113,19 @@ def test_the_users_correction_quoted_in_a_free_text_field_is_not_acting_on_the_o
     ]
 
 
+def test_a_corrected_day_is_no_correction_of_the_order_before_it():
+    # Found on a florist desk written blind: "move order W1010 to Tuesday 15 December — sorry,
+    # I mean Monday 14 December. ... customer number: W2002" paired the order before the cue
+    # with the next value of its kind, far after it, and the move of W1010 to the 14th was
+    # "acted on a value the user had corrected".
+    said = ("Please move order W1010 to Tuesday 15 December — sorry, I mean Monday 14 December. "
+            "Same afternoon slot. My other order is W2002.")  # fmt: skip
+    right = tool("cancel_order", order_id="W1010", delivery_date="2026-12-14")
+    assert labels([user(said), right, agent("Done.")]) == []
+    wrong = tool("cancel_order", order_id="W1010", delivery_date="2026-12-15")
+    assert labels([user(said), wrong, agent("Done.")]) == ["ignored-correction"]
+
+
 def test_naming_the_old_value_again_later_asks_for_it_again():
     events = [
         user("Cancel W1010, sorry, I mean W1011."),

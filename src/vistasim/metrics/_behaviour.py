@@ -173,7 +173,10 @@ class _Episode:
     def corrections(self, text: str) -> list[Correction]:
         found = self.corrected.get(text)
         if found is None:
-            found = self.corrected[text] = corrections(text, self.mentions(text))
+            # The days count as values too: in "order W1010 to Tuesday 15 December — sorry, I
+            # mean Monday 14 December" the cue takes back the day, not the order before it.
+            named = sorted([*self.mentions(text), *_days(text)], key=lambda m: m.start)
+            found = self.corrected[text] = corrections(text, named)
         return found
 
     def is_write(self, stored: StoredEvent) -> bool:
@@ -249,8 +252,7 @@ def _ignored_correction(episode: _Episode) -> list[int]:
         if isinstance(event, UserMessage):
             days = _days(event.text)
             mentions = [*episode.mentions(event.text), *days]
-            now = {(c.kind, c.old): c.new for c in [*episode.corrections(event.text),
-                                                    *corrections(event.text, days)]}  # fmt: skip
+            now = {(c.kind, c.old): c.new for c in episode.corrections(event.text)}
             for mention in mentions:
                 # Naming a taken-back value again, outside a correction, asks for it again.
                 if (mention.kind, mention.value) not in now:
