@@ -476,3 +476,20 @@ async def test_a_report_of_the_later_sub_goal_asked_for_pops_it_and_keeps_the_cu
     assert "exam" in ep.said[1].lower(), ep.said
     assert "F-1003" in ep.said[2] and not ep.said[2].lower().startswith("no"), ep.said
     assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met", ep.said
+
+
+async def test_the_value_called_off_is_the_one_objected_to_beside_other_dates():
+    # Florist, a branch: after "make it Friday 11 December instead of 12 December" the same
+    # proposal came back, and the user objected "Friday 11 December, not Tuesday 8 December"
+    # (the wilted order's own delivery day); the desk looked for an order on the 8th.
+    wilted = make_scenario(
+        goal="The flowers you delivered have wilted. Send a replacement on Friday 11 December.",
+        knowledge={"customer_id": "BB3019", "replacement_date": "Friday 11 December"},
+        hidden={}, agenda=[],
+    )  # fmt: skip
+    user = _Drawn({"op": "change_mind", "slot": "replacement_date", "first": "12 December"})
+    proposal = ("To log a complaint about order OR6119 (Seasonal Hand-tied, Tuesday 8 December) "
+                "and send a free replacement on Saturday 12 December. Shall I go ahead?")
+    ep = await converse(user, wilted, scripted(proposal, proposal, proposal), max_turns=3)
+    assert "12 December" in ep.said[0] and "11 December" in ep.said[1], ep.said
+    assert "12 December" in ep.said[2] and "8 December" not in ep.said[2], ep.said[2]

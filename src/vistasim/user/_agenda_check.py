@@ -105,10 +105,12 @@ def mismatch(
         return Reaction(text=text, progress=True, rejected=found.wrong)
     if ids_only:
         return None
-    if found is not None:
+    # The value the user called off, proposed again, is the surest wrong: other dates beside it
+    # ("order OR6119 (Tuesday 8 December)") may only describe the record.
+    back = taken_back(step, state.stack[0], message)
+    if found is not None and back is None:
         text = ph.pick(ph.templates.object_value, value=found.right, wrong=found.wrong)
         return Reaction(text=text, progress=True, rejected=found.wrong)
-    back = taken_back(step, state.stack[0], message)
     if back is None:
         back = misplaced_day(message, goal_text(step, state.stack[0]), step.today)
     if back is None:
