@@ -6,8 +6,9 @@ again the user wrapped the name in the same pleasantries, until the chat ran out
 """
 
 from vistasim.llm import ToolSpec
-from vistasim.scenario import Scenario
+from vistasim.scenario import Behaviour, Scenario
 from vistasim.user import AgendaPolicy
+from vistasim.user._agenda_ops import Operation, apply_operation
 
 from ._driver import converse, scripted
 
@@ -80,3 +81,19 @@ async def test_words_to_be_written_down_are_given_alone():
                         max_turns=3)  # fmt: skip
     assert "Jean Harris" in ep.said[1]
     assert ep.said[2] == "no card, thanks"
+
+
+async def test_a_change_pending_on_another_fact_still_gets_the_bare_value():
+    # Escape rooms, a branch: a change of mind drawn for the day kept the user wrapping the
+    # name it was asked for again in pleasantries until the chat ran out.
+    class Drawn(AgendaPolicy):
+        def initial_state(self, scenario, seed=0):
+            state = super().initial_state(scenario, seed=seed)
+            change = Behaviour.model_validate({"op": "change_mind", "slot": "day",
+                                               "first": "Saturday 2 January"})  # fmt: skip
+            return apply_operation(state, Operation(source="drawn", behaviour=change))
+
+    scenario = chatty("Book The Lab for four of us on Sunday 3 January at 11am.",
+                      full_name="Laura Bishop", day="Sunday 3 January")  # fmt: skip
+    ep = await converse(Drawn(), scenario, scripted(NAME, NAME, NAME), max_turns=3)
+    assert ep.said[2] == "Laura Bishop", ep.said

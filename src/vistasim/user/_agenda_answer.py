@@ -57,7 +57,8 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         # like?"): the agent is on another errand than the user's, who says its own again.
         return Reaction(text="", progress=False)
     bare = _said_just_now(step.view, asked, held) or _dictated(message, asked, held)
-    if switch_pending(entry) is None and bare:
+    pending = switch_pending(entry)
+    if bare and (pending is None or pending.slot not in asked):
         # The agent asks again for what the user's last message gave: it was not read, so the
         # user says the value alone this time, without the words around it. Words to be
         # written down as said ("What would you like the card to say?") are given alone too.
