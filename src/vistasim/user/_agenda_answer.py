@@ -58,7 +58,7 @@ def answer_asked(step: Step, state: AgendaState, message: str, asked: list[str])
         return Reaction(text="", progress=False)
     bare = _said_just_now(step.view, asked, held) or _dictated(message, asked, held)
     pending = switch_pending(entry)
-    if bare and (pending is None or pending.slot not in asked):
+    if bare and (pending is None or not _puts_right(step, message, held, asked, pending)):
         # The agent asks again for what the user's last message gave: it was not read, so the
         # user says the value alone this time, without the words around it. Words to be
         # written down as said ("What would you like the card to say?") are given alone too.
@@ -197,6 +197,18 @@ def _asked_before(view: UserView, questions: str) -> bool:
     earlier = [u.text for u in view.transcript if u.role == "agent"][:-1]
     asked = normalize(questions)
     return any(asked in normalize(" ".join(question_sentences(t))) for t in earlier)
+
+
+def _puts_right(
+    step: Step, message: str, held: dict[str, Scalar], asked: list[str], change: Behaviour
+) -> bool:
+    """Whether answering `asked` is where the user puts right the value it means to change.
+
+    It is when the value is asked for, or when the options offered are the wrong record's.
+    """
+    return change.slot in asked or any(
+        _wrong_list(step, message, held, slot, change) is not None for slot in asked
+    )
 
 
 def _bare(value: str) -> str:
