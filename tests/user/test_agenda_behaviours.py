@@ -493,3 +493,24 @@ async def test_the_value_called_off_is_the_one_objected_to_beside_other_dates():
     ep = await converse(user, wilted, scripted(proposal, proposal, proposal), max_turns=3)
     assert "12 December" in ep.said[0] and "11 December" in ep.said[1], ep.said
     assert "12 December" in ep.said[2] and "8 December" not in ep.said[2], ep.said[2]
+
+
+async def test_a_refusal_that_restates_the_value_called_off_is_objected_to():
+    # Tool hire, a branch: after "make it Friday 11 December instead of 12 December" the desk
+    # said the same again ("...it's overdue and can't be extended ... Bringing it back on
+    # Saturday 12 December is 5 days late: £90.00. Shall I record that?"), and the user took
+    # "can't be extended" as a refusal of its question and left.
+    late = make_scenario(
+        goal="I'm still using the hedge trimmer — I'll bring it back on Friday 11 December. "
+             "What will I owe for that?",
+        knowledge={"account_id": "HW3018", "return_day": "Friday 11 December"},
+        hidden={}, agenda=[],
+    )  # fmt: skip
+    user = _Drawn({"op": "change_mind", "slot": "return_day", "first": "12 December"})
+    again = ("Hire HR5018 was due back on Monday 7 December, so it's overdue and can't be "
+             "extended: late returns are charged per day. Bringing it back on Saturday 12 "
+             "December is 5 days late at £18.00 a day: £90.00. Shall I record that?")
+    ep = await converse(user, late, scripted(again, again, again), max_turns=3)
+    assert "11 December" in ep.said[1], ep.said
+    assert not isinstance(ep.actions[2], Finish), ep.actions[2]
+    assert "11 December" in ep.said[2] and "12 December" in ep.said[2], ep.said[2]

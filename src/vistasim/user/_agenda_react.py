@@ -307,10 +307,12 @@ def _on_refused(step: Step, state: AgendaState, message: str, refused: Refusal) 
         request = step.phrasing.request(task_words(step, entry))
         text = switch_on_refusal(step.phrasing, change, value, request)
         return Reaction(text=text, progress=True, played=(change.op,))
-    back = taken_back(step, entry, refused.sentence)
+    back = taken_back(step, entry, refused.sentence) or taken_back(step, entry, message)
     if back is not None:
         # "R207 isn't on your account" after "R207, no wait, I meant R205": the refusal is of
-        # the value the user took back, so it says the one it meant rather than give up.
+        # the value the user took back, so it says the one it meant rather than give up. So
+        # is a reply that states it again beside the refusal ("... can't be extended.
+        # Bringing it back on 12 December is £90.00") after the user moved to the 11th.
         wrong, right = back
         text = step.phrasing.pick(step.phrasing.templates.object_value, value=right, wrong=wrong)
         return Reaction(text=text, progress=True, rejected=wrong)
