@@ -102,6 +102,8 @@ BLIND = (
     ("chimney", "Chimney"),
     ("florist", "Florist"),
     ("escaperoom", "EscapeRoom"),
+    ("valeting", "Valeting"),
+    ("pianotuning", "PianoTuning"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
