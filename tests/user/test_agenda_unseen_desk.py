@@ -657,3 +657,19 @@ async def test_a_request_after_a_leading_phrase_and_please_is_a_request_of_its_o
            "5, Sunday 27 December, 11:00 to 14:00): £15.00. Shall I add it?")
     ep = await converse(AgendaPolicy(), scenario, scripted(ask), max_turns=2)
     assert "12:00" not in ep.said[1], ep.said
+
+
+async def test_a_request_after_the_news_with_a_question_after_it_is_a_change():
+    # Valeting, written blind: "My car has gone into the garage, so please cancel Thursday's
+    # valet. What do I get back?" read as a question only, and the desk's "And the
+    # registration of your vehicle?" answered it: the user thanked the desk and left.
+    scenario = phone_desk(
+        "My car has gone into the garage, so please cancel Thursday's valet. What do I get back?",
+        customer_id="SC1015", registration="RJ70 UYT",
+    )
+    who = ("Before I can help I need to check it's you. What's your customer number? It starts "
+           "SC and has four digits — it's on your booking emails.")  # fmt: skip
+    ask = "Thank you. And the registration of your vehicle?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(who, ask), max_turns=3)
+    assert not isinstance(ep.actions[2], Finish), ep.actions[2]
+    assert "RJ70 UYT" in ep.said[2]

@@ -280,6 +280,9 @@ def goal_is_question(text: str) -> bool:
     >>> goal_is_question("Can I spread what's left of this year's council tax over 12 "
     ...                  "instalments instead of 10?"), goal_is_question("Can I see my bill?")
     (False, True)
+    >>> goal_is_question("My car has gone into the garage, so please cancel Thursday's valet. "
+    ...                  "What do I get back?")
+    False
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
     return "question" in kinds and "change" not in kinds
@@ -300,7 +303,7 @@ def _clause_kind(clause: Clause) -> str | None:
     at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
     if at is not None:
         return "question" if _asks_information(words, at) else "change"
-    asked = _CAN_YOU.search(clause.text)
+    asked = _CAN_YOU.search(clause.text) or _PLEASE_VERB.search(clause.text)
     if asked is not None and asked.group(1).lower() in _VERBS - _LIGHT_VERBS:
         # "My sister is visiting — can you add her to our trip?": the request after the news.
         pair = [asked.group(1).lower(), (asked.group(2) or "").lower()]
@@ -315,6 +318,8 @@ def _clause_kind(clause: Clause) -> str | None:
     return "question" if clause.text.endswith("?") else None
 
 
+_PLEASE_VERB = re.compile(r"\bplease\s+([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
+"""A request after the news in one sentence: "My car is in the garage, so please cancel ..."."""
 _SOMEONE_COMES = re.compile(
     r"\b(?:can|could|would)\s+(?:someone|somebody|an engineer|a technician)\s+(?:please\s+)?"
     r"(?:come|visit|call|pop)\b",
