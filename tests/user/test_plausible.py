@@ -108,3 +108,12 @@ def test_a_whole_number_without_a_currency_gets_a_whole_number():
     assert implausible("31877", "39846.25") is not None
     assert other_value("amount", "£50") == "£62.50"  # money keeps its pence
     assert implausible("£50", "£62.50") is None
+
+
+@pytest.mark.parametrize("slot", ["registration", "vehicle_registration", "reg", "number_plate"])
+def test_a_vehicle_that_proves_who_the_user_is_gets_no_other_value(slot):
+    # Found on a valeting desk written blind: a branch's change of mind gave the user another
+    # customer's registration (a real one, from the environment) for its own car, verification
+    # failed on every try, and the correct refusal was judged a failure of the goal.
+    pool = ValuePool({"vehicles.registration": ("EA67 NMB", "GJ20 KLM", "ZA70 QWE")})
+    assert other_value(slot, "EA67 NMB", pool=pool) is None

@@ -26,7 +26,8 @@ __all__ = ["ValuePool", "choice_slot", "identity_slot", "implausible", "other_va
 
 _IDENTITY = re.compile(
     r"(?:^|_)(?:e?mail|name|surname|dob|birth|birthday|phone|mobile|pin|password|username|"
-    r"postcode|zip|address|iban|card|account|passport|licen[cs]e)(?:$|_)",
+    r"postcode|zip|address|iban|card|account|passport|licen[cs]e|registration|reg|plate|vin)"
+    r"(?:$|_)",
     re.IGNORECASE,
 )
 _ID_NAME = re.compile(r"(?:^|_)(?:id|ref|reference|number|no|code)$", re.IGNORECASE)
@@ -88,7 +89,11 @@ class ValuePool:
 
 
 def identity_slot(name: str) -> bool:
-    """Whether a slot holds who the user is (email, name, birth date): never changed."""
+    """Whether a slot holds who the user is (email, name, birth date, car): never changed.
+
+    A vehicle's registration proves the user's right to its bookings as a postcode does; another
+    customer's, said for one's own car, makes a correct desk refuse the whole chat.
+    """
     return bool(_IDENTITY.search(name))
 
 
