@@ -104,6 +104,7 @@ BLIND = (
     ("escaperoom", "EscapeRoom"),
     ("valeting", "Valeting"),
     ("pianotuning", "PianoTuning"),
+    ("tattoo", "Tattoo"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
