@@ -105,6 +105,7 @@ BLIND = (
     ("valeting", "Valeting"),
     ("pianotuning", "PianoTuning"),
     ("tattoo", "Tattoo"),
+    ("skihire", "SkiHire"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
