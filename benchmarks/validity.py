@@ -106,6 +106,7 @@ BLIND = (
     ("pianotuning", "PianoTuning"),
     ("tattoo", "Tattoo"),
     ("skihire", "SkiHire"),
+    ("solarsurvey", "SolarSurvey"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
