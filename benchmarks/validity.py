@@ -107,6 +107,7 @@ BLIND = (
     ("tattoo", "Tattoo"),
     ("skihire", "SkiHire"),
     ("solarsurvey", "SolarSurvey"),
+    ("golfclub", "GolfClub"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
