@@ -126,6 +126,20 @@ def test_a_corrected_day_is_no_correction_of_the_order_before_it():
     assert labels([user(said), wrong, agent("Done.")]) == ["ignored-correction"]
 
 
+def test_a_corrected_time_takes_back_no_day_named_in_a_later_sentence():
+    # Found on a tattoo desk written blind: "Monday 14 December at 4pm — sorry, I mean 4:20pm.
+    # For reference, ... 3 February 1999" paired the day before the cue with the birth date in
+    # the next sentence, and the booking on the 14th at 16:20 was "acted on a value the user
+    # had corrected". The value given instead is said in the cue's own sentence.
+    said = ("I need to book a consultation on Monday 14 December at 4pm — sorry, I mean 4:20pm. "
+            "For reference, the client number is W2002 and 3 February 1999.")  # fmt: skip
+    right = tool("book", start="2026-12-14 16:20")
+    assert labels([user(said), right, agent("Done.")]) == []
+    oops = "Please move W1010 to Tuesday 15 December. Oops. I mean Monday 14 December."
+    wrong = tool("cancel_order", order_id="W1010", delivery_date="2026-12-15")
+    assert labels([user(oops), wrong, agent("Done.")]) == ["ignored-correction"]
+
+
 def test_naming_the_old_value_again_later_asks_for_it_again():
     events = [
         user("Cancel W1010, sorry, I mean W1011."),

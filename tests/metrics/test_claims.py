@@ -324,6 +324,32 @@ def test_a_change_dated_before_today_is_the_records_history():
     assert "claimed-without-action" in {f.label for f in found}
 
 
+def test_a_change_dated_by_its_weekday_before_today_is_history_too():
+    # Found on a solar installer's desk written blind: "Quote Q7021 ... It was issued on Friday
+    # 8 January", read out on Tuesday 12 January 2027, was a change claimed with no call. The
+    # weekday says which year: Friday 8 January is 2027's, four days ago.
+    from datetime import date
+
+    events = [
+        user("Is my quote still valid?"),
+        call("get_account", {"quote_id": "Q7021", "issued": "2027-01-08"}),
+        agent("Quote Q7021: £6,330.00. It was issued on Friday 8 January and its price is held "
+              "until Sunday 7 February. Is there anything else I can help with?"),
+        criteria(True),
+        stop(),
+    ]
+    tools = [*TOOLS, "issue_quote"]
+    view = episode("e1", "s1", events)
+    found = detect_claims(view, write_tools=None, tool_names=tools, today=date(2027, 1, 12))
+    assert "claimed-without-action" not in {f.label for f in found}
+    # A weekday that fits no year near today pins nothing: the claim stands.
+    wrong = [*events[:2], agent("Quote Q7021 was issued on Monday 8 January. Anything else?"),
+             *events[3:]]  # fmt: skip
+    found = detect_claims(episode("e1", "s1", wrong), write_tools=None, tool_names=tools,
+                          today=date(2027, 1, 12))  # fmt: skip
+    assert "claimed-without-action" in {f.label for f in found}
+
+
 def test_done_after_a_held_proposal_needs_the_change_behind_it():
     # "Just say yes when you're ready" keeps the proposal open: the "Done" that follows the
     # user's yes reports the change proposed, and no call made it (transfers, a hesitation).

@@ -319,19 +319,41 @@ def _dated_before(after: str, today: date | None) -> bool:
     """Whether a change is dated, right after its verb, to a day before today.
 
     "the certificate was issued on Tuesday 29 December 2026", read out on 11 January 2027, is
-    the record's history. Only a date said with its year counts: without one, which year is
-    meant is a guess.
+    the record's history. Only a date said with its year, or with a weekday that fits one year
+    around today, counts: without either, which year is meant is a guess.
     """
     if today is None:
         return False
     mention = next(iter(find_dates(after[:48], None)), None)
     if mention is None or len(mention.days) != 1:
         return False
-    year = re.search(r"\b(20\d\d)\b", mention.surface)
-    if year is None:
-        return False
     month, day = (int(x) for x in next(iter(mention.days)).split("-"))
-    return date(int(year.group(1)), month, day) < today
+    year = re.search(r"\b(20\d\d)\b", mention.surface)
+    if year is not None:
+        return date(int(year.group(1)), month, day) < today
+    weekday = _WEEKDAY.search(mention.surface)
+    if weekday is None:
+        return False
+    # "issued on Friday 8 January", said on 12 January 2027: only 2027's 8 January is a Friday
+    # in the years around today, so the weekday says which year is meant.
+    named = _WEEKDAYS.index(weekday.group(1).lower()[:3])
+    fits = [
+        when
+        for year_near in (today.year - 1, today.year, today.year + 1)
+        if (when := _day_of(year_near, month, day)) is not None and when.weekday() == named
+    ]
+    return len(fits) == 1 and fits[0] < today
+
+
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
+
+
+def _day_of(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None  # 29 February of a common year
 
 
 def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:

@@ -48,6 +48,10 @@ _LABEL_OF_NEXT = re.compile(r"\s*(?:is|are|was|:|=)\s*\S", re.IGNORECASE)
 """After a token that names a field, not a value: "my last4 is 6659", "ref: 55"."""
 _CUE_REACH = 60
 """Characters a cue may be away from the value it corrects or the one it gives."""
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+"""The value given instead is said in the cue's own sentence ("Oops. It's the 14th" too): in
+"4pm — sorry, I mean 4:20pm. My number is W2002 and 3 February 1999" the birth date is no
+replacement for the day before the cue."""
 
 
 class EntityKind(BaseModel):
@@ -189,7 +193,8 @@ def corrections(text: str, mentions: Sequence[Mention]) -> list[Correction]:
             m
             for m in mentions
             if m.start >= cue.end() and m.start - cue.end() <= _CUE_REACH and m.kind == old.kind
-        ]
+            and not _SENTENCE_END.search(text[cue.end() : m.start].lstrip(" .,;:!-\u2013\u2014"))
+        ]  # fmt: skip
         after = [m for m in after if m.value != old.value]
         if after and not _ADDITION.search(text[cue.end() : after[0].start]):
             found.append(Correction(kind=old.kind, old=old.value, new=after[0].value))
