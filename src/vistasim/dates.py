@@ -32,7 +32,15 @@ from datetime import date, datetime, timedelta
 from vistasim.scenario import Scalar
 from vistasim.values import NUMERIC_DATE, numeric_days
 
-__all__ = ["CLOCK_KEYS", "DateMention", "day_text", "environment_now", "find_dates", "today_of"]
+__all__ = [
+    "CLOCK_KEYS",
+    "DateMention",
+    "day_text",
+    "environment_now",
+    "find_dates",
+    "pinned_day",
+    "today_of",
+]
 
 CLOCK_KEYS: tuple[str, ...] = ("today", "today_date", "date_today", "now")
 """Keys of a scenario's `knowledge` or `hidden` that give the clock ("today: 2026-03-12"): the
@@ -102,6 +110,47 @@ def find_dates(text: str, today: date | None) -> list[DateMention]:
             if days:
                 found.append(_mention(match, frozenset(days), relative=True))
     return sorted(found, key=lambda m: m.start)
+
+
+def pinned_day(surface: str, month_day: str, today: date) -> date | None:
+    """The calendar day a date names, when its year is said or its weekday pins one.
+
+    "Friday 8 January", said on 12 January 2027, is 2027's: of the years around today only
+    2027's 8 January is a Friday. Without a year or a weekday that fits exactly one, which year
+    is meant is a guess (None).
+
+    >>> pinned_day("Friday 8 January", "01-08", date(2027, 1, 12))
+    datetime.date(2027, 1, 8)
+    >>> pinned_day("8 January", "01-08", date(2027, 1, 12)) is None
+    True
+    >>> pinned_day("Tuesday 29 December 2026", "12-29", date(2027, 1, 12))
+    datetime.date(2026, 12, 29)
+    """
+    month, day = (int(x) for x in month_day.split("-"))
+    year = re.search(r"\b(20\d\d)\b", surface)
+    if year is not None:
+        return _calendar_day(int(year.group(1)), month, day)
+    weekday = _WEEKDAY_NAMED.search(surface)
+    if weekday is None:
+        return None
+    named = _WEEKDAY_ABBR.index(weekday.group(1).lower())
+    fits = [
+        when
+        for near in (today.year - 1, today.year, today.year + 1)
+        if (when := _calendar_day(near, month, day)) is not None and when.weekday() == named
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+_WEEKDAY_ABBR = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_NAMED = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
+
+
+def _calendar_day(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None  # 29 February of a common year
 
 
 def day_text(day: str, year: int | None = None) -> str:

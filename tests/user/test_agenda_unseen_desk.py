@@ -94,6 +94,28 @@ async def test_the_same_request_is_accepted_when_it_costs_nothing():
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
 
 
+async def test_a_request_only_at_the_price_quoted_is_declined_once_the_price_has_gone_up():
+    # Found on a solar installer's desk written blind: "book the installation from my quote —
+    # but only at the price I was quoted", told "at today's prices it comes to £3,340.00 (it
+    # was £3,090.00) ... so I haven't booked anything", asked again until its turns ran out.
+    goal = ("Please book the installation from my quote for Monday 8 March — but only at the "
+            "price I was quoted. If it's gone up, leave it.")
+    scenario = phone_desk(goal, phone_number="07700 900456", account_pin="5521")
+    left = ("Quote Q7015's price was held until Sunday 3 January; at today's prices it comes to "
+            "£3,340.00 (it was £3,090.00). You asked me to leave it if the price had gone up, so "
+            "I haven't booked anything. Is there anything else I can help with?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(left), max_turns=3)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "goal_met"
+    offer = ("At today's prices it comes to £3,340.00 (it was £3,090.00). Shall I book it for "
+             "Monday 8 March?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(offer), max_turns=3)
+    assert not any(s.lower().startswith("yes") for s in ep.said)
+    assert "3340.00" in ep.said[1].replace(",", "") and isinstance(ep.last, Finish)
+    same = "Your quote still stands: £3,090.00. Shall I book it for Monday 8 March?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(same), max_turns=2)
+    assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
+
+
 PHARMACY = dict(last_name="Tran", date_of_birth="1993-09-05")
 
 

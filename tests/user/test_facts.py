@@ -34,6 +34,27 @@ def test_the_weekday_of_another_full_date_is_not_said_for_today() -> None:
     assert contradiction(text, facts, {}, TODAY) is None
 
 
+def test_a_day_gone_by_is_the_records_history_beside_a_day_to_come() -> None:
+    # Found on a solar installer's desk written blind (today 12 January 2027): "a quote from
+    # your survey SV3024 on Thursday 7 January" for a goal's installation "for Monday 1 March"
+    # was objected to as "I said Monday 1 March, not Thursday 7 January".
+    today = date(2027, 1, 12)
+    goal = ("Please quote me for 10 panels with a string inverter, and book the installation "
+            "for Monday 1 March.")  # fmt: skip
+    facts = build_facts({}, goal, today)
+    text = ("A quote from your survey SV3024 on Thursday 7 January: 10 panels, £3,230.00 in all, "
+            "held for 30 days. Shall I issue it?")  # fmt: skip
+    assert contradiction(text, facts, {}, today) is None
+    wrong = "To book the installation on Thursday 4 March, £3,230.00. Shall I book it?"
+    found = contradiction(wrong, facts, {}, today)
+    assert found is not None and found.wrong == "Thursday 4 March"
+    # A goal about a day gone by ("missed on Friday 8 January") still hears other past days.
+    missed = build_facts({}, "My bin was missed on Friday 8 January. Please log it.", today)
+    found = contradiction("I've logged your bin as missed on Thursday 7 January.", missed, {},
+                          today)  # fmt: skip
+    assert found is not None and found.wrong == "Thursday 7 January"
+
+
 def test_a_sum_of_another_kind_is_not_the_goals_sum() -> None:
     goal = "The storm blew my fence down; the fencer thinks about £1,200 to replace it."
     facts = build_facts({}, goal, TODAY)

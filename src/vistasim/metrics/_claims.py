@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from vistasim.dates import find_dates
+from vistasim.dates import find_dates, pinned_day
 from vistasim.events import AgentReply, ToolCall, UserMessage
 from vistasim.metrics._claim_verbs import (
     GENERIC_CLAIMS,
@@ -327,33 +327,8 @@ def _dated_before(after: str, today: date | None) -> bool:
     mention = next(iter(find_dates(after[:48], None)), None)
     if mention is None or len(mention.days) != 1:
         return False
-    month, day = (int(x) for x in next(iter(mention.days)).split("-"))
-    year = re.search(r"\b(20\d\d)\b", mention.surface)
-    if year is not None:
-        return date(int(year.group(1)), month, day) < today
-    weekday = _WEEKDAY.search(mention.surface)
-    if weekday is None:
-        return False
-    # "issued on Friday 8 January", said on 12 January 2027: only 2027's 8 January is a Friday
-    # in the years around today, so the weekday says which year is meant.
-    named = _WEEKDAYS.index(weekday.group(1).lower()[:3])
-    fits = [
-        when
-        for year_near in (today.year - 1, today.year, today.year + 1)
-        if (when := _day_of(year_near, month, day)) is not None and when.weekday() == named
-    ]
-    return len(fits) == 1 and fits[0] < today
-
-
-_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_WEEKDAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
-
-
-def _day_of(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None  # 29 February of a common year
+    when = pinned_day(mention.surface, next(iter(mention.days)), today)
+    return when is not None and when < today
 
 
 def _status_read(sentence: str, word: str, reads: Sequence[_Read]) -> bool:

@@ -20,7 +20,9 @@ from vistasim.user._agenda_step import Reaction, Step, user_said
 from vistasim.user._conditions import (
     left_unchanged,
     over_limit,
+    price_held,
     price_limit,
+    price_rose,
     refund_denied,
     wants_back,
 )
@@ -205,11 +207,16 @@ def too_costly(step: Step, entry: AgendaEntry, message: str) -> Reaction | None:
     if wants_back(goal) and refund_denied(message):
         return Reaction(text=step.phrasing.pick(step.phrasing.templates.no_refund), progress=True,
                         done=True)  # fmt: skip
+    ph = step.phrasing
+    if price_held(goal) and price_rose(message):
+        risen = over_limit(message, 0.0)  # the largest figure said: the price now asked
+        if risen is not None:
+            text = ph.pick(ph.templates.too_costly, amount=risen, limit="what I was quoted")
+            return Reaction(text=text, progress=True, done=True)
     limit = price_limit(goal)
     amount = over_limit(message, limit) if limit is not None else None
     if limit is None or amount is None:
         return None
-    ph = step.phrasing
     allowed = "nothing" if limit == 0 else f"at most {limit:.2f}"
     text = ph.pick(ph.templates.too_costly, amount=amount, limit=allowed)
     return Reaction(text=text, progress=True, done=True)
@@ -222,8 +229,12 @@ def left_for_cost(step: Step, entry: AgendaEntry, message: str) -> Reaction | No
     charge, so I haven't changed anything" says for the user the no it would have said to
     the proposal (kennels: the user asked again until its turns ran out).
     """
-    limit = price_limit(goal_text(step, entry))
-    if limit is None or over_limit(message, limit) is None or not left_unchanged(message):
+    goal = goal_text(step, entry)
+    limit = price_limit(goal)
+    if not left_unchanged(message):
+        return None
+    held = price_held(goal) and price_rose(message)  # "only at the price I was quoted"
+    if not held and (limit is None or over_limit(message, limit) is None):
         return None
     text = step.phrasing.pick(step.phrasing.templates.left_as_is)
     return Reaction(text=text, progress=True, done=True)

@@ -43,6 +43,14 @@ True
 False
 >>> refund_denied("It's under 48 hours away, so the 2 hours are lost and won't go back.")
 True
+>>> price_held("Book the installation from my quote — but only at the price I was quoted.")
+True
+>>> price_held("Renew it as long as the price hasn't gone up."), price_held("Book it.")
+(True, False)
+>>> price_rose("At today's prices it comes to £3,340.00 (it was £3,090.00).")
+True
+>>> price_rose("The price has gone up to £55.00."), price_rose("It's £55.00, as quoted.")
+(True, False)
 """
 
 from __future__ import annotations
@@ -51,7 +59,15 @@ import re
 
 from vistasim.values import text_values
 
-__all__ = ["left_unchanged", "over_limit", "price_limit", "refund_denied", "wants_back"]
+__all__ = [
+    "left_unchanged",
+    "over_limit",
+    "price_held",
+    "price_limit",
+    "price_rose",
+    "refund_denied",
+    "wants_back",
+]
 
 _FREE = re.compile(
     r"\b(?:only|just)\b[^.;]{0,40}?\bif\b[^.;]{0,30}?"
@@ -140,3 +156,30 @@ def wants_back(goal: str) -> bool:
 def refund_denied(message: str) -> bool:
     """Whether the message says nothing paid would be given back."""
     return _NOT_BACK.search(message) is not None
+
+
+_HELD = re.compile(
+    r"\b(?:only|just)\b[^.;]{0,30}?\bat the (?:same )?(?:price|rate|cost|figure)\s+(?:I|we)\s+"
+    r"(?:was|were|got|have been)\s+quoted\b|\bat the (?:quoted|original) (?:price|rate)\b"
+    r"|\b(?:as long as|provided|only if)\s+the (?:price|rate|cost|quote)\s+(?:hasn'?t|has not|"
+    r"didn'?t|did not)\s+(?:gone up|go up|changed?|risen|rise|increased?)\b"
+    r"|\bif (?:it|the (?:price|rate|cost))(?:'s| has) (?:gone up|risen|increased)\b[^.;]{0,30}?"
+    r"\b(?:leave it|forget it|don'?t|do not|I'?d rather)",
+    re.IGNORECASE,
+)
+_ROSE = re.compile(
+    r"\b(?:has|have|had|'s|is|was)\s+(?:now\s+)?(?:gone up|risen|increased|gone higher)\b"
+    r"|\bwent up\b|\bat today'?s (?:prices?|rates?)\b[^;]{0,60}?\((?:it|that) was\s"
+    r"|\bprice (?:rise|increase)\b",
+    re.IGNORECASE,
+)
+
+
+def price_held(goal: str) -> bool:
+    """Whether the goal wants its request only at the price it was quoted (no rise)."""
+    return _HELD.search(goal) is not None
+
+
+def price_rose(message: str) -> bool:
+    """Whether the message says the price has gone up since it was quoted."""
+    return _ROSE.search(message) is not None

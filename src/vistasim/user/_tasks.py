@@ -283,6 +283,16 @@ def goal_is_question(text: str) -> bool:
     >>> goal_is_question("My car has gone into the garage, so please cancel Thursday's valet. "
     ...                  "What do I get back?")
     False
+    >>> goal_is_question("I'd like a touch-up with Ivy on Thursday 14 January at 10am. I know "
+    ...                  "it's been more than 8 weeks, so I'm happy to pay.")
+    False
+    >>> goal_is_question("Some lines have healed patchy — can I book a touch-up with Dex on "
+    ...                  "Monday 21 December at 3pm?")
+    False
+    >>> goal_is_question("I know my plan renews soon — can I check when?")
+    True
+    >>> goal_is_question("Is my quote still valid, and until when? I'm not ready to book yet.")
+    True
     """
     kinds = [_clause_kind(c) for part in _clauses(text) for c in request_clauses(part)]
     return "question" in kinds and "change" not in kinds
@@ -293,14 +303,23 @@ def _clause_kind(clause: Clause) -> str | None:
     if clause.form in ("tell", "check"):
         return "question"
     words = re.findall(r"[a-z]+(?![\w-])", clause.text.lower())
-    if _WH_QUESTION.match(clause.text):
-        return "question"  # "What's the password I set for my mum?": "set" is no request
+    if _WH_QUESTION.match(clause.text) or _STATE_QUESTION.match(clause.text):
+        # "What's the password I set for my mum?": "set" is no request; "Is my quote still
+        # valid?": "quote" is the thing asked about
+        return "question"
     if _NO_CHANGE.match(clause.text):
         return None  # "I don't want to change anything": what the goal does not ask for
     if clause.form == "verb":
         return "question" if _asks_information(words, 0) else "change"
     # "I'd like to book ..." asks for a change, "I'd like to know ..." for information.
-    at = next((i for i, w in enumerate(words[:8]) if w in _VERBS and w not in _LIGHT_VERBS), None)
+    at = next(
+        (
+            i
+            for i, w in enumerate(words[:8])
+            if w in _VERBS and w not in _LIGHT_VERBS and not _states_knowing(words, i)
+        ),
+        None,
+    )
     if at is not None:
         return "question" if _asks_information(words, at) else "change"
     asked = _CAN_YOU.search(clause.text) or _PLEASE_VERB.search(clause.text)
@@ -312,7 +331,7 @@ def _clause_kind(clause: Clause) -> str | None:
         return "change"  # "Could Poppy have a groom on the day I collect her?": a request
     if _SOMEONE_COMES.search(clause.text):
         return "change"  # "Could someone come and take a look on Thursday?": a visit booked
-    leave = _MAY_I.match(clause.text)
+    leave = _MAY_I.search(clause.text)
     if leave is not None and leave.group(1).lower() not in _INFO_VERBS | _LIGHT_VERBS | {"be"}:
         return "change"  # "Can I spread what's left over 12 instalments?": leave to act
     return "question" if clause.text.endswith("?") else None
@@ -326,8 +345,23 @@ _SOMEONE_COMES = re.compile(
     re.IGNORECASE,
 )
 """Asking for a visit or a call ("Could someone come and take a look?"): a booking, no question."""
-_MAY_I = re.compile(r"^\W*(?:can|could|may)\s+(?:i|we)\s+(?:please\s+|still\s+)?([a-z]+)", re.I)
-"""Asking leave to do something ("Can I spread it over 12 instalments?"), and its verb."""
+_MAY_I = re.compile(
+    r"(?:^\W*|[\u2013\u2014]\s*)(?:can|could|may)\s+(?:i|we)\s+(?:please\s+|still\s+)?([a-z]+)",
+    re.I,
+)
+"""Asking leave to do something ("Can I spread it over 12 instalments?"), and its verb; after
+the news too ("Some lines have healed patchy — can I book a touch-up?")."""
+_MODALS = frozenset("can could may might shall should would will do did".split())
+
+
+def _states_knowing(words: Sequence[str], at: int) -> bool:
+    """Whether the verb at `at` says what the user knows ("I know it's been 8 weeks"): a fact.
+
+    "I'd like to know" and "can I check" ask; "I know" and "we see" only tell.
+    """
+    subject = words[at - 1] if at >= 1 else ""
+    before = words[at - 2] if at >= 2 else ""
+    return words[at] in ("know", "see") and subject in ("i", "we") and before not in _MODALS
 
 
 _WH_QUESTION = re.compile(
@@ -335,11 +369,17 @@ _WH_QUESTION = re.compile(
 )
 """A question about a thing's value ("What's the password I set...?", "When is R2 due?")."""
 _NO_CHANGE = re.compile(
-    r"^\W*(?:i|we)\s+(?:don'?t|do\s+not|won'?t)\s+(?:want|need|wish)\s+to\s+(?:change|"
-    r"move|cancel|book|do|alter|pay)\b",
+    r"^\W*(?:i|we)(?:\s+(?:don'?t|do\s+not|won'?t)\s+(?:want|need|wish)|(?:'m|'re|\s+am|\s+are)"
+    r"\s+not\s+(?:ready|looking|going|planning)|\s+(?:can'?t|cannot)\s+commit)\s+to\s+(?:change|"
+    r"move|cancel|book|do|alter|pay|commit|sign)\b",
     re.IGNORECASE,
 )
-"""A clause that rules a change out ("I don't want to change anything"), asking for none."""
+"""A clause that rules a change out ("I don't want to change anything", "I'm not ready to book
+yet"), asking for none."""
+_STATE_QUESTION = re.compile(
+    r"^\W*(?:is|are|was|were)\s+(?:my|our|the|this|that)\b[^?]*\?\s*$", re.IGNORECASE
+)
+"""A yes/no question about a thing's state ("Is my quote still valid, and until when?")."""
 _CAN_YOU = re.compile(
     r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE
 )
