@@ -45,6 +45,8 @@ def test_a_day_gone_by_is_the_records_history_beside_a_day_to_come() -> None:
     text = ("A quote from your survey SV3024 on Thursday 7 January: 10 panels, £3,230.00 in all, "
             "held for 30 days. Shall I issue it?")  # fmt: skip
     assert contradiction(text, facts, {}, today) is None
+    held = "£3,230.00 in all, held for 30 days, until Thursday 11 February. Shall I issue it?"
+    assert contradiction(held, facts, {}, today) is None  # how long the quote's price holds
     wrong = "To book the installation on Thursday 4 March, £3,230.00. Shall I book it?"
     found = contradiction(wrong, facts, {}, today)
     assert found is not None and found.wrong == "Thursday 4 March"

@@ -462,7 +462,9 @@ def _of_another_date(
 _RECORD_DATE_BEFORE = re.compile(
     r"\b(?:valid\s+(?:until|to|through|till)|expires?(?:\s+on)?|expiry(?:\s+date)?"
     r"(?:\s+(?:is|of))?|use\s+(?:it\s+)?by|good\s+until|issued\s+on|(?:read|taken|recorded)\s+on"
-    r"|dated|(?:was|were|fell)\s+due(?:\s+(?:on|by))?)\s*:?\s*$",
+    r"|dated|(?:was|were|fell)\s+due(?:\s+(?:on|by))?"
+    r"|(?:held|fixed|guaranteed|honoured|reserved)(?:\s+for\s+\d+\s+\w+)?,?\s+(?:until|till))"
+    r"\s*:?\s*$",
     re.IGNORECASE,
 )
 """Words that make the next date one of a record the change gave (a voucher's), the day a

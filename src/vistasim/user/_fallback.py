@@ -20,7 +20,7 @@ from vistasim.user._stated import stated_values
 __all__ = ["kept_from_request", "split_fallback"]
 
 _FALLBACK = re.compile(
-    r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+)?"
+    r"(?:[,;.]\s*|\s+)(?:but\s+|and\s+|so\s+)?"
     r"(?:if\s+(?:no\b|none\b|(?:[^,;:.]|:(?=\d)){0,40}?"
     r"(?:n't|\b(?:not|cannot|unavailable|full|booked|taken|gone|allow\w*|longer than|more than"
     r"|limit|too (?:long|late|early|much|many)|exceeds?))\b)"
@@ -40,6 +40,9 @@ def split_fallback(goal: str) -> tuple[str, str | None]:
     "get the most you're allowed to"
     >>> split_fallback("Cancel W1003 if it has not shipped.")
     ('Cancel W1003 if it has not shipped.', None)
+    >>> split_fallback("Book Monday 25 January — I'm off that week, so if it can't be then, leave "
+    ...                "it for now.")
+    ("Book Monday 25 January — I'm off that week.", 'leave it for now')
     """
     found = _FALLBACK.search(goal)
     if found is None:

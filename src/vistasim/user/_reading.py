@@ -75,14 +75,16 @@ _ONLY_WITHIN = re.compile(
     r"\bcan only be \w+(?:ed|en)\s+(?:within|before|up to|until|in the first)\b", re.IGNORECASE
 )
 _SORRY_BECAUSE = re.compile(
-    r"\W*(?:I'?m |I am |we'?re )?(?:so |very )?sorry\b.*\b(?:(?:has|have|needs?) to be|must)\b",
+    r"\W*(?:I'?m |I am |we'?re )?(?:so |very )?sorry\b.*\b(?:(?:has|have|needs?) to be|must"
+    r"|at (?:least|most)|the (?:earliest|latest)|no (?:earlier|sooner|later) than)\b",
     re.I,
 )
 """An apology with the rule it keeps: "I'm sorry — Mr Reid doesn't teach GCSE maths, and a
 change of tutor has to be within the same subject." (declines beside "nothing has been
 changed")."""
 _NOTHING_CHANGED = re.compile(
-    r"\bnothing (?:has been|was|is) (?:changed|done)\b|\bI(?:'ve| have) (?:not|n't) changed\b",
+    r"\bnothing (?:has been|was|is) (?:changed|done)\b"
+    r"|\bI(?:'ve not| have not| haven'?t) (?:changed|booked|moved|made|added|cancelled|done)\b",
     re.IGNORECASE,
 )
 """A time rule and "nothing has been changed": "...issued 42 days ago, and a line can only be
@@ -206,6 +208,9 @@ def refusal(text: str) -> Refusal | None:
     'policy'
     >>> refusal("I'm sorry — re-marks must be asked for within 30 days of results day. Nothing "
     ...         "has been changed.").kind
+    'policy'
+    >>> refusal("I'm sorry — installations are at least 21 days after the survey, so the "
+    ...         "earliest date is Friday 29 January. I haven't booked anything.").kind
     'policy'
     """
     said = statements(text)
