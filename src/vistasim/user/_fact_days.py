@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from vistasim.dates import pinned_day
+
 __all__ = [
     "DEADLINE_BEFORE",
     "WINDOW_END_BEFORE",
     "in_time",
     "on_weekday_of",
+    "past_beside_future",
     "weekdays_of",
 ]
 
@@ -29,6 +32,23 @@ DEADLINE_BEFORE = re.compile(
 WINDOW_END_BEFORE = re.compile(r"\b(?:by|no\s+later\s+than)\s+(?:the\s+)?$", re.IGNORECASE)
 """Words that make a proposal's date the latest day of its window: the goal's day, if earlier,
 is within it."""
+
+
+def past_beside_future(
+    surface: str, days: frozenset[str], own_said: str | None, own_days: frozenset[str],
+    today: date | None,
+) -> bool:
+    """Whether a day said (`surface`, `days`) is gone by while the fact's own day is to come.
+
+    Nothing is booked for a day gone by: "a quote from your survey SV3024 on Thursday 7
+    January", said on 12 January for an installation on Monday 1 March, tells the record's
+    history. Only days whose year is said or pinned by their weekday count (`pinned_day`).
+    """
+    if today is None or own_said is None or len(days) != 1 or not own_days:
+        return False
+    then = pinned_day(surface, next(iter(days)), today)
+    own = [pinned_day(own_said, day, today) for day in own_days]
+    return then is not None and then < today and all(d is not None and d >= today for d in own)
 
 
 def in_time(days: frozenset[str], by: frozenset[str], today: date | None) -> bool:

@@ -29,13 +29,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from vistasim.dates import CLOCK_KEYS, day_text, find_dates, pinned_day
+from vistasim.dates import CLOCK_KEYS, day_text, find_dates
 from vistasim.scenario import Scalar
 from vistasim.user._fact_days import (
     DEADLINE_BEFORE,
     WINDOW_END_BEFORE,
     in_time,
     on_weekday_of,
+    past_beside_future,
     weekdays_of,
 )
 from vistasim.user._fact_requests import ARTICLE, owned_by_requests, request_text
@@ -386,7 +387,8 @@ def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
         return True  # "Done — order LH-48714" for a booking: the new record's number
     if value.kind in ("date", "weekday") and _RECORD_DATE_BEFORE.search(before[-40:]):
         return True  # "your voucher is valid until 31 December 2027": not the show's day
-    if value.kind == "date" and _past_beside_future(value, fact, today):
+    own = (fact.said.get("date"), fact.values.get("date", frozenset()))
+    if value.kind == "date" and past_beside_future(value.surface, value.values, *own, today):
         return True  # "your survey SV3024 on Thursday 7 January" for March: what was done
     weekdays, said = fact.values.get("weekday", frozenset()), fact.said.get("date", "")
     if value.kind == "date" and on_weekday_of(value.values, weekdays, said, today):
@@ -400,24 +402,6 @@ def _not_ours(text: str, value: Stated, fact: Fact, today: date | None) -> bool:
         return True  # "on Thursday 10 December instead of Monday 14 December": the old day
     # "your excess is £250" beside a goal's "about £1,200 to replace it"
     return value.kind == "money" and other_quantity(text, value.start, fact.sum_labels)
-
-
-def _past_beside_future(value: Stated, fact: Fact, today: date | None) -> bool:
-    """Whether the value is a day gone by and the fact's own day is still to come.
-
-    Nothing is booked for a day gone by: "a quote from your survey SV3024 on Thursday 7
-    January", said on 12 January for an installation on Monday 1 March, tells the record's
-    history. Only days whose year is said or pinned by their weekday count (`pinned_day`).
-    """
-    said = fact.said.get("date")
-    if today is None or said is None or len(value.values) != 1:
-        return False
-    then = pinned_day(value.surface, next(iter(value.values)), today)
-    own = [pinned_day(said, day, today) for day in fact.values.get("date", frozenset())]
-    return (
-        then is not None and then < today and bool(own)
-        and all(day is not None and day >= today for day in own)
-    )  # fmt: skip
 
 
 def _measures(quantities: frozenset[str] | set[str]) -> set[str]:
