@@ -116,6 +116,19 @@ async def test_a_request_only_at_the_price_quoted_is_declined_once_the_price_has
     assert ep.said[1].lower().startswith(("yes", "yep", "sure", "yeah"))
 
 
+async def test_a_day_the_artist_does_not_work_is_a_refusal_not_a_question_to_answer():
+    # Found on a tattoo desk written blind: "Dex doesn't work on Wednesday 16 December ...
+    # Which other day would you like?" was answered "No preference, whatever works." (and, in
+    # a branch, "The day is 16 December." twice) by a user whose goal named that day.
+    goal = "Please move my session with Dex on Friday to 16 December at 2pm — my shifts changed."
+    scenario = phone_desk(goal, phone_number="07700 900456", account_pin="5521")
+    refused = ("Dex doesn't work on Wednesday 16 December — Dex works Mondays, Tuesdays, "
+               "Fridays and Saturdays. Which other day would you like?")
+    ep = await converse(AgendaPolicy(), scenario, scripted(refused), max_turns=3)
+    assert isinstance(ep.last, Finish) and ep.last.reason == "user_stop"
+    assert "16 December" in ep.last.text
+
+
 PHARMACY = dict(last_name="Tran", date_of_birth="1993-09-05")
 
 

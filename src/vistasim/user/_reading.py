@@ -105,10 +105,13 @@ _UNAVAILABLE = re.compile(
     r"|sections?|classes|places?|spaces?|sessions?|courses?|lessons?|pitches)|"
     r"nothing (?:free|available|open|left)|(?:there is|there are|there's) no (?:\w+ ){0,2}"
     r"(?:available|left|free)|no (?:more )?(?:slots?|spots?|seats?|places?|spaces?|rooms?|"
-    r"sessions?|tables?|appointments?) (?:left|remaining))\b",
+    r"sessions?|tables?|appointments?) (?:left|remaining)"
+    r"|(?:doesn'?t|does not|don'?t|do not) work (?:on|that day)|(?:is|are) (?:closed|shut) on"
+    r"|(?:isn'?t|is not|aren'?t|are not) (?:working|open|in) on)\b",
     re.IGNORECASE,
 )
-"""An unavailability: a slot, a seat or an item the agent cannot give (no reason needed)."""
+"""An unavailability: a slot, a seat or an item the agent cannot give (no reason needed), or a
+day nobody works ("Dex doesn't work on Wednesday 16 December")."""
 _TAKEN = re.compile(
     r"\b(?:(?:has|have|was|were|is|are|got)\s+(?:just\s+|already\s+|now\s+)*(?:been\s+)?"
     r"(?:booked|taken|reserved|filled|sold|claimed)|just (?:been )?(?:booked|taken)"
@@ -192,6 +195,10 @@ def refusal(text: str) -> Refusal | None:
     'unavailable'
     >>> refusal("Your appointment has just been booked.") is None
     True
+    >>> refusal("Dex doesn't work on Wednesday 16 December. Which other day would you like?").kind
+    'unavailable'
+    >>> refusal("The studio is closed on Sundays.").kind
+    'unavailable'
     >>> refusal("Done — lift-out LO5015 for Skua is booked on Thursday 20 May.") is None
     True
     >>> refusal("Refunds only go to the card you paid with, not to another card.").kind
