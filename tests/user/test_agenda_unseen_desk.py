@@ -129,6 +129,21 @@ async def test_a_day_the_artist_does_not_work_is_a_refusal_not_a_question_to_ans
     assert "16 December" in ep.last.text
 
 
+async def test_asked_for_another_day_a_goal_that_names_its_day_offers_no_other():
+    # The same desk: a user whose goal names the day answered "Which other day would you like?"
+    # with "No preference, whatever works", giving up the day its goal insists on.
+    goal = "Please move my session with Dex on Friday to 16 December at 2pm — my shifts changed."
+    scenario = phone_desk(goal, phone_number="07700 900456", account_pin="5521")
+    asked = "That won't suit Dex, I'm afraid. Which other day would you like?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(asked), max_turns=2)
+    assert "16 December" in ep.said[1] and "whatever works" not in ep.said[1]
+    open_goal = phone_desk("Please move my session with Dex.", phone_number="07700 900456",
+                           account_pin="5521")  # fmt: skip
+    ep = await converse(AgendaPolicy(), open_goal, scripted(asked), max_turns=2)
+    assert ep.said[1] in ("I don't mind, any is fine.", "No preference, whatever works.",
+                          "Either is fine with me.")  # fmt: skip
+
+
 PHARMACY = dict(last_name="Tran", date_of_birth="1993-09-05")
 
 

@@ -11,7 +11,13 @@ from collections.abc import Mapping
 
 from vistasim.scenario import Behaviour, BehaviourOp, Scalar
 from vistasim.user._agenda_check import fallback_for, slot_kinds, states_value, task_answer
-from vistasim.user._agenda_say import say_value, switch_on_refusal, switch_pending, withholds
+from vistasim.user._agenda_say import (
+    say_value,
+    spoken_goal,
+    switch_on_refusal,
+    switch_pending,
+    withholds,
+)
 from vistasim.user._agenda_state import AgendaState
 from vistasim.user._agenda_step import (
     Reaction,
@@ -23,6 +29,8 @@ from vistasim.user._agenda_step import (
 )
 from vistasim.user._lexicon import normalize, question_sentences, shadowed_slots
 from vistasim.user._phrasing import SELF_NAMED, lower_first
+from vistasim.user._reading import requested_kinds
+from vistasim.user._stated import stated_values
 from vistasim.user._types import UserView
 from vistasim.user._whole import says
 from vistasim.values import text_values
@@ -189,8 +197,27 @@ def unmapped_question(step: Step, message: str) -> Reaction | None:
     if _PREFERENCE.search(questions.lower()):
         if _asked_before(step.view, questions):
             return None  # "no preference" did not help: the request is said again instead
+        own = _own_value_turned_down(step, questions)
+        if own is not None:
+            return Reaction(text=ph.pick(ph.templates.none_fit, value=own), progress=True)
         return Reaction(text=ph.pick(ph.templates.no_preference), progress=True)
     return None
+
+
+_OTHER = re.compile(r"(?:other|another|different|else)", re.IGNORECASE)
+
+
+def _own_value_turned_down(step: Step, questions: str) -> str | None:
+    """The goal's own value when the agent asks for *another* of its kind ("Which other day?").
+
+    A goal that names the day has no other to offer: "No preference, whatever works" would
+    give up what it insists on.
+    """
+    kinds = requested_kinds(questions)
+    if not kinds or _OTHER.search(questions) is None:
+        return None
+    goal = spoken_goal(step.view.scenario.goal)
+    return next((v.surface for v in stated_values(goal, step.today) if v.kind in kinds), None)
 
 
 def _asked_before(view: UserView, questions: str) -> bool:

@@ -130,7 +130,8 @@ _WANTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
      frozenset({"money"})),
     (re.compile(r"\b(?:when|what time|due|until|opening hours)\b", re.I),
      frozenset({"time", "date"})),
-    (re.compile(r"\b(?:which|what) (?:day|date)s?\b", re.I), frozenset({"date"})),
+    (re.compile(r"\b(?:which|what) (?:other |different )?(?:day|date)s?\b", re.I),
+     frozenset({"date"})),
     (re.compile(r"\bhow long\b", re.I), frozenset({"quantity"})),
     (re.compile(r"\bhow many\b", re.I), frozenset({"number", "quantity"})),
 )  # fmt: skip
