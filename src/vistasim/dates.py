@@ -133,7 +133,7 @@ def pinned_day(surface: str, month_day: str, today: date) -> date | None:
     weekday = _WEEKDAY_NAMED.search(surface)
     if weekday is None:
         return None
-    named = _WEEKDAY_ABBR.index(weekday.group(1).lower())
+    named = [w[:3] for w in _WEEKDAYS].index(weekday.group(1)[:3].lower())
     fits = [
         when
         for near in (today.year - 1, today.year, today.year + 1)
@@ -142,8 +142,7 @@ def pinned_day(surface: str, month_day: str, today: date) -> date | None:
     return fits[0] if len(fits) == 1 else None
 
 
-_WEEKDAY_ABBR = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_WEEKDAY_NAMED = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
+_WEEKDAY_NAMED = re.compile(rf"\b({_WEEKDAY})\b", re.IGNORECASE)
 
 
 def _calendar_day(year: int, month: int, day: int) -> date | None:
