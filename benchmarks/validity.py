@@ -108,6 +108,9 @@ BLIND = (
     ("skihire", "SkiHire"),
     ("solarsurvey", "SolarSurvey"),
     ("golfclub", "GolfClub"),
+    ("bakery", "Bakery"),
+    ("boilerservice", "Boiler"),
+    ("campervan", "Campervan"),
 )
 """The generalisation benchmark: domains written blind, from the README and the public API only
 (`benchmarks/domains/*/README.md` say by whom and how), each with a correct and a flawed agent."""
