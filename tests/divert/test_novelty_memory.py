@@ -12,6 +12,7 @@ from vistasim.divert import (
     UserTurn,
     junction_kind,
 )
+from vistasim.divert._novelty import STALE_AFTER
 
 TURNS = [
     UserTurn(index=0, kind="say", text="Hi, I'd like to move my booking.", before=""),
@@ -137,3 +138,24 @@ def test_a_fresh_rollout_wins_where_rollouts_find_more_per_token_than_branches()
     assert round(memory.branch_news("a"), 4) == 0.0625  # (0 + 1/4) / 4: its three found none
     assert memory.fresh_pays("a", has_junction=True)
     assert memory.fresh_pays("a", has_junction=False)  # 0.4 > the run's branches' 1/4
+
+
+def test_once_nothing_new_is_found_anywhere_slots_follow_failures():
+    memory = Memory()
+    memory.know(["hedge"])  # the roots found the desk's one cause
+    for _ in range(STALE_AFTER // 2 - 1):
+        memory.record(_branch("a", CONFIRM, "hedge"))  # failing again for the known cause
+        memory.record(_branch("b", CONFIRM))  # passing
+    # Not stale yet: a re-find is no news, so "a" is worth what "b" is.
+    assert not memory.stale()
+    assert memory.scenario_value("a") == memory.scenario_value("b")
+    memory.record(_branch("a", CONFIRM, "hedge"))
+    memory.record(_branch("b", CONFIRM))
+    assert memory.stale()
+    # Stale: "a", whose every branch failed, goes before the untried "c" (worth the run's
+    # failure rate), and "c" before "b", whose branches all passed.
+    assert memory.scenario_value("a") > memory.scenario_value("c") > memory.scenario_value("b")
+    # A new cause anywhere ends it: news leads again.
+    memory.record(_branch("c", FACT, "dropped"))
+    assert not memory.stale()
+    assert memory.scenario_value("c") > memory.scenario_value("a")

@@ -18,7 +18,12 @@ did and what came of it, and every choice reads it:
   yield learns that from the run itself;
 - per scenario, what its branches found *new* per token: each wave's slots go to the scenarios
   that found most new so far (before a first branch, the run's average). A scenario whose
-  branches find nothing, or only fail again for a cause the run knows, falls behind;
+  branches find nothing, or only fail again for a cause the run knows, falls behind — until
+  the run is *stale*: once `STALE_AFTER` branches in a row found no new cause anywhere, the
+  slots go to the scenarios whose branches fail most per token, known causes included
+  (`Memory.stale`). While news comes, chasing re-finds costs distinct failures; once it has
+  stopped, distinct failures no longer grow either way and a known failure is still a failure
+  the agent shows, so its rate is what is left to win;
 - per scenario, the actions of branches that failed for a known cause (the selector keeps away
   from them);
 - the *fresh rollout arm* (`explore.rollout_arm`, opt-in): per scenario and run-wide, what
@@ -48,6 +53,10 @@ REFIND = 0.25
 """What a branch that failed for known causes only adds: a failure, but little news."""
 PRIOR_FIND = 1.0
 """The yield of the optimistic pseudo-branch every kind and operation starts from."""
+STALE_AFTER = 12
+"""Branches (and fresh rollouts) in a row without a new cause after which the run is stale:
+about half a desk of 23 scenarios, so one whole wave over the desk's scenarios that found
+nothing is needed before slots follow failures rather than news."""
 _MAX_AVOID = 12
 """Failed actions remembered per scenario (the latest): enough to steer, cheap to embed."""
 
@@ -81,6 +90,8 @@ class Yield(BaseModel):
     """`NEW_FIND` per new cause found, `REFIND` per failure for known causes only."""
     new: int = 0
     """Those that found a cause not known before (the fresh-rollout arm compares these)."""
+    failed: int = 0
+    """Those that failed, for a new cause or a known one."""
 
     def per_branch(self) -> float:
         """Mean find per branch, from one optimistic pseudo-branch."""
@@ -116,6 +127,8 @@ class Memory(BaseModel):
     """Scenario -> what its branches cost and found."""
     rollout_yield: dict[str, Yield] = {}
     """Scenario -> what its fresh rollouts (after the run's first ones) cost and found."""
+    since_new: int = 0
+    """Branches and fresh rollouts ended, in a row, since the last that found a new cause."""
     first_cost: dict[str, Yield] = {}
     """Scenario -> its first rollouts (`branches`: how many, `tokens`: what they cost): the cost
     a fresh rollout is expected to have before one is played."""
@@ -142,6 +155,8 @@ class Memory(BaseModel):
         counted.tokens += tokens
         counted.found += NEW_FIND if new else REFIND if causes else 0.0
         counted.new += bool(new)
+        counted.failed += bool(causes)
+        self._count_news(bool(new))
         return bool(new)
 
     def rollout_value(self, scenario_id: str) -> float:
@@ -221,11 +236,20 @@ class Memory(BaseModel):
             counted.tokens += result.tokens
             counted.found += found
             counted.new += bool(new)
+            counted.failed += bool(result.causes)
+        self._count_news(bool(new))
         if result.causes and not new:
             texts = self.failed_texts.setdefault(scenario, [])
             texts.append(result.text)
             del texts[:-_MAX_AVOID]
         return bool(new)
+
+    def stale(self) -> bool:
+        """Whether the last `STALE_AFTER` branches and fresh rollouts found nothing new."""
+        return self.since_new >= STALE_AFTER
+
+    def _count_news(self, new: bool) -> None:
+        self.since_new = 0 if new else self.since_new + 1
 
     def cue_weights(self, scenario_id: str, cues: Iterable[str]) -> dict[str, float]:
         """Each junction kind's yield per branch, divided by its uses in the scenario."""
@@ -245,11 +269,22 @@ class Memory(BaseModel):
         passed, where the baseline's rollouts found failures behind other first turns, got two.
         Before its first branch a scenario is worth what the run's branches find new on
         average, so one that finds nothing falls behind the untried, and one that does stays
-        ahead of them.
+        ahead of them. Once the run is `stale`, a scenario is worth its failures per token,
+        known causes included, on the same footing (`branch_failures`).
         """
         if self.mean_cost() <= 0:
             return 1.0
+        if self.stale():
+            return self.branch_failures(scenario_id)
         return self.branch_news(scenario_id)
+
+    def branch_failures(self, scenario_id: str) -> float:
+        """As `branch_news`, counting every failed branch, not only those with a new cause."""
+        run = _total(self.scenario_yield.values())
+        counted = self.scenario_yield.get(scenario_id, Yield())
+        mean = self.mean_cost()
+        prior = (run.failed + 1) / (run.branches + 1)
+        return _rate(counted.failed, counted, prior=prior, cost_prior=mean, mean=mean)
 
     def op_weights(self, scenario_id: str, cue: str, operations: Sequence[str]) -> list[float]:
         """Each operation's yield per token, divided by its uses at such junctions here."""
@@ -289,6 +324,7 @@ def _total(yields: Iterable[Yield]) -> Yield:
         total.tokens += counted.tokens
         total.found += counted.found
         total.new += counted.new
+        total.failed += counted.failed
     return total
 
 
@@ -299,7 +335,12 @@ def _news_per(counted: Yield) -> float:
 
 def _news(counted: Yield, *, prior: float, cost_prior: float, mean: float) -> float:
     """New finds per token in units of a mean-cost branch, from one pseudo-episode."""
-    per = (counted.new + prior) / (counted.branches + 1)
+    return _rate(counted.new, counted, prior=prior, cost_prior=cost_prior, mean=mean)
+
+
+def _rate(hits: int, counted: Yield, *, prior: float, cost_prior: float, mean: float) -> float:
+    """`hits` per token in units of a mean-cost branch, from one pseudo-episode of `prior`."""
+    per = (hits + prior) / (counted.branches + 1)
     cost = (counted.tokens + cost_prior) / (counted.branches + 1)
     return per * mean / max(cost, 1.0)
 
