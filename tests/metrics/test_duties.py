@@ -766,3 +766,50 @@ def test_the_objects_of_a_tools_verb_end_with_its_clause():
     writes = WriteTools.from_events((s.event for s in view.events), listed=None)
     found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
     assert "dropped-request" not in {f.label for f in found}
+
+
+def _dropped(tools, descriptions, *events):
+    view = episode("e1", "desk-1", [*events, criteria(True), stop()])
+    writes = WriteTools.from_events((s.event for s in view.events), listed=None)
+    found = detect_duties(view, writes=writes, tool_names=tools, descriptions=descriptions)
+    return "dropped-request" in {f.label for f in found}
+
+
+CAKE_TOOLS = {
+    "change_cake": "Change an order's flavour and/or diet at the price the desk quoted.",
+    "change_inscription": "Change the writing piped on an order (40 characters at most).",
+}
+
+
+def test_what_a_verbs_object_is_on_is_no_object_of_it():
+    # A bakery written blind: "change the message on my cake" read as asking for `change_cake`
+    # ("cake" of its name) though the message is what changes; 2 of 23 correct episodes failed.
+    changed = call("change_inscription", {"inscription": "Happy 70th Grandad"},
+                   changes=CHANGED, inscription="Happy 70th Grandad")  # fmt: skip
+    said = agent("Done — order PC-7011 will say 'Happy 70th Grandad'. All sorted!")
+    on_it = user("Please change the message on my cake to 'Happy 70th Grandad'.")
+    assert not _dropped([*TOOLS, *CAKE_TOOLS], CAKE_TOOLS, on_it, VERIFY, changed, said)
+    # The cake as the object still asks for it.
+    the_cake = user("Please change my cake to lemon, and the message to 'Happy 70th Grandad'.")
+    assert _dropped([*TOOLS, *CAKE_TOOLS], CAKE_TOOLS, the_cake, VERIFY, changed, said)
+
+
+DROP_OFF_TOOLS = {
+    "change_dates": "Move a booking to new pick-up and drop-off days at its depots.",
+    "change_dropoff": "Change where a booking's van is brought back.",
+}
+
+
+def test_a_request_naming_two_like_tools_is_done_by_either():
+    # A campervan desk written blind: "change the drop-off to Kendal" names `change_dates`
+    # ("drop-off days") and `change_dropoff`; the desk changed the drop-off and dropped nothing.
+    tools = [*TOOLS, *DROP_OFF_TOOLS]
+    dropoff = call("change_dropoff", {"dropoff_depot": "kendal"}, changes=CHANGED,
+                   dropoff_depot="kendal")  # fmt: skip
+    said = agent("Done — the van now comes back to Kendal. Can I help with anything else?")
+    one = user("For our June hire, please change the drop-off to Kendal.")
+    assert not _dropped(tools, DROP_OFF_TOOLS, one, VERIFY, dropoff, said)
+    # Asked for in a phrase of its own, the dates are still a request the desk dropped.
+    two = user("Please move our dates to 16 March, and change the drop-off to Kendal.")
+    done = agent("Done — the van now comes back to Kendal. That's everything you asked for done.")
+    assert _dropped(tools, DROP_OFF_TOOLS, two, VERIFY, dropoff, done)

@@ -723,3 +723,37 @@ async def test_a_request_after_the_news_with_a_question_after_it_is_a_change():
     ep = await converse(AgendaPolicy(), scenario, scripted(who, ask), max_turns=3)
     assert not isinstance(ep.actions[2], Finish), ep.actions[2]
     assert "RJ70 UYT" in ep.said[2]
+
+
+async def test_asking_for_the_earliest_visit_waits_for_a_day():
+    # Boiler service, written blind: "What's the earliest an engineer could come ...? ... please
+    # don't book anything" was answered by the verification's "It starts HW and has five
+    # digits": the user thanked the desk before it had said any day.
+    scenario = phone_desk(
+        "What's the earliest an engineer could come and service my boiler? I'm only asking for "
+        "now, so please don't book anything.",
+        customer_id="HW20122", postcode="KV4 2JS",
+    )
+    who = ("First I need to check who I'm speaking to. What's your customer number? It starts "
+           "HW and has five digits — it's on your last invoice or booking email.")  # fmt: skip
+    ask = "Thank you. And the postcode of the property?"
+    ep = await converse(AgendaPolicy(), scenario, scripted(who, ask), max_turns=3)
+    assert not isinstance(ep.actions[2], Finish), ep.actions[2]
+    assert "KV4 2JS" in ep.said[2]
+
+
+async def test_a_trip_pushed_back_two_weeks_is_no_length_of_two_weeks():
+    # Campervan hire, written blind: "push our March trip back two weeks: pick up Tuesday 16
+    # March and bring it back Friday 19 March" turned down the 3-day move it asked for ("it
+    # should be two weeks, not 3 days") until the chat ran out.
+    scenario = phone_desk(
+        "We'd like to push our March trip back two weeks: pick up Tuesday 16 March and bring it "
+        "back Friday 19 March.",
+        customer_id="DW1006", postcode="TA1 4DY",
+    )
+    offer = ("To move booking VB3006 (2-berth, Tuesday 2 March 2027 to Friday 5 March 2027) to "
+             "Tuesday 16 March 2027 to Friday 19 March 2027: 3 days at £85.00 (mid season), so "
+             "the hire becomes £255.00. Shall I make the change?")  # fmt: skip
+    ep = await converse(AgendaPolicy(), scenario, scripted(offer), max_turns=2,
+                         now=datetime(2026, 12, 10, 9, 30, tzinfo=UTC))
+    assert ep.said[1].startswith(("Yes", "Yep", "Sure", "Please")), ep.said[1]

@@ -190,19 +190,9 @@ def _dropped_request(ctx: _Duties) -> list[int]:
     for tool in ctx.tool_names:
         if not ctx.writes.tool(tool):
             continue
-        verb = tool.split("_")[0].lower()
-        stems = _SYNONYMS.get(verb, (verb,))
-        # A tool whose description has no word of its own is still named by its name's words:
-        # "rent me a locker" for `rent_locker` beside `return_locker`.
-        # The verb is no object: "change" in `update_address`'s description ("Change the
-        # pick-up address") made "change my regular instructor" a request for it.
-        own = tuple(w for w in sorted(ctx.keywords.get(tool, ())) if not w.startswith(stems))
-        words = _objects(tool, ctx.tool_names, own)
-        # What its description says the verb acts on asks for it too ("add one more person"
-        # for "Add people or ..."), but a reply speaking of a guest is no word of breakfast.
-        acted_on = tuple(sorted(ctx.objects.get(tool, frozenset()) - set(words)))
+        stems, words, acted_on = _request_words(ctx, tool)
         asked = _asked_at(ctx.events, stems, (*words, *acted_on)) if words or acted_on else None
-        if asked is None:
+        if asked is None or _other_tool_did_it(ctx, tool, asked):
             continue
         calls = (i for i, s in enumerate(ctx.events) if i > asked and _calls(s, tool))
         called = next(calls, None)
@@ -225,6 +215,46 @@ def _dropped_request(ctx: _Duties) -> list[int]:
         if not spoken and done is not None:
             evidence += [ctx.events[asked].id, done.id]
     return evidence or _unused_reference(ctx.events)
+
+
+def _request_words(ctx: _Duties, tool: str) -> tuple[tuple[str, ...], ...]:
+    """A write tool's verb stems, the words that name it, and what its description acts on."""
+    verb = tool.split("_")[0].lower()
+    stems = _SYNONYMS.get(verb, (verb,))
+    # A tool whose description has no word of its own is still named by its name's words:
+    # "rent me a locker" for `rent_locker` beside `return_locker`.
+    # The verb is no object: "change" in `update_address`'s description ("Change the
+    # pick-up address") made "change my regular instructor" a request for it.
+    own = tuple(w for w in sorted(ctx.keywords.get(tool, ())) if not w.startswith(stems))
+    words = _objects(tool, ctx.tool_names, own)
+    # What its description says the verb acts on asks for it too ("add one more person"
+    # for "Add people or ..."), but a reply speaking of a guest is no word of breakfast.
+    acted_on = tuple(sorted(ctx.objects.get(tool, frozenset()) - set(words)))
+    return stems, words, acted_on
+
+
+def _other_tool_did_it(ctx: _Duties, tool: str, asked: int) -> bool:
+    """Whether each phrase asking for `tool` names a like tool the desk then called.
+
+    "change the drop-off to Kendal" names `change_dates` (its description: "new pick-up and
+    drop-off days") and `change_dropoff` (its name, the hyphen dropped) in one object: the
+    desk that called `change_dropoff` dropped nothing. A second request of its own ("move my
+    dates and change the drop-off") is still a request for `change_dates`.
+    """
+    request = ctx.events[asked].event
+    assert isinstance(request, UserMessage)
+    text = re.sub(r"(?<=\w)-(?=\w)", "", request.text)
+    stems, words, acted_on = _request_words(ctx, tool)
+    phrases = _object_phrases(text, stems, (*words, *acted_on))
+    later = ctx.events[asked + 1 :]
+    others = [
+        _request_words(ctx, o) for o in ctx.tool_names
+        if o != tool and ctx.writes.tool(o) and any(_calls(s, o) for s in later)
+    ]  # fmt: skip
+    like = [(o_words, o_acted) for o_stems, o_words, o_acted in others if set(o_stems) & set(stems)]
+    return bool(phrases) and all(
+        any(_mentions(p, (*o_words, *o_acted)) for o_words, o_acted in like) for p in phrases
+    )
 
 
 def _unused_reference(events: Sequence[StoredEvent]) -> list[int]:
@@ -330,18 +360,56 @@ def _asked_words(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> t
     asks for a cabin; "add my car to our booking for the crossing back" does not ask for what
     only the cabin tool's description names ("crossing").
     """
-    verbs = "|".join(re.escape(stem) for stem in stems)
     found: list[str] = []
+    for said in _object_phrases(text, stems, words):
+        found += [w for w in words if _mentions(said, _forms(w)) and w not in found]
+    return tuple(found)
+
+
+def _object_phrases(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> list[str]:
+    """Each use of one of `stems` with its object (`_object_phrase`) that names one of `words`."""
+    verbs = "|".join(re.escape(stem) for stem in stems)
+    phrases: list[str] = []
     for verb in re.finditer(rf"\b(?:{verbs})", text, re.IGNORECASE):
         if _STATE_BEFORE.search(text, 0, verb.start()):
             continue  # "Lily is booked on Tuesdays next term": what is, not what is asked
         window = re.match(r"\w*(?:[^\w.!?;]+\w+){0,5}", text[verb.start() :])
-        if window is not None:
-            found += [
-                w for w in words
-                if _mentions(window.group(0), (w, *_OTHER_NUMBER.get(w, ()))) and w not in found
-            ]  # fmt: skip
-    return tuple(found)
+        if window is None:
+            continue
+        said = _object_phrase(window.group(0))
+        if any(_mentions(said, _forms(w)) for w in words):
+            phrases.append(said)
+    return phrases
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    return (word, *_OTHER_NUMBER.get(word, ()))
+
+
+def _object_phrase(window: str) -> str:
+    """The verb and its object: the window up to a preposition after the object's first noun.
+
+    "change the message on my cake": the message is changed, not the cake (a bakery written
+    blind has `change_cake` beside `change_inscription`); "book me in for a trim" keeps its
+    object, as "me in" names none yet. "of" binds its noun to the object ("the flavour of my
+    cake"), so it is no end.
+    """
+    words = list(re.finditer(r"[\w'-]+", window))
+    named = False
+    for word in words[1:]:
+        lowered = word.group(0).lower()
+        if named and lowered in _ENDS_OBJECT:
+            return window[: word.start()]
+        named = named or lowered not in _NO_NOUN
+    return window
+
+
+_ENDS_OBJECT = frozenset("on in at for from with by during before after".split())
+_NO_NOUN = frozenset(
+    "a an the my our your his her their its this that these those me us him them it some any"
+    " one in on up back off out over".split()
+)
+"""Words after a verb that name nothing yet: articles, pronouns, particles ("book me in")."""
 
 
 _OTHER_NUMBER = {"people": ("person",), "person": ("people",), "men": ("man",), "man": ("men",),

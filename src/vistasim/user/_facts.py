@@ -494,11 +494,12 @@ _SHIFT_AFTER = re.compile(
     r"\s*(?:earlier|later|sooner|before|after|longer|shorter|more|less|fewer|extra)\b", re.I
 )
 _SHIFT_BEFORE = re.compile(
-    r"\b(?:extra|another|additional|more|(?:put|pushed|moved|brought|set)\s+(?:back|forward)"
-    r"(?:\s+by)?|delayed(?:\s+by)?)\s*$",
+    r"\b(?:extra|another|additional|more|(?:put|push|pushed|move|moved|bring|brought|set)\s+"
+    r"(?:[\w']+\s+){0,3}?(?:back|forward)(?:\s+by)?|delay(?:ed)?(?:(?:\s+[\w']+){0,3}?\s+by)?)\s*$",
     re.IGNORECASE,
 )
-"""Words before a length that make it a change by ("put back a day"), not the stay's length."""
+"""Words before a length that make it a change by ("put back a day", "push our March trip back
+two weeks"), not the stay's length."""
 
 
 _LATENESS_AFTER = re.compile(r"\s*(?:late|overdue|early|ago|behind)\b", re.IGNORECASE)

@@ -132,6 +132,10 @@ _WANTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
      frozenset({"time", "date"})),
     (re.compile(r"\b(?:which|what) (?:other |different )?(?:day|date)s?\b", re.I),
      frozenset({"date"})),
+    # "What's the earliest an engineer could come?": a day, not the verification's "five digits"
+    (re.compile(r"\b(?:earliest|soonest|latest|how soon|(?:next|first) (?:available|free))\b",
+                re.I),
+     frozenset({"time", "date"})),
     (re.compile(r"\bhow long\b", re.I), frozenset({"quantity"})),
     (re.compile(r"\bhow many\b", re.I), frozenset({"number", "quantity"})),
 )  # fmt: skip
@@ -260,6 +264,8 @@ def requested_kinds(question: str) -> frozenset[str]:
     ['date', 'time']
     >>> sorted(requested_kinds("ask how much my rental cost"))
     ['money']
+    >>> sorted(requested_kinds("What's the earliest an engineer could come and service my boiler?"))
+    ['date', 'time']
     """
     kinds: set[str] = set()
     for pattern, found in _WANTS:
