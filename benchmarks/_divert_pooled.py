@@ -7,7 +7,11 @@ and agent tokens are summed before they are divided (a ratio of rates, not a mea
 a seed with few tokens weighs little), and the seeds on which branching was at least the
 baseline are counted beside it. Where the rows keep their `by_scenario` counts, each ratio also
 gets its 95 % interval from a paired bootstrap over the scenarios (`_divert_interval.py`),
-pooled and per seed: a seed counts as *below* only when its whole interval is.
+pooled and per seed: a seed counts as *below* only when its whole interval is. Where the rows
+keep their matched counts (`_divert_matched.py`: each arm counted within the smaller of the two
+arms' agent tokens), the ratios at exactly equal tokens are pooled too, as ratios of summed
+counts: two arms that found the one cause a desk shows are 1.00 there, whichever spent 1 %
+more (bakery: 3 / 3 distinct pooled, 0.99 as a ratio of rates).
 
 >>> rows = {0: [_row("x", "perturbed-R4", 4, 8), _row("x", "branch-eq-R4", 6, 12)],
 ...         1: [_row("x", "perturbed-R4", 6, 10), _row("x", "branch-eq-R4", 5, 15)]}
@@ -47,8 +51,27 @@ def pooled(by_seed: dict[int, list[dict]]) -> list[dict]:
             "uniq_x": _ratio(sums, "unique_failures"), "err_x": _ratio(sums, "failed"),
             "uniq_seeds_ahead": _ahead(found, "unique_per_100k"),
             "err_seeds_ahead": _ahead(found, "err_per_100k"),
+            **_at_equal_tokens(found),
             **_intervals(found),
         })  # fmt: skip
+    return out
+
+
+def _at_equal_tokens(pairs: list[tuple[dict, dict]]) -> dict:
+    """The ratios of the matched counts, summed over seeds, where every branch row has them.
+
+    >>> branch = {"matched_unique": 3, "matched_failed": 9, "matched_unique_perturbed": 3,
+    ...           "matched_failed_perturbed": 6}
+    >>> _at_equal_tokens([({}, branch)])
+    {'uniq_eq': 1.0, 'err_eq': 1.5}
+    """
+    if not all("matched_unique" in branch for _, branch in pairs):
+        return {}
+    out: dict = {}
+    for what, key in (("unique", "uniq"), ("failed", "err")):
+        base = sum(branch[f"matched_{what}_perturbed"] for _, branch in pairs)
+        mine = sum(branch[f"matched_{what}"] for _, branch in pairs)
+        out[f"{key}_eq"] = round(mine / base, 2) if base else None
     return out
 
 
@@ -71,7 +94,8 @@ def print_pooled(rows: list[dict]) -> None:
     """The pooled table, in the markdown of the per-seed one."""
     head = ("domain", "branch row", "baseline", "seeds", "unique base / branch",
             "failed base / branch", "agent tok base / branch", "Uniq/100K ×", "Err/100K ×",
-            "seeds ≥ 1.0x (uniq, Err)", "Uniq× 95 % CI", "Err× 95 % CI",
+            "Uniq× / Err× at equal tokens", "seeds ≥ 1.0x (uniq, Err)", "Uniq× 95 % CI",
+            "Err× 95 % CI",
             "seeds shown below 1.0x (uniq, Err)")  # fmt: skip
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -82,6 +106,7 @@ def print_pooled(rows: list[dict]) -> None:
             f"{r['base_failed']} / {r['branch_failed']}",
             f"{r['base_agent_tokens']:,} / {r['branch_agent_tokens']:,}",
             _fmt(r["uniq_x"]), _fmt(r["err_x"]),
+            f"{_fmt(r.get('uniq_eq'))} / {_fmt(r.get('err_eq'))}" if "uniq_eq" in r else "n/a",
             f"{r['uniq_seeds_ahead']}, {r['err_seeds_ahead']}",
             _fmt_ci(r.get("uniq_ci")), _fmt_ci(r.get("err_ci")),
             f"{r['uniq_seeds_below']}, {r['err_seeds_below']}" if "uniq_ci" in r else "n/a",
