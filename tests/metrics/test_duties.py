@@ -813,3 +813,23 @@ def test_a_request_naming_two_like_tools_is_done_by_either():
     two = user("Please move our dates to 16 March, and change the drop-off to Kendal.")
     done = agent("Done — the van now comes back to Kendal. That's everything you asked for done.")
     assert _dropped(tools, DROP_OFF_TOOLS, two, VERIFY, dropoff, done)
+
+
+def test_of_a_compound_the_last_noun_is_what_is_asked_for():
+    # A florist desk written blind (its F7): "move my order to Monday 14 December and change the
+    # delivery address" names `change_delivery` (called for the move) and `change_address`; the
+    # address is what changes, and the desk that only moved the order dropped it.
+    descriptions = {
+        "change_delivery": "Move an order's delivery to another day or slot.",
+        "change_address": "Change the address an order is delivered to.",
+    }
+    moved = call("change_delivery", {"delivery_date": "2026-12-14"}, changes=CHANGED,
+                 delivery_date="2026-12-14")  # fmt: skip
+    assert _dropped(
+        [*TOOLS, *descriptions], descriptions,
+        user("Please move my order to Monday 14 December and change the delivery address to 5 "
+             "Gay Street, Bath BA1 2PH."),
+        VERIFY, moved,
+        agent("Done — order OR6124 is now due Monday 14 December. That's everything you asked "
+              "for done."),
+    )  # fmt: skip

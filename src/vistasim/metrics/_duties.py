@@ -234,27 +234,43 @@ def _request_words(ctx: _Duties, tool: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _other_tool_did_it(ctx: _Duties, tool: str, asked: int) -> bool:
-    """Whether each phrase asking for `tool` names a like tool the desk then called.
+    """Whether each phrase asking for `tool` asks as much for a like tool the desk then called.
 
     "change the drop-off to Kendal" names `change_dates` (its description: "new pick-up and
-    drop-off days") and `change_dropoff` (its name, the hyphen dropped) in one object: the
-    desk that called `change_dropoff` dropped nothing. A second request of its own ("move my
-    dates and change the drop-off") is still a request for `change_dates`.
+    drop-off days") and `change_dropoff` (its name, the hyphen dropped) in one word: the desk
+    that called `change_dropoff` dropped nothing. Of a compound the last noun is the thing
+    ("change the delivery address": the address, not `change_delivery`, called for the move
+    asked before it), and a second request of its own ("move my dates and change the
+    drop-off") is still a request for `change_dates`.
     """
     request = ctx.events[asked].event
     assert isinstance(request, UserMessage)
     text = re.sub(r"(?<=\w)-(?=\w)", "", request.text)
     stems, words, acted_on = _request_words(ctx, tool)
-    phrases = _object_phrases(text, stems, (*words, *acted_on))
+    mine = (*words, *acted_on)
+    phrases = [_noun_phrase(p) for p in _object_phrases(text, stems, mine)]
     later = ctx.events[asked + 1 :]
     others = [
         _request_words(ctx, o) for o in ctx.tool_names
         if o != tool and ctx.writes.tool(o) and any(_calls(s, o) for s in later)
     ]  # fmt: skip
-    like = [(o_words, o_acted) for o_stems, o_words, o_acted in others if set(o_stems) & set(stems)]
+    like = [(*o_words, *o_acted) for o_stems, o_words, o_acted in others
+            if set(o_stems) & set(stems)]  # fmt: skip
     return bool(phrases) and all(
-        any(_mentions(p, (*o_words, *o_acted)) for o_words, o_acted in like) for p in phrases
+        any(_last_mention(p, theirs) >= _last_mention(p, mine) >= 0 for theirs in like)
+        for p in phrases
     )
+
+
+def _noun_phrase(phrase: str) -> str:
+    """The object up to the value it is changed to: "the drop-off" of "the drop-off to Kendal"."""
+    return re.split(r"\s(?:to|into|with)\s", phrase, maxsplit=1)[0]
+
+
+def _last_mention(text: str, stems: tuple[str, ...]) -> int:
+    """Where the last word starting with one of `stems` starts (-1: none)."""
+    found = [m.start() for s in stems for m in re.finditer(rf"\b{re.escape(s)}", text, re.I)]
+    return max(found, default=-1)
 
 
 def _unused_reference(events: Sequence[StoredEvent]) -> list[int]:
