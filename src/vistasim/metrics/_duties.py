@@ -31,6 +31,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from vistasim.events import AgentReply, ToolCall, UserMessage
+from vistasim.metrics._asked import (
+    SYNONYMS,
+    asked_words,
+    asks_on,
+    described_objects,
+    keywords,
+    last_mention,
+    mentions,
+    noun_phrase,
+    object_phrases,
+    tool_objects,
+)
 from vistasim.metrics._failures import Failure, detector_failures
 from vistasim.metrics._identity import is_identity_tool
 from vistasim.metrics._writes import WriteTools
@@ -60,35 +72,6 @@ _DONE = re.compile(
     re.IGNORECASE,
 )
 _NEGATED = re.compile(r"\b(?:don'?t|do not|not)\b", re.IGNORECASE)
-_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "book": ("book", "reserve", "schedule"),
-    "reserve": ("reserv", "book", "hold"),
-    "schedule": ("schedul", "book", "appointment"),
-    "reschedule": ("reschedul", "move", "change"),
-    "modify": ("modif", "change", "move"),
-    "change": ("chang", "switch", "move"),
-    "update": ("updat", "change"),
-    "cancel": ("cancel",),
-    "block": ("block", "freez", "lock", "stolen", "lost"),
-    "freeze": ("freez", "block", "lock"),
-    "replace": ("replac", "new card"),
-    # "I'd like a new food caddy": what is new is ordered ("new" alone, as a stem, would
-    # prefix "newsletter").
-    "order": ("order", "new "),
-    "add": ("add", "regist", "sign up"),
-    "remove": ("remov",),
-    "extend": ("extend", "extension", "longer"),
-    "refund": ("refund", "money back"),
-    "transfer": ("transfer", "move"),
-    "refill": ("refill",),
-    "upgrade": ("upgrad",),
-    "dispute": ("disput",),
-    "subscribe": ("subscri", "sign up", "sign me up", "join"),
-    "report": ("report",),
-    "end": ("end my", "return the", "check in"),
-    "set": ("set",),
-}
-"""What a user says when asking for what a tool of that verb does (stems, matched as prefixes)."""
 
 
 def detect_duties(
@@ -108,8 +91,8 @@ def detect_duties(
         events=view.events,
         writes=writes,
         tool_names=tuple(names),
-        keywords=_keywords(names, descriptions or {}),
-        objects=_described_objects(names, descriptions or {}),
+        keywords=keywords(names, descriptions or {}),
+        objects=described_objects(names, descriptions or {}),
     )
     return detector_failures(view, "policy", _DETECTORS, DUTY_DETECTORS, context)
 
@@ -202,13 +185,13 @@ def _dropped_request(ctx: _Duties) -> list[int]:
             request = ctx.events[asked].event
             assert isinstance(request, UserMessage)
             # "a new food caddy": "caddy", not the "grey" of the bin reported in the same breath
-            named = _asked_words(request.text, stems, (*words, *acted_on))
+            named = asked_words(request.text, stems, (*words, *acted_on))
             done = _all_done_before(ctx.events[asked:called], named)
             evidence += [ctx.events[asked].id, done.id] if done is not None else []
             continue
         replies = [s for s in ctx.events[asked:] if isinstance(s.event, AgentReply)]
         spoken = any(
-            _mentions(s.event.text, words) for s in replies if isinstance(s.event, AgentReply)
+            mentions(s.event.text, words) for s in replies if isinstance(s.event, AgentReply)
         )
         done = next((s for s in reversed(replies) if isinstance(s.event, AgentReply)
                      and _DONE.search(s.event.text)), None)  # fmt: skip
@@ -220,13 +203,13 @@ def _dropped_request(ctx: _Duties) -> list[int]:
 def _request_words(ctx: _Duties, tool: str) -> tuple[tuple[str, ...], ...]:
     """A write tool's verb stems, the words that name it, and what its description acts on."""
     verb = tool.split("_")[0].lower()
-    stems = _SYNONYMS.get(verb, (verb,))
+    stems = SYNONYMS.get(verb, (verb,))
     # A tool whose description has no word of its own is still named by its name's words:
     # "rent me a locker" for `rent_locker` beside `return_locker`.
     # The verb is no object: "change" in `update_address`'s description ("Change the
     # pick-up address") made "change my regular instructor" a request for it.
     own = tuple(w for w in sorted(ctx.keywords.get(tool, ())) if not w.startswith(stems))
-    words = _objects(tool, ctx.tool_names, own)
+    words = tool_objects(tool, ctx.tool_names, own)
     # What its description says the verb acts on asks for it too ("add one more person"
     # for "Add people or ..."), but a reply speaking of a guest is no word of breakfast.
     acted_on = tuple(sorted(ctx.objects.get(tool, frozenset()) - set(words)))
@@ -248,7 +231,7 @@ def _other_tool_did_it(ctx: _Duties, tool: str, asked: int) -> bool:
     text = re.sub(r"(?<=\w)-(?=\w)", "", request.text)
     stems, words, acted_on = _request_words(ctx, tool)
     mine = (*words, *acted_on)
-    phrases = [_noun_phrase(p) for p in _object_phrases(text, stems, mine)]
+    phrases = [noun_phrase(p) for p in object_phrases(text, stems, mine)]
     later = ctx.events[asked + 1 :]
     others = [
         _request_words(ctx, o) for o in ctx.tool_names
@@ -257,20 +240,9 @@ def _other_tool_did_it(ctx: _Duties, tool: str, asked: int) -> bool:
     like = [(*o_words, *o_acted) for o_stems, o_words, o_acted in others
             if set(o_stems) & set(stems)]  # fmt: skip
     return bool(phrases) and all(
-        any(_last_mention(p, theirs) >= _last_mention(p, mine) >= 0 for theirs in like)
+        any(last_mention(p, theirs) >= last_mention(p, mine) >= 0 for theirs in like)
         for p in phrases
     )
-
-
-def _noun_phrase(phrase: str) -> str:
-    """The object up to the value it is changed to: "the drop-off" of "the drop-off to Kendal"."""
-    return re.split(r"\s(?:to|into|with)\s", phrase, maxsplit=1)[0]
-
-
-def _last_mention(text: str, stems: tuple[str, ...]) -> int:
-    """Where the last word starting with one of `stems` starts (-1: none)."""
-    found = [m.start() for s in stems for m in re.finditer(rf"\b{re.escape(s)}", text, re.I)]
-    return max(found, default=-1)
 
 
 def _unused_reference(events: Sequence[StoredEvent]) -> list[int]:
@@ -331,7 +303,7 @@ def _all_done_before(events: Sequence[StoredEvent], words: tuple[str, ...]) -> S
         event = stored.event
         if not isinstance(event, AgentReply):
             continue
-        if _mentions(event.text, words):
+        if mentions(event.text, words):
             return None
         if _ALL_DONE.search(event.text):
             return stored
@@ -347,161 +319,9 @@ def _asked_at(
         if not isinstance(event, UserMessage) or _NEGATED.search(event.text):
             continue
         text = event.text
-        if _WANTS.search(text) and _asks_on(text, stems, words):
+        if _WANTS.search(text) and asks_on(text, stems, words):
             return index
     return None
-
-
-def _objects(tool: str, tools: Sequence[str], unique: tuple[str, ...]) -> tuple[str, ...]:
-    """What a request for `tool` names after its verb.
-
-    Words only the tool has, and its name's own words that no other tool with the same verb
-    has in its name: "fine" of `pay_fine`, "cabin" of `add_cabin` beside `add_pets` (though
-    "a pet cabin" is in the pets tool's description).
-    """
-    verb, *own = tool.split("_")
-    others = {w for o in tools if o != tool and o.split("_")[0] == verb for w in o.split("_")}
-    return (*unique, *(w for w in own if len(w) >= 3 and w not in others))
-
-
-def _asks_on(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Whether one of `words` is the object of one of `stems`."""
-    return bool(_asked_words(text, stems, words))
-
-
-def _asked_words(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> tuple[str, ...]:
-    """Those of `words` that are the object of one of `stems`.
-
-    It is in the verb's word or the few words after it, in its sentence: "Add a sea-view cabin"
-    asks for a cabin; "add my car to our booking for the crossing back" does not ask for what
-    only the cabin tool's description names ("crossing").
-    """
-    found: list[str] = []
-    for said in _object_phrases(text, stems, words):
-        found += [w for w in words if _mentions(said, _forms(w)) and w not in found]
-    return tuple(found)
-
-
-def _object_phrases(text: str, stems: tuple[str, ...], words: tuple[str, ...]) -> list[str]:
-    """Each use of one of `stems` with its object (`_object_phrase`) that names one of `words`."""
-    verbs = "|".join(re.escape(stem) for stem in stems)
-    phrases: list[str] = []
-    for verb in re.finditer(rf"\b(?:{verbs})", text, re.IGNORECASE):
-        if _STATE_BEFORE.search(text, 0, verb.start()):
-            continue  # "Lily is booked on Tuesdays next term": what is, not what is asked
-        window = re.match(r"\w*(?:[^\w.!?;]+\w+){0,5}", text[verb.start() :])
-        if window is None:
-            continue
-        said = _object_phrase(window.group(0))
-        if any(_mentions(said, _forms(w)) for w in words):
-            phrases.append(said)
-    return phrases
-
-
-def _forms(word: str) -> tuple[str, ...]:
-    return (word, *_OTHER_NUMBER.get(word, ()))
-
-
-def _object_phrase(window: str) -> str:
-    """The verb and its object: the window up to a preposition after the object's first noun.
-
-    "change the message on my cake": the message is changed, not the cake (a bakery written
-    blind has `change_cake` beside `change_inscription`); "book me in for a trim" keeps its
-    object, as "me in" names none yet. "of" binds its noun to the object ("the flavour of my
-    cake"), so it is no end.
-    """
-    words = list(re.finditer(r"[\w'-]+", window))
-    named = False
-    for word in words[1:]:
-        lowered = word.group(0).lower()
-        if named and lowered in _ENDS_OBJECT:
-            return window[: word.start()]
-        named = named or lowered not in _NO_NOUN
-    return window
-
-
-_ENDS_OBJECT = frozenset("on in at for from with by during before after".split())
-_NO_NOUN = frozenset(
-    "a an the my our your his her their its this that these those me us him them it some any"
-    " one in on up back off out over".split()
-)
-"""Words after a verb that name nothing yet: articles, pronouns, particles ("book me in")."""
-
-
-_OTHER_NUMBER = {"people": ("person",), "person": ("people",), "men": ("man",), "man": ("men",),
-                 "women": ("woman",), "woman": ("women",)}  # fmt: skip
-"""Nouns whose singular and plural share no stem: "add one more person" for "Add people"."""
-
-
-_STATE_BEFORE = re.compile(
-    r"\b(?:is|are|was|were|been|being|'s|’s)\s+(?:already\s+|now\s+|still\s+)?$", re.IGNORECASE
-)
-"""Before a verb of a tool, words that make it the state of a record ("is booked"), no request."""
-
-
-_STOPWORDS = frozenset(
-    "the and for with from that this into onto your their given only when must will have has"
-    " been card order booking account customer user agent tool call returns return result"
-    " date time amount new current existing verified".split()
-)
-
-
-_NOT_OBJECTS = frozenset(
-    "every each another other more some free until true false keep check also only just".split()
-)
-"""Words after a verb in a description that name no thing it acts on ("Add breakfast for
-every guest", "Cancel ... free until ...")."""
-
-
-def _described_objects(
-    names: Sequence[str], descriptions: Mapping[str, str]
-) -> dict[str, frozenset[str]]:
-    """Per tool, the words its description puts right after its verb, no other tool's there.
-
-    "Add people or outfit changes to a booked session": `add_to_session` adds people, though
-    `book_session`'s description speaks of people too (a photo studio written blind). A word
-    another tool's name has, or another tool of a like verb acts on, names neither: "Change
-    the delivery address" is no request to move a delivery (`move_delivery`).
-    """
-    verbs = {name: name.split("_")[0].lower() for name in names}
-    stems = {name: set(_SYNONYMS.get(verb, (verb,))) for name, verb in verbs.items()}
-    found: dict[str, set[str]] = {}
-    for name in names:
-        pattern = "|".join(re.escape(stem) for stem in sorted(stems[name]))
-        # In the verb's own clause: "Cancel a court booking; refund_pence ..." cancels no refund.
-        after = re.search(rf"\b(?:{pattern})\w*((?:[^\w;:.,()]+\w+){{1,4}})",
-                          descriptions.get(name, ""), re.IGNORECASE)  # fmt: skip
-        words = re.findall(r"[a-z]{4,}", after.group(1).lower()) if after is not None else []
-        found[name] = {w for w in words if w not in _STOPWORDS | _NOT_OBJECTS}
-    out = {}
-    for name, own in found.items():
-        others = [o for o in names if o != name]
-        # Another tool's name says what it acts on ("delivery" of `move_delivery`), and a
-        # tool of a like verb acts on its own objects: neither is this tool's.
-        taken = {w for o in others for w in o.lower().split("_")}
-        taken |= {w for o in others if stems[o] & stems[name] for w in found[o]}
-        out[name] = frozenset(own - taken)
-    return out
-
-
-def _keywords(names: Sequence[str], descriptions: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Per tool, the words (4+ letters) of its name and description that no other tool has."""
-    words = {
-        name: {
-            w for w in re.findall(r"[a-z]{4,}", f"{name.replace('_', ' ')} "
-                                   f"{descriptions.get(name, '')}".lower())
-            if w not in _STOPWORDS
-        } - {name.split("_")[0]}
-        for name in names
-    }  # fmt: skip
-    return {
-        name: frozenset(w for w in own if not any(w in words[o] for o in names if o != name))
-        for name, own in words.items()
-    }
-
-
-def _mentions(text: str, stems: tuple[str, ...]) -> bool:
-    return any(re.search(rf"\b{re.escape(stem)}", text, re.IGNORECASE) for stem in stems)
 
 
 _FEE_KEY = re.compile(
