@@ -54,9 +54,11 @@ REFIND = 0.25
 PRIOR_FIND = 1.0
 """The yield of the optimistic pseudo-branch every kind and operation starts from."""
 STALE_AFTER = 12
-"""Branches (and fresh rollouts) in a row without a new cause after which the run is stale:
-about half a desk of 23 scenarios, so one whole wave over the desk's scenarios that found
-nothing is needed before slots follow failures rather than news."""
+"""Branches (and fresh rollouts) in a row without a new cause after which the run is stale.
+
+A fixed count: most of one pass over the 15 scenarios a DIVERT desk branches. 24 kept one
+desk's late finds but let another's repeats go unplayed (benchmarks/README.md, eighteenth
+session)."""
 _MAX_AVOID = 12
 """Failed actions remembered per scenario (the latest): enough to steer, cheap to embed."""
 
