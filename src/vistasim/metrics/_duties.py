@@ -175,7 +175,7 @@ def _dropped_request(ctx: _Duties) -> list[int]:
             continue
         stems, words, acted_on = _request_words(ctx, tool)
         asked = _asked_at(ctx.events, stems, (*words, *acted_on)) if words or acted_on else None
-        if asked is None or _other_tool_did_it(ctx, tool, asked):
+        if asked is None or _other_tool_did_it(ctx, tool, asked, stems, (*words, *acted_on)):
             continue
         calls = (i for i, s in enumerate(ctx.events) if i > asked and _calls(s, tool))
         called = next(calls, None)
@@ -216,7 +216,9 @@ def _request_words(ctx: _Duties, tool: str) -> tuple[tuple[str, ...], ...]:
     return stems, words, acted_on
 
 
-def _other_tool_did_it(ctx: _Duties, tool: str, asked: int) -> bool:
+def _other_tool_did_it(
+    ctx: _Duties, tool: str, asked: int, stems: tuple[str, ...], mine: tuple[str, ...]
+) -> bool:
     """Whether each phrase asking for `tool` asks as much for a like tool the desk then called.
 
     "change the drop-off to Kendal" names `change_dates` (its description: "new pick-up and
@@ -229,8 +231,6 @@ def _other_tool_did_it(ctx: _Duties, tool: str, asked: int) -> bool:
     request = ctx.events[asked].event
     assert isinstance(request, UserMessage)
     text = re.sub(r"(?<=\w)-(?=\w)", "", request.text)
-    stems, words, acted_on = _request_words(ctx, tool)
-    mine = (*words, *acted_on)
     phrases = [noun_phrase(p) for p in object_phrases(text, stems, mine)]
     later = ctx.events[asked + 1 :]
     others = [
